@@ -1,0 +1,115 @@
+// Package msg is nxbatch's one message catalog: every sentence a report,
+// summary or row error shows a user, in Spanish (the default) and English.
+// Texts are fmt templates; both languages of a key take the same arguments
+// in the same order. The API's own messages are never translated: they are
+// passed as arguments and quoted verbatim.
+//
+// Each area keeps its texts in its own file of this package (readers.go,
+// validation.go, pipeline.go, ...) and registers them from init; a test
+// checks that every key has both languages with matching verbs.
+package msg
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Lang is a report language.
+type Lang string
+
+// Supported languages.
+const (
+	ES Lang = "es"
+	EN Lang = "en"
+)
+
+// ParseLang returns the language for a --lang value.
+func ParseLang(s string) (Lang, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "es", "es-ar", "spanish", "español":
+		return ES, nil
+	case "en", "english":
+		return EN, nil
+	}
+	return "", fmt.Errorf("unknown language %q: use es or en", s)
+}
+
+// Text is one catalog entry.
+type Text struct {
+	ES string
+	EN string
+}
+
+var catalog = map[string]Text{}
+
+// register adds entries; a duplicate key is a programming error.
+func register(texts map[string]Text) {
+	for k, v := range texts {
+		if _, dup := catalog[k]; dup {
+			panic("msg: duplicate key " + k)
+		}
+		catalog[k] = v
+	}
+}
+
+// Keys returns every registered key, sorted.
+func Keys() []string {
+	keys := make([]string, 0, len(catalog))
+	for k := range catalog {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Lookup returns the entry for key.
+func Lookup(key string) (Text, bool) {
+	t, ok := catalog[key]
+	return t, ok
+}
+
+// Message is a catalog key with its arguments, rendered in a language when
+// a report is written, so one run can produce either language.
+type Message struct {
+	Key  string
+	Args []any
+}
+
+// New returns the message key with args.
+func New(key string, args ...any) Message { return Message{Key: key, Args: args} }
+
+// In renders m in language l. An unknown key renders as the key itself with
+// its arguments, so nothing is ever silently dropped.
+func (m Message) In(l Lang) string {
+	t, ok := catalog[m.Key]
+	if !ok {
+		return strings.TrimSpace(m.Key + ": " + fmt.Sprintln(m.Args...))
+	}
+	tmpl := t.ES
+	if l == EN {
+		tmpl = t.EN
+	}
+	if len(m.Args) == 0 {
+		return tmpl
+	}
+	return fmt.Sprintf(tmpl, m.Args...)
+}
+
+// String renders m in Spanish, the users' language.
+func (m Message) String() string { return m.In(ES) }
+
+// Error is an error carrying a catalog message, for failures shown to users.
+type Error struct {
+	Msg Message
+	Err error // the underlying cause, if any
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Msg.In(EN) + ": " + e.Err.Error()
+	}
+	return e.Msg.In(EN)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
