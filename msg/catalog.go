@@ -93,7 +93,17 @@ func (m Message) In(l Lang) string {
 	if len(m.Args) == 0 {
 		return tmpl
 	}
-	return fmt.Sprintf(tmpl, m.Args...)
+	args := m.Args
+	for i, a := range args {
+		// A nested message renders in the same language as its parent.
+		if nested, ok := a.(Message); ok {
+			if &args[0] == &m.Args[0] {
+				args = append([]any(nil), m.Args...)
+			}
+			args[i] = nested.In(l)
+		}
+	}
+	return fmt.Sprintf(tmpl, args...)
 }
 
 // String renders m in Spanish, the users' language.

@@ -1,0 +1,59 @@
+package msg
+
+// Header matching and cell parsing (package schema).
+func init() {
+	register(map[string]Text{
+		"hdr.missing": {
+			ES: "falta la columna obligatoria %s (archivo de tipo %s): agréguela al encabezado o indique su nombre con --map",
+			EN: "the required column %s is missing (file of kind %s): add it to the header or name it with --map",
+		},
+		"hdr.duplicate": {
+			ES: "las columnas «%s» y «%s» completan el mismo campo %s: deje una sola",
+			EN: "the columns «%s» and «%s» both fill the field %s: keep only one",
+		},
+		"cell.notnumber": {
+			ES: "«%s» no es un número: escriba solo cifras, con coma o punto decimal (por ejemplo 1234,56)",
+			EN: "«%s» is not a number: write digits only, with a decimal comma or point (for example 1234.56)",
+		},
+		"cell.ambiguous": {
+			ES: "el número «%s» es ambiguo: puede ser miles o decimales; escríbalo sin separador de miles (1234 o 1,234) o indique --decimal comma|dot",
+			EN: "the number «%s» is ambiguous: it may be thousands or decimals; write it without a thousands separator (1234 or 1.234) or pass --decimal comma|dot",
+		},
+		"cell.badnumber": {
+			ES: "«%s» no es un número válido en este archivo, que usa %s como separador decimal: corrija los separadores (por ejemplo 1.234,56 o 1234,56)",
+			EN: "«%s» is not a valid number in this file, which uses %s as decimal separator: fix the separators (for example 1,234.56 or 1234.56)",
+		},
+		"cell.sep.comma": {ES: "coma", EN: "a comma"},
+		"cell.sep.dot":   {ES: "punto", EN: "a point"},
+		"cell.precision": {
+			ES: "«%s» tiene demasiados decimales: use como máximo %d",
+			EN: "«%s» has too many decimal places: use at most %d",
+		},
+		"cell.toolarge": {ES: "«%s» es un número demasiado grande", EN: "«%s» is too large a number"},
+		"cell.notint": {
+			ES: "«%s» no es un número entero: escriba solo cifras, sin puntos ni decimales",
+			EN: "«%s» is not a whole number: write digits only, without separators or decimals",
+		},
+		"cell.notbool": {
+			ES: "«%s» no es sí ni no: escriba si/no, true/false, 1/0, o x para sí",
+			EN: "«%s» is neither yes nor no: write si/no, true/false, 1/0, or x for yes",
+		},
+		"cell.badmedio": {
+			ES: "«%s» no es un medio de pago: use EFECTIVO, TARJETA, CUENTA_CORRIENTE, DEPOSITO_BANCO o VIRTUAL (o su número 1, 5, 6, 9, 11)",
+			EN: "«%s» is not a payment type: use EFECTIVO, TARJETA, CUENTA_CORRIENTE, DEPOSITO_BANCO or VIRTUAL (or its number 1, 5, 6, 9, 11)",
+		},
+		"cell.badtipostock": {
+			ES: "«%s» no es un tipo de movimiento: use INGRESO_MANUAL, EGRESO_MANUAL, INGRESO_STOCK, EGRESO_STOCK o TRANSFERENCIA (o 4, 5, 6, 7, 10)",
+			EN: "«%s» is not a movement type: use INGRESO_MANUAL, EGRESO_MANUAL, INGRESO_STOCK, EGRESO_STOCK or TRANSFERENCIA (or 4, 5, 6, 7, 10)",
+		},
+		"cell.badcondicion": {
+			ES: "«%s» no es una condición de IVA: use Consumidor Final (CF), Responsable Inscripto (RI), Monotributo, Exento, Responsable No Inscripto (RNI), Sin categoría, o el código del ERP 0 a 5",
+			EN: "«%s» is not a VAT condition: use Consumidor Final (CF), Responsable Inscripto (RI), Monotributo, Exento, Responsable No Inscripto (RNI), Sin categoría, or the ERP code 0 to 5",
+		},
+		"cell.baddate": {
+			ES: "«%s» no es una fecha válida: escriba día/mes/año (por ejemplo 23/11/2026) o 2026-11-23",
+			EN: "«%s» is not a valid date: write day/month/year (for example 23/11/2026) or 2026-11-23",
+		},
+		"cell.badsepflag": {ES: "--decimal «%s»: use comma o dot", EN: "--decimal «%s»: use comma or dot"},
+	})
+}
