@@ -1,0 +1,511 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nxbatch/nxbatch/msg"
+	bolt "go.etcd.io/bbolt"
+)
+
+// clock is a settable clock for Options.Now.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// mustOpen opens a journal in a fresh folder, closed when the test ends.
+func mustOpen(t *testing.T, o Options) (*Journal, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), ".nxbatch", "journal")
+	j, err := Open(path, o)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { j.Close() })
+	return j, path
+}
+
+func mustGet(t *testing.T, j *Journal, k Key) Entry {
+	t.Helper()
+	e, found, err := j.Get(k)
+	if err != nil || !found {
+		t.Fatalf("Get(%s) = found %v, err %v", k, found, err)
+	}
+	return e
+}
+
+func TestKeyStringParseRoundTrip(t *testing.T) {
+	keys := []Key{
+		{"ab12cd", "venta", "ORD-0001"},
+		{"ab12cd", "facturar", "00042"},
+		{"ab12cd", "stock", "dep1/2025-03-14/motivo 7#3"},
+		{"ab12cd", "stock", "a//b/"},
+		{"ab12cd", "venta", "Ñandú café"},
+	}
+	for _, k := range keys {
+		got, err := ParseKey(k.String())
+		if err != nil {
+			t.Errorf("ParseKey(%q): %v", k.String(), err)
+			continue
+		}
+		if got != k {
+			t.Errorf("ParseKey(%q) = %#v, want %#v", k.String(), got, k)
+		}
+	}
+}
+
+func TestParseKeyRejectsMalformed(t *testing.T) {
+	for _, s := range []string{"", "tenant", "tenant/venta", "tenant/venta/", "/venta/1", "tenant//1", "t/venta/a\x00b"} {
+		if k, err := ParseKey(s); err == nil {
+			t.Errorf("ParseKey(%q) = %#v, want an error", s, k)
+		}
+	}
+}
+
+func TestOpenCreatesOwnerOnlyFolderAndFile(t *testing.T) {
+	_, path := mustOpen(t, Options{})
+	for _, c := range []struct {
+		path string
+		want os.FileMode
+	}{{filepath.Dir(path), 0o700}, {path, 0o600}} {
+		fi, err := os.Stat(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != c.want {
+			t.Errorf("%s mode = %v, want %v", c.path, got, c.want)
+		}
+	}
+}
+
+func TestBeginRecordsIntent(t *testing.T) {
+	clk := newClock()
+	j, _ := mustOpen(t, Options{Now: clk.Now})
+	k := Key{"t1", "venta", "ORD-1"}
+	got, err := j.Begin(k, "hash-a", "ventas.csv rows 2,5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Entry{Key: k, BodyHash: "hash-a", State: Sending, Attempts: 1,
+		First: clk.Now(), Last: clk.Now(), Source: "ventas.csv rows 2,5", Updated: clk.Now()}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Begin returned (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, mustGet(t, j, k)); diff != "" {
+		t.Errorf("Get after Begin (-want +got):\n%s", diff)
+	}
+	if _, found, err := j.Get(Key{"t1", "venta", "ORD-2"}); found || err != nil {
+		t.Errorf("Get(absent) = found %v, err %v", found, err)
+	}
+}
+
+func TestBeginRejectsInvalidKey(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	if _, err := j.Begin(Key{"t1", "venta", ""}, "h", ""); err == nil {
+		t.Error("Begin with empty business key succeeded")
+	}
+}
+
+func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
+	k := Key{"t1", "facturar", "77"}
+	tests := []struct {
+		name         string
+		retryUnknown bool
+		prior        func(j *Journal) // leaves k in some state at clock time 0
+		after        time.Duration    // clock advance before the second Begin
+		wantErr      error
+		wantWait     time.Duration // for ErrTooSoon
+	}{
+		{name: "ok is never resent", prior: finishAs(k, OK), after: time.Hour, wantErr: ErrNotSendable},
+		{name: "sending is never resent", prior: begin(k), after: time.Hour, wantErr: ErrNotSendable},
+		{name: "unknown is not resent", prior: finishAs(k, Unknown), after: time.Hour, wantErr: ErrNotSendable},
+		{name: "unknown with retry-unknown after the hold", retryUnknown: true, prior: finishAs(k, Unknown), after: 30 * time.Second},
+		{name: "unknown with retry-unknown within the hold", retryUnknown: true, prior: finishAs(k, Unknown), after: 29 * time.Second, wantErr: ErrTooSoon, wantWait: time.Second},
+		{name: "rejected within the hold", prior: finishAs(k, Rejected), after: 10 * time.Second, wantErr: ErrTooSoon, wantWait: 20 * time.Second},
+		{name: "rejected right after", prior: finishAs(k, Rejected), wantErr: ErrTooSoon, wantWait: 30 * time.Second},
+		{name: "rejected after the hold", prior: finishAs(k, Rejected), after: 30 * time.Second},
+		{name: "failed after the hold", prior: resolveAs(k, Failed), after: time.Minute},
+		{name: "failed within the hold", prior: resolveAs(k, Failed), after: time.Second, wantErr: ErrTooSoon, wantWait: 29 * time.Second},
+		{name: "resolved ok is never resent", prior: resolveAs(k, OK), after: time.Hour, wantErr: ErrNotSendable},
+		{name: "clock set back asks for one hold at most", prior: finishAs(k, Rejected), after: -time.Hour, wantErr: ErrTooSoon, wantWait: 30 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newClock()
+			j, _ := mustOpen(t, Options{Now: clk.Now, RetryUnknown: tc.retryUnknown})
+			tc.prior(j)
+			before := mustGet(t, j, k)
+			clk.Advance(tc.after)
+			got, err := j.Begin(k, "hash-2", "second")
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Begin error = %v, want %v", err, tc.wantErr)
+			}
+			if tc.wantErr != nil {
+				var ts *TooSoonError
+				if errors.As(err, &ts) && ts.Wait != tc.wantWait {
+					t.Errorf("wait = %v, want %v", ts.Wait, tc.wantWait)
+				}
+				if diff := cmp.Diff(before, mustGet(t, j, k)); diff != "" {
+					t.Errorf("a refused Begin changed the entry (-before +after):\n%s", diff)
+				}
+				return
+			}
+			if got.State != Sending || got.Attempts != 2 || got.BodyHash != "hash-2" ||
+				!got.First.Equal(before.First) || !got.Last.Equal(clk.Now()) || got.Message != "" {
+				t.Errorf("second Begin = %+v, want sending, attempt 2, new hash, first kept, last now", got)
+			}
+		})
+	}
+}
+
+func begin(k Key) func(*Journal) {
+	return func(j *Journal) {
+		if _, err := j.Begin(k, "hash-1", "first"); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func finishAs(k Key, st State) func(*Journal) {
+	return func(j *Journal) {
+		begin(k)(j)
+		if err := j.Finish(k, st, 0, 0, 0, "first outcome"); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func resolveAs(k Key, st State) func(*Journal) {
+	return func(j *Journal) {
+		finishAs(k, Unknown)(j)
+		if err := j.Resolve(k, st, "checked in the ERP"); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func TestRefusalMessagesComeFromTheCatalog(t *testing.T) {
+	k := Key{"t1", "venta", "ORD-9"}
+	tests := []struct {
+		err  interface{ Message() msg.Message }
+		want string
+	}{
+		{&TooSoonError{Key: k, Hold: 30 * time.Second, Wait: 12 * time.Second},
+			"ORD-9 se envió hace menos de 30s: la API retiene la clave; se puede reenviar en 12s"},
+		{&NotSendableError{Key: k, State: Unknown},
+			"ORD-9 figura como «unknown» en el diario: no se reenvía para no duplicarlo"},
+	}
+	for _, tc := range tests {
+		if got := tc.err.Message().In(msg.ES); got != tc.want {
+			t.Errorf("Message = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestFinishRecordsOutcome(t *testing.T) {
+	k := Key{"t1", "venta", "ORD-1"}
+	tests := []struct {
+		name     string
+		st       State
+		ids      [3]int64
+		message  string
+		wantErr  bool
+		wantSame bool // entry must stay as Begin left it
+	}{
+		{name: "ok with ids", st: OK, ids: [3]int64{9001, 123, 4}},
+		{name: "rejected with the API's words", st: Rejected, message: "El cliente no existe"},
+		{name: "unknown with reason", st: Unknown, message: "timeout after the request was written"},
+		{name: "sending is not an outcome", st: Sending, wantErr: true, wantSame: true},
+		{name: "failed is for operators", st: Failed, wantErr: true, wantSame: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newClock()
+			j, _ := mustOpen(t, Options{Now: clk.Now})
+			begun, err := j.Begin(k, "h", "src")
+			if err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(2 * time.Second)
+			err = j.Finish(k, tc.st, tc.ids[0], tc.ids[1], tc.ids[2], tc.message)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("Finish error = %v, want error %v", err, tc.wantErr)
+			}
+			want := begun
+			if !tc.wantSame {
+				want.State, want.Message, want.Updated = tc.st, tc.message, clk.Now()
+				want.FacturaID, want.Numero, want.PVNumero = tc.ids[0], tc.ids[1], tc.ids[2]
+			}
+			if diff := cmp.Diff(want, mustGet(t, j, k)); diff != "" {
+				t.Errorf("entry (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestFinishNeedsASendingEntry(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	k := Key{"t1", "venta", "ORD-1"}
+	if err := j.Finish(k, OK, 1, 1, 1, ""); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Finish without Begin = %v, want ErrNotFound", err)
+	}
+	finishAs(k, Rejected)(j)
+	if err := j.Finish(k, OK, 1, 1, 1, ""); !errors.Is(err, ErrWrongState) {
+		t.Errorf("Finish twice = %v, want ErrWrongState", err)
+	}
+}
+
+func TestListAndResolve(t *testing.T) {
+	clk := newClock()
+	j, _ := mustOpen(t, Options{Now: clk.Now})
+	var (
+		okKey    = Key{"t1", "venta", "A"}
+		unkKey   = Key{"t1", "facturar", "9"}
+		unk2Key  = Key{"t0", "stock", "dep/1#2"}
+		rejKey   = Key{"t1", "venta", "B"}
+		inflight = Key{"t2", "venta", "C"}
+	)
+	finishAs(okKey, OK)(j)
+	finishAs(unkKey, Unknown)(j)
+	finishAs(unk2Key, Unknown)(j)
+	finishAs(rejKey, Rejected)(j)
+	begin(inflight)(j)
+
+	keysOf := func(es []Entry) []Key {
+		var ks []Key
+		for _, e := range es {
+			ks = append(ks, e.Key)
+		}
+		return ks
+	}
+	all, err := j.List("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Key{unk2Key, unkKey, okKey, rejKey, inflight}, keysOf(all)); diff != "" {
+		t.Errorf("List(all) keys not sorted by tenant, kind, business (-want +got):\n%s", diff)
+	}
+	unknown, err := j.List(Unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Key{unk2Key, unkKey}, keysOf(unknown)); diff != "" {
+		t.Errorf("List(unknown) (-want +got):\n%s", diff)
+	}
+	if _, err := j.List("pending"); err == nil {
+		t.Error("List with an unknown state succeeded")
+	}
+
+	resolves := []struct {
+		k       Key
+		as      State
+		wantErr error
+		wantAny bool // some error, not a sentinel
+	}{
+		{k: unkKey, as: Failed},
+		{k: unk2Key, as: OK},
+		{k: inflight, as: Failed},
+		{k: okKey, as: Failed, wantErr: ErrWrongState},
+		{k: rejKey, as: OK, wantErr: ErrWrongState},
+		{k: unkKey, as: Failed, wantErr: ErrWrongState}, // already resolved
+		{k: Key{"t1", "venta", "nope"}, as: OK, wantErr: ErrNotFound},
+		{k: unk2Key, as: Rejected, wantAny: true},
+	}
+	clk.Advance(time.Minute)
+	for _, r := range resolves {
+		before, _, _ := j.Get(r.k)
+		err := j.Resolve(r.k, r.as, "miré el ERP: "+string(r.as))
+		switch {
+		case r.wantAny:
+			if err == nil {
+				t.Errorf("Resolve(%s, %s) succeeded, want an error", r.k, r.as)
+			}
+		case !errors.Is(err, r.wantErr):
+			t.Errorf("Resolve(%s, %s) = %v, want %v", r.k, r.as, err, r.wantErr)
+		case err == nil:
+			got := mustGet(t, j, r.k)
+			want := before
+			want.State, want.Note, want.Updated = r.as, "miré el ERP: "+string(r.as), clk.Now()
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("after Resolve(%s, %s) (-want +got):\n%s", r.k, r.as, diff)
+			}
+		}
+	}
+	if unknown, _ := j.List(Unknown); len(unknown) != 0 {
+		t.Errorf("unknown entries left after resolving: %v", keysOf(unknown))
+	}
+
+	// A key resolved failed goes out again, and the operator's note stays.
+	again, err := j.Begin(unkKey, "h2", "retry")
+	if err != nil {
+		t.Fatalf("Begin after Resolve failed: %v", err)
+	}
+	if again.Attempts != 2 || again.Note != "miré el ERP: failed" {
+		t.Errorf("Begin after Resolve failed = %+v, want attempt 2 with the note kept", again)
+	}
+}
+
+func TestOpenTurnsSendingIntoUnknown(t *testing.T) {
+	clk := newClock()
+	j, path := mustOpen(t, Options{Now: clk.Now})
+	done, inflight := Key{"t", "venta", "done"}, Key{"t", "venta", "inflight"}
+	finishAs(done, OK)(j)
+	begin(inflight)(j)
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour)
+	j, err := Open(path, Options{Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if got := mustGet(t, j, done); got.State != OK {
+		t.Errorf("finished entry is %s after reopen, want ok", got.State)
+	}
+	got := mustGet(t, j, inflight)
+	if got.State != Unknown || got.Message != "en curso cuando se detuvo la ejecución anterior" || !got.Updated.Equal(clk.Now()) {
+		t.Errorf("in-flight entry after reopen = %+v, want unknown with the interruption reason", got)
+	}
+}
+
+func TestNextAllowedPersists(t *testing.T) {
+	j, path := mustOpen(t, Options{})
+	if got, err := j.NextAllowed("t1", "stock"); err != nil || !got.IsZero() {
+		t.Errorf("NextAllowed unset = %v, %v; want zero time", got, err)
+	}
+	at := time.Date(2025, 3, 14, 9, 0, 3, 500, time.FixedZone("ART", -3*3600))
+	if err := j.SetNextAllowed("t1", "stock", at); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.SetNextAllowed("t2", "stock", at.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.SetNextAllowed("", "stock", at); err == nil {
+		t.Error("SetNextAllowed without tenant succeeded")
+	}
+	j.Close()
+	j, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for _, c := range []struct {
+		tenant, window string
+		want           time.Time
+	}{{"t1", "stock", at}, {"t2", "stock", at.Add(time.Hour)}, {"t1", "params", time.Time{}}} {
+		got, err := j.NextAllowed(c.tenant, c.window)
+		if err != nil || !got.Equal(c.want) {
+			t.Errorf("NextAllowed(%s, %s) = %v, %v; want %v", c.tenant, c.window, got, err, c.want)
+		}
+	}
+}
+
+func TestConcurrentBeginOfOneKeySendsOnce(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	k := Key{"t", "venta", "same"}
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		wins    int
+		refused int
+	)
+	for range 8 {
+		wg.Go(func() {
+			_, err := j.Begin(k, "h", "")
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				wins++
+			case errors.Is(err, ErrNotSendable):
+				refused++
+			default:
+				t.Errorf("Begin: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if wins != 1 || refused != 7 {
+		t.Errorf("8 concurrent Begins: %d sent, %d refused; want 1 and 7", wins, refused)
+	}
+}
+
+func TestConcurrentWorkersAllLand(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 25 {
+				k := Key{"t", "venta", fmt.Sprintf("w%d-%d", w, i)}
+				if _, err := j.Begin(k, "h", ""); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := j.Finish(k, OK, int64(i+1), 1, 1, ""); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	ok, err := j.List(OK)
+	if err != nil || len(ok) != 200 {
+		t.Errorf("List(ok) = %d entries, %v; want 200", len(ok), err)
+	}
+}
+
+func TestStorageFailureIsReturnedAndSticky(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	fsyncErr := errors.New("fdatasync: input/output error")
+	calls := 0
+	j.commit = func(func(*bolt.Tx) error) error { calls++; return fsyncErr }
+	k := Key{"t", "venta", "1"}
+	if _, err := j.Begin(k, "h", ""); !errors.Is(err, fsyncErr) {
+		t.Fatalf("Begin = %v, want the storage error", err)
+	}
+	j.commit = j.db.Update // the disk "recovers": the journal must still refuse
+	if err := j.SetNextAllowed("t", "stock", time.Now()); !errors.Is(err, fsyncErr) {
+		t.Errorf("write after a storage failure = %v, want the same storage error", err)
+	}
+	if _, err := j.Begin(k, "h", ""); !errors.Is(err, fsyncErr) {
+		t.Errorf("Begin after a storage failure = %v, want the same storage error", err)
+	}
+	if calls != 1 {
+		t.Errorf("storage was tried %d times, want 1 (never retried)", calls)
+	}
+}
+
+func TestRefusalDoesNotBreakTheJournal(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	k := Key{"t", "venta", "1"}
+	begin(k)(j)
+	if _, err := j.Begin(k, "h", ""); !errors.Is(err, ErrNotSendable) {
+		t.Fatalf("second Begin = %v, want ErrNotSendable", err)
+	}
+	if err := j.Finish(k, OK, 1, 2, 3, ""); err != nil {
+		t.Errorf("Finish after a refusal: %v", err)
+	}
+}
