@@ -1,0 +1,163 @@
+package writers
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// rowsOf yields rows reusing one Cells slice, as a reader-backed iterator
+// would, so that a writer keeping a reference shows up as wrong output.
+func rowsOf(rows ...Row) func(func(Row) bool) {
+	return func(yield func(Row) bool) {
+		buf := make([]string, 0, 16)
+		for _, r := range rows {
+			buf = append(buf[:0], r.Cells...)
+			r.Cells = buf
+			if !yield(r) {
+				return
+			}
+		}
+	}
+}
+
+var ventaTable = Table{
+	Header: []string{"ordenId", "usuario.email", "total", "nota"},
+	Rows: rowsOf(
+		Row{Cells: []string{"1001", "ana@example.com", "1234,56", ""}, Status: StatusOK,
+			Message: "Facturada", SourceRow: 2, Request: "venta 1001", FacturaID: "555", Numero: "12", PVNumero: "3"},
+		Row{Cells: []string{"1002", "=HYPERLINK(\"x\")", "-5", "dice \"hola\"; chau"}, Status: StatusInvalid,
+			Message: "total: debe ser mayor o igual a 0", SourceRow: 3, Request: "venta 1002"},
+		Row{Cells: []string{"1003", "b@example.com"}, Status: StatusSkipped, // short row: padded
+			Message: "Ya enviada", SourceRow: 4, Request: "venta 1003", FacturaID: "556", Numero: "13", PVNumero: "3"},
+		Row{Cells: []string{"1004", "c@example.com", "10", "línea1\nlínea2"}, Status: StatusUnknown,
+			Message: "-sin respuesta", SourceRow: 5, Request: "venta 1004"},
+	),
+}
+
+// A line break inside a cell is written as CRLF, like every line end;
+// encoding/csv reads it back as "\n".
+const ventaHeaderLine = "\uFEFFordenId;usuario.email;total;nota;result.status;result.message;result.row;result.request;result.facturaId;result.numero;result.pvNumero\r\n"
+
+func TestWriteCSVGolden(t *testing.T) {
+	tests := []struct {
+		name  string
+		write func(string, Table) error
+		table Table
+		want  string
+	}{
+		{
+			name:  "result: every row, BOM, CRLF, quoting, neutralising",
+			write: WriteCSV,
+			table: ventaTable,
+			want: ventaHeaderLine +
+				"1001;ana@example.com;1234,56;;ok;Facturada;2;venta 1001;555;12;3\r\n" +
+				"1002;\"'=HYPERLINK(\"\"x\"\")\";'-5;\"dice \"\"hola\"\"; chau\";invalid;total: debe ser mayor o igual a 0;3;venta 1002;;;\r\n" +
+				"1003;b@example.com;;;skipped;Ya enviada;4;venta 1003;556;13;3\r\n" +
+				"1004;c@example.com;10;\"línea1\r\nlínea2\";unknown;'-sin respuesta;5;venta 1004;;;\r\n",
+		},
+		{
+			name:  "errors: only rows that need attention, same columns",
+			write: WriteErrorsCSV,
+			table: ventaTable,
+			want: ventaHeaderLine +
+				"1002;\"'=HYPERLINK(\"\"x\"\")\";'-5;\"dice \"\"hola\"\"; chau\";invalid;total: debe ser mayor o igual a 0;3;venta 1002;;;\r\n" +
+				"1004;c@example.com;10;\"línea1\r\nlínea2\";unknown;'-sin respuesta;5;venta 1004;;;\r\n",
+		},
+		{
+			name:  "no rows: header only",
+			write: WriteErrorsCSV,
+			table: Table{Header: ventaTable.Header},
+			want:  ventaHeaderLine,
+		},
+		{
+			name:  "comma given by the pipeline",
+			write: WriteCSV,
+			table: Table{Header: []string{"depositoId", "=x"}, Comma: ',', Rows: rowsOf(
+				Row{Cells: []string{"1", "a,b"}, Status: StatusValid, SourceRow: 2, Request: "stock #1 (1/1)"})},
+			want: "\uFEFFdepositoId,'=x,result.status,result.message,result.row,result.request,result.facturaId,result.numero,result.pvNumero\r\n" +
+				"1,\"a,b\",valid,,2,stock #1 (1/1),,,\r\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "r.csv")
+			if err := tt.write(path, tt.table); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got:\n%q\nwant:\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNeedsAttention(t *testing.T) {
+	var got []Status
+	for _, s := range AllStatuses {
+		if NeedsAttention(s) {
+			got = append(got, s)
+		}
+	}
+	slices.Sort(got)
+	want := []Status{StatusConflict, StatusInvalid, StatusPending, StatusRejected, StatusUnknown}
+	if !slices.Equal(got, want) {
+		t.Errorf("statuses needing attention = %v, want %v", got, want)
+	}
+	if len(AllStatuses) != 8 {
+		t.Errorf("AllStatuses has %d statuses, want 8", len(AllStatuses))
+	}
+}
+
+// TestErrorsCSVRefeeds reads an errors file back the way an input reader
+// does and checks that the input columns come back exactly as they went in
+// once Unneutralize is applied.
+func TestErrorsCSVRefeeds(t *testing.T) {
+	cells := [][]string{
+		{"1002", "=cmd|' /C calc'!A0", "-5", "dice \"hola\"\r\notra línea"},
+		{"0007", "'=ya con apóstrofo", "+54 11 5555", "@x"},
+		{"1003", "", "", ""},
+	}
+	var rows []Row
+	for i, c := range cells {
+		rows = append(rows, Row{Cells: c, Status: StatusRejected, SourceRow: i + 2, Message: "=La API respondió: «x»"})
+	}
+	path := filepath.Join(t.TempDir(), "ventas.errors.csv")
+	if err := WriteErrorsCSV(path, Table{Header: []string{"ordenId", "a", "b", "c"}, Rows: rowsOf(rows...)}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comma = ';'
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(cells)+1 {
+		t.Fatalf("read %d records, want %d", len(recs), len(cells)+1)
+	}
+	if h := strings.TrimPrefix(recs[0][0], "\uFEFF"); h != "ordenId" {
+		t.Errorf("first header = %q", h)
+	}
+	for i, want := range cells {
+		got := recs[i+1][:len(want)]
+		for j := range got {
+			got[j] = Unneutralize(got[j])
+		}
+		want[3] = strings.ReplaceAll(want[3], "\r\n", "\n") // encoding/csv's own normalisation
+		if !slices.Equal(got, want) {
+			t.Errorf("row %d: read back %q, want %q", i+2, got, want)
+		}
+	}
+}

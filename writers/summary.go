@@ -1,0 +1,66 @@
+package writers
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+)
+
+// Summary is the machine-readable run summary (NAME.summary.json) and the
+// source of the XLSX report's summary sheet.
+type Summary struct {
+	File            string         `json:"file"`
+	SHA256          string         `json:"sha256"`
+	Tool            string         `json:"tool"`    // "nxbatch v0.1.0"
+	Command         string         `json:"command"` // "validate" | "run"
+	Kinds           []string       `json:"kinds"`
+	Started         time.Time      `json:"started"`
+	Finished        time.Time      `json:"finished"`
+	Seconds         float64        `json:"seconds"`
+	Rows            map[Status]int `json:"rows"`     // rows per status
+	Requests        map[Status]int `json:"requests"` // requests per status
+	RequestsPlanned int            `json:"requestsPlanned"`
+	RequestsSent    int            `json:"requestsSent"`
+	TotalInvoiced   string         `json:"totalInvoiced"` // exact decimal text, e.g. "123456.78"
+	Created         []Created      `json:"created"`       // ids the API returned
+	Warnings        []string       `json:"warnings,omitempty"`
+}
+
+// Created is one voucher or stock movement the API created, with the input
+// rows that went into it.
+type Created struct {
+	Request   string `json:"request"`
+	FacturaID int64  `json:"facturaId"`
+	Numero    int64  `json:"numero"`
+	PVNumero  int64  `json:"pvNumero"`
+	Rows      []int  `json:"rows"`
+}
+
+// WriteSummaryJSON writes s to path as indented JSON, atomically. Nil maps
+// and slices are written as {} and [] so that a cron job can read the file
+// without checking for null.
+func WriteSummaryJSON(path string, s Summary) error {
+	if s.Kinds == nil {
+		s.Kinds = []string{}
+	}
+	if s.Rows == nil {
+		s.Rows = map[Status]int{}
+	}
+	if s.Requests == nil {
+		s.Requests = map[Status]int{}
+	}
+	created := make([]Created, len(s.Created))
+	for i, c := range s.Created {
+		if c.Rows == nil {
+			c.Rows = []int{}
+		}
+		created[i] = c
+	}
+	s.Created = created // a copy: the caller's slice is left as it was
+	return WriteFileAtomic(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // API messages are quoted as they are, "<" included
+		return enc.Encode(s)
+	})
+}

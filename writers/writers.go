@@ -1,0 +1,93 @@
+// Package writers writes nxbatch's reports: NAME.result.csv (every input row
+// with its outcome), NAME.errors.csv (only the rows that need attention,
+// ready to be fixed and fed back), NAME.result.xlsx (the same with colours,
+// frozen header, autofilter and a summary sheet) and NAME.summary.json (for
+// cron jobs and audits).
+//
+// Rows arrive through an iterator so that a report of a million rows never
+// exists in memory as a slice. Every report is written atomically: a reader
+// sees either the previous file or the complete new one.
+//
+// Every cell that a spreadsheet would run as a formula is neutralised (see
+// Neutralize); Unneutralize is the exact inverse, applied on input so that a
+// neutralised errors file can be fed back as it is.
+package writers
+
+import (
+	"iter"
+	"strconv"
+)
+
+// Status is a row's outcome.
+type Status string
+
+// Row and request outcomes. The values are the codes written in the
+// result.status column; they stay the same in every report language.
+const (
+	StatusOK       Status = "ok"
+	StatusInvalid  Status = "invalid"
+	StatusRejected Status = "rejected"
+	StatusUnknown  Status = "unknown"
+	StatusSkipped  Status = "skipped"
+	StatusConflict Status = "conflict"
+	StatusPending  Status = "pending"
+	StatusValid    Status = "valid"
+)
+
+// AllStatuses lists every status in report order.
+var AllStatuses = []Status{
+	StatusOK, StatusSkipped, StatusValid, StatusInvalid,
+	StatusRejected, StatusConflict, StatusUnknown, StatusPending,
+}
+
+// NeedsAttention reports whether a row with status s goes into the errors
+// file: something the user must fix, check or send again.
+func NeedsAttention(s Status) bool {
+	switch s {
+	case StatusInvalid, StatusRejected, StatusUnknown, StatusConflict, StatusPending:
+		return true
+	}
+	return false
+}
+
+// ResultColumns are the columns every report appends after the input's own.
+// Readers drop them on input, which keeps an errors file re-feedable.
+var ResultColumns = []string{
+	"result.status", "result.message", "result.row", "result.request",
+	"result.facturaId", "result.numero", "result.pvNumero",
+}
+
+// Row is one input row with its outcome.
+type Row struct {
+	// Cells is aligned with Table.Header. The iterator may reuse the slice
+	// for the next row.
+	Cells     []string
+	Status    Status
+	Message   string // already rendered in the report language
+	SourceRow int    // spreadsheet row number, written as result.row
+	Request   string // the request the row went into, e.g. "venta 1001", "stock #3 (2/5)"
+	FacturaID string // "" when none
+	Numero    string // "" when none
+	PVNumero  string // "" when none
+}
+
+// Table is one input sheet's report.
+type Table struct {
+	Sheet  string   // input sheet name; "" for CSV input
+	Header []string // the input's own header cells; the writer appends ResultColumns
+	Rows   iter.Seq[Row]
+	// Comma is the CSV reports' field separator; 0 means ';', the list
+	// separator Excel uses in Argentine (Spanish) locale, so a double click
+	// opens the report in columns. The pipeline may pass the input's own.
+	Comma rune
+}
+
+// resultCells returns r's result.* cells in ResultColumns order, appended
+// to dst.
+func resultCells(dst []string, r Row) []string {
+	row := ""
+	if r.SourceRow > 0 {
+		row = strconv.Itoa(r.SourceRow)
+	}
+	return append(dst, string(r.Status), r.Message, row, r.Request, r.FacturaID, r.Numero, r.PVNumero)
+}
