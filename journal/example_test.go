@@ -1,0 +1,43 @@
+package journal_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/nxbatch/nxbatch/journal"
+)
+
+// The pipeline's use of the journal for one request: Begin before sending,
+// Finish with the outcome; a later run is refused the same key.
+func Example() {
+	dir, _ := os.MkdirTemp("", "nxbatch-journal")
+	defer os.RemoveAll(dir)
+
+	j, err := journal.Open(filepath.Join(dir, ".nxbatch", "journal"), journal.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer j.Close()
+
+	k := journal.Key{Tenant: "0f3a9c", Kind: "venta", Business: "ORD-0042"}
+	if _, err := j.Begin(k, "sha256:9b2e…", "ventas.csv row 2"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	// ... send the request, classify the answer ...
+	if err := j.Finish(k, journal.OK, 91234, 1507, 3, ""); err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	e, _, _ := j.Get(k)
+	fmt.Println(e.Key, e.State, e.FacturaID, e.Numero, e.PVNumero)
+	_, err = j.Begin(k, "sha256:9b2e…", "ventas.csv row 2")
+	fmt.Println(errors.Is(err, journal.ErrNotSendable))
+	// Output:
+	// 0f3a9c/venta/ORD-0042 ok 91234 1507 3
+	// true
+}
