@@ -76,6 +76,11 @@ type Message struct {
 	Args []any
 }
 
+// Localizer is an argument that renders differently per language.
+type Localizer interface {
+	In(l Lang) string
+}
+
 // New returns the message key with args.
 func New(key string, args ...any) Message { return Message{Key: key, Args: args} }
 
@@ -94,13 +99,15 @@ func (m Message) In(l Lang) string {
 		return tmpl
 	}
 	args := m.Args
+	copied := false
 	for i, a := range args {
-		// A nested message renders in the same language as its parent.
-		if nested, ok := a.(Message); ok {
-			if &args[0] == &m.Args[0] {
-				args = append([]any(nil), m.Args...)
+		// A nested message, or any value that renders per language (an
+		// amount written 1.234,56 or 1,234.56), follows the parent's language.
+		if loc, ok := a.(Localizer); ok {
+			if !copied {
+				args, copied = append([]any(nil), m.Args...), true
 			}
-			args[i] = nested.In(l)
+			args[i] = loc.In(l)
 		}
 	}
 	return fmt.Sprintf(tmpl, args...)
