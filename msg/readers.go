@@ -1,11 +1,121 @@
 package msg
 
-// Positions and reader errors.
+// Positions and reader errors. Reader texts follow a position ("ventas.csv,
+// fila 12: ...") so they start in lower case, say what is wrong, then what to
+// change in the file.
 func init() {
 	register(map[string]Text{
 		"pos.csv":       {ES: "%s, fila %d", EN: "%s, row %d"},
 		"pos.sheet":     {ES: "%s, hoja %s, fila %d", EN: "%s, sheet %s, row %d"},
 		"pos.sheetonly": {ES: "%s, hoja %s", EN: "%s, sheet %s"},
 		"pos.column":    {ES: "%s, columna %s", EN: "%s, column %s"},
+
+		// Opening a file.
+		"rd.unsupported": {
+			ES: "no se pueden leer archivos %s: use un libro de Excel .xlsx o un archivo de texto .csv o .txt",
+			EN: "%s files cannot be read: use an Excel .xlsx workbook or a .csv or .txt text file",
+		},
+		"rd.noext": {
+			ES: "el archivo no tiene extensión: use un libro de Excel .xlsx o un archivo de texto .csv o .txt",
+			EN: "the file has no extension: use an Excel .xlsx workbook or a .csv or .txt text file",
+		},
+		"rd.xls": {
+			ES: "es un libro de Excel 97-2003 (.xls), que no se puede leer: ábralo en Excel y use «Guardar como» > «Libro de Excel (.xlsx)»",
+			EN: "it is an Excel 97-2003 workbook (.xls), which cannot be read: open it in Excel and use \"Save As\" > \"Excel Workbook (.xlsx)\"",
+		},
+		"rd.saveas": {
+			ES: "no se pueden leer archivos %s: ábralo y guárdelo como libro de Excel (.xlsx) o como CSV",
+			EN: "%s files cannot be read: open it and save it as an Excel workbook (.xlsx) or as CSV",
+		},
+		"rd.notfound": {
+			ES: "el archivo no existe: revise el nombre y la carpeta",
+			EN: "the file does not exist: check its name and folder",
+		},
+		"rd.denied": {
+			ES: "no hay permiso para leer el archivo: revise los permisos o cópielo a una carpeta propia",
+			EN: "there is no permission to read the file: check its permissions or copy it to a folder of your own",
+		},
+		"rd.isdir": {
+			ES: "es una carpeta, no un archivo: indique el archivo .xlsx o .csv a importar",
+			EN: "it is a folder, not a file: give the .xlsx or .csv file to import",
+		},
+		"rd.io": {
+			ES: "no se pudo leer el archivo (%s): verifique que el disco o la carpeta compartida estén disponibles y vuelva a intentar",
+			EN: "the file could not be read (%s): check that the disk or shared folder is available and try again",
+		},
+		"rd.encoding": {
+			ES: "la codificación «%s» no se conoce: use utf-8 o windows-1252",
+			EN: "the encoding \"%s\" is unknown: use utf-8 or windows-1252",
+		},
+		"rd.delimiter": {
+			ES: "el separador «%s» no sirve para CSV: use coma (,), punto y coma (;) o tabulación",
+			EN: "the separator \"%s\" cannot be used for CSV: use a comma (,), a semicolon (;) or a tab",
+		},
+
+		// CSV content.
+		"rd.empty": {
+			ES: "el archivo está vacío: la primera fila debe tener los títulos de las columnas y las siguientes, los datos",
+			EN: "the file is empty: the first row must hold the column titles and the next rows the data",
+		},
+		"rd.noheader": {
+			ES: "no hay ninguna fila con datos: la primera fila no vacía debe tener los títulos de las columnas",
+			EN: "there is no row with data: the first non-empty row must hold the column titles",
+		},
+		"rd.nottext": {
+			ES: "no es un archivo de texto CSV (tiene contenido binario): si es una planilla, ábrala y guárdela como .xlsx o como CSV",
+			EN: "it is not a CSV text file (it has binary content): if it is a spreadsheet, open it and save it as .xlsx or as CSV",
+		},
+		"rd.xlsxascsv": {
+			ES: "es un libro de Excel .xlsx con la extensión cambiada: renómbrelo a .xlsx o guárdelo como CSV desde Excel",
+			EN: "it is an Excel .xlsx workbook with a changed extension: rename it to .xlsx or save it as CSV from Excel",
+		},
+		"rd.xlsascsv": {
+			ES: "es un libro de Excel 97-2003 (.xls) con la extensión cambiada: ábralo en Excel y guárdelo como .xlsx o como CSV",
+			EN: "it is an Excel 97-2003 workbook (.xls) with a changed extension: open it in Excel and save it as .xlsx or as CSV",
+		},
+		"rd.barequote": {
+			ES: "hay una comilla (\") dentro de una celda sin comillas (línea %d del archivo): escriba la celda entera entre comillas y duplique la comilla interna (\"\"), o quítela",
+			EN: "there is a quote (\") inside an unquoted cell (line %d of the file): put the whole cell in quotes and double the inner quote (\"\"), or remove it",
+		},
+		"rd.quote": {
+			ES: "una comilla (\") está mal cerrada (línea %d del archivo): cierre la comilla al final de la celda; si la comilla es parte del texto, duplíquela (\"\")",
+			EN: "a quote (\") is not closed properly (line %d of the file): close the quote at the end of the cell; if the quote is part of the text, double it (\"\")",
+		},
+		"rd.rowtoolarge": {
+			ES: "la fila ocupa más de %d bytes: suele faltar una comilla de cierre (\") en una celda de esta fila; corríjala o acorte el texto",
+			EN: "the row takes more than %d bytes: usually a cell in this row lacks its closing quote (\"); fix it or shorten the text",
+		},
+
+		// Cells and rows, both formats.
+		"rd.celltoolarge": {
+			ES: "la celda tiene %d bytes, más que el máximo de %d: acorte el texto",
+			EN: "the cell has %d bytes, more than the maximum of %d: shorten the text",
+		},
+		"rd.ragged": {
+			ES: "la fila tiene %d celdas pero el encabezado tiene %d columnas: borre las celdas de más o agregue un título a esa columna en el encabezado",
+			EN: "the row has %d cells but the header has %d columns: delete the extra cells or add a title for that column to the header",
+		},
+
+		// XLSX.
+		"rd.notxlsx": {
+			ES: "no es un archivo .xlsx válido (puede ser otro tipo de archivo renombrado, o estar dañado): ábralo en Excel y guárdelo de nuevo como .xlsx",
+			EN: "it is not a valid .xlsx file (it may be another kind of file renamed, or damaged): open it in Excel and save it again as .xlsx",
+		},
+		"rd.xlsxprotected": {
+			ES: "el libro está protegido con contraseña o es un .xls antiguo: quite la contraseña y guárdelo como libro de Excel (.xlsx)",
+			EN: "the workbook is protected with a password or is an old .xls: remove the password and save it as an Excel workbook (.xlsx)",
+		},
+		"rd.xlsxtoolarge": {
+			ES: "el libro ocupa más de %d MB descomprimido: divídalo en libros más chicos",
+			EN: "the workbook takes more than %d MB uncompressed: split it into smaller workbooks",
+		},
+		"rd.nosheet": {
+			ES: "no hay una hoja llamada «%s»: revise el nombre de la hoja",
+			EN: "there is no sheet named \"%s\": check the sheet name",
+		},
+		"rd.sheetdamaged": {
+			ES: "el contenido de la hoja está dañado (%s): ábrala en Excel y guarde el libro de nuevo",
+			EN: "the sheet's content is damaged (%s): open it in Excel and save the workbook again",
+		},
 	})
 }

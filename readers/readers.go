@@ -113,4 +113,5 @@ var (
 	ErrNotText           = errors.New("not a text file")
 	ErrCellTooLarge      = errors.New("cell too large")
 	ErrNotXLSX           = errors.New("not a valid xlsx workbook")
+	ErrTooLarge          = errors.New("workbook too large once uncompressed")
 )

@@ -1,0 +1,247 @@
+package readers
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/nxbatch/nxbatch/msg"
+)
+
+// csvBufSize is the read buffer of the CSV parser; it is also how far the
+// parser may read ahead of the record it is on.
+const csvBufSize = 64 << 10
+
+// csvFile is what Open learned about a CSV file.
+type csvFile struct {
+	path   string
+	opts   Options
+	enc    string
+	bomLen int
+}
+
+// openCSV checks that path is text and decides its encoding.
+func openCSV(path string, opts Options) (*csvFile, error) {
+	forced, ok := normalizeEncoding(opts.Encoding)
+	if !ok {
+		return nil, fileError(path, "", nil, msg.New("rd.encoding", opts.Encoding))
+	}
+	if d := opts.Delimiter; d != 0 && !validDelimiter(d) {
+		return nil, fileError(path, "", nil, msg.New("rd.delimiter", string(d)))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, openError(path, syscall.EISDIR)
+	}
+	head := make([]byte, sniffSize)
+	n, err := io.ReadFull(f, head)
+	atEOF := err == io.EOF || err == io.ErrUnexpectedEOF
+	if err != nil && !atEOF {
+		return nil, openError(path, err)
+	}
+	head = head[:n]
+	enc, bomLen, bin := detectEncoding(f, head, atEOF, forced)
+	if bin != nil {
+		switch {
+		case bytes.HasPrefix(bin, magicZip):
+			return nil, fileError(path, "", ErrNotText, msg.New("rd.xlsxascsv"))
+		case bytes.HasPrefix(bin, magicOLE):
+			return nil, fileError(path, "", ErrNotText, msg.New("rd.xlsascsv"))
+		}
+		return nil, fileError(path, "", ErrNotText, msg.New("rd.nottext"))
+	}
+	return &csvFile{path: path, opts: opts, enc: enc, bomLen: bomLen}, nil
+}
+
+// validDelimiter mirrors encoding/csv's rule, so a bad --delimiter is
+// refused at Open with a sentence instead of failing every Read.
+func validDelimiter(r rune) bool {
+	return r != 0 && r != '"' && r != '\r' && r != '\n' && utf8.ValidRune(r) && r != utf8.RuneError
+}
+
+// sheet opens a fresh stream of the file, decoded to UTF-8, with the
+// delimiter detected from the header line.
+func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
+	f, err := os.Open(c.path)
+	if err != nil {
+		return nil, openError(c.path, err)
+	}
+	if c.bomLen > 0 {
+		if _, err := f.Seek(int64(c.bomLen), io.SeekStart); err != nil {
+			f.Close()
+			return nil, ioError(c.path, err)
+		}
+	}
+	dec := decoder(f, c.enc)
+	head := make([]byte, sniffSize)
+	n, err := io.ReadFull(dec, head)
+	var stream io.Reader = bytes.NewReader(head[:n])
+	switch err {
+	case nil:
+		stream = io.MultiReader(stream, dec)
+	case io.EOF, io.ErrUnexpectedEOF:
+	default:
+		f.Close()
+		return nil, ioError(c.path, err)
+	}
+	delim := c.opts.Delimiter
+	if delim == 0 {
+		delim = detectDelimiter(head[:n])
+	}
+	info.Delimiter = delim
+	info.Encoding = c.enc
+
+	capped := &capReader{r: stream, max: int64(c.opts.MaxCellBytes), limit: int64(c.opts.MaxCellBytes) + csvBufSize}
+	r := csv.NewReader(bufio.NewReaderSize(capped, csvBufSize))
+	r.Comma = delim
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	return &csvRows{path: c.path, file: f, r: r, capped: capped, max: c.opts.MaxCellBytes}, nil
+}
+
+// detectDelimiter picks the separator of the header line (the first line
+// with text) among ';', TAB and ',': the most frequent outside quotes. Ties
+// go in that order, and a line with none of them gets ';': Excel in Spanish
+// writes ';', and a comma is likelier than a ';' or TAB to appear inside a
+// header or a lone column (as a decimal comma).
+func detectDelimiter(text []byte) rune {
+	var semi, tab, comma int
+	inQuote, content := false, false
+	for _, b := range text {
+		switch {
+		case b == '"':
+			inQuote = !inQuote
+		case inQuote:
+			content = true
+		case b == '\n':
+			if content {
+				return pickDelimiter(semi, tab, comma)
+			}
+			semi, tab, comma = 0, 0, 0
+		case b == ';':
+			semi++
+		case b == '\t':
+			tab++
+		case b == ',':
+			comma++
+		case b != ' ' && b != '\r':
+			content = true
+		}
+	}
+	return pickDelimiter(semi, tab, comma)
+}
+
+func pickDelimiter(semi, tab, comma int) rune {
+	switch {
+	case comma > semi && comma > tab:
+		return ','
+	case tab > semi:
+		return '\t'
+	}
+	return ';'
+}
+
+// capReader bounds how far the parser may read past the end of the last
+// record, since encoding/csv would otherwise hold a record of any size in
+// memory: a 50 MB cell fails after about MaxCellBytes, not after 50 MB.
+type capReader struct {
+	r     io.Reader
+	max   int64
+	n     int64 // bytes read so far
+	limit int64 // n may not pass this
+}
+
+var errRecordTooLarge = errors.New("csv record over the size limit")
+
+func (c *capReader) Read(p []byte) (int, error) {
+	room := c.limit - c.n
+	if room <= 0 {
+		return 0, errRecordTooLarge
+	}
+	if int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// recordEnded moves the window on once a record ending at offset end (in
+// decoded bytes) has been parsed.
+func (c *capReader) recordEnded(end int64) { c.limit = end + c.max + csvBufSize }
+
+// csvRows reads the records of one CSV stream.
+type csvRows struct {
+	path    string
+	file    *os.File
+	r       *csv.Reader
+	capped  *capReader
+	max     int
+	lastEnd int64
+	header  []string // physical header, to name the column of a bad quote
+}
+
+func (c *csvRows) next() (int, []string, error) {
+	rec, err := c.r.Read()
+	if err != nil {
+		return 0, nil, c.readError(rec, err)
+	}
+	line, _ := c.r.FieldPos(0)
+	end := c.r.InputOffset()
+	if end-c.lastEnd > int64(c.max) {
+		return 0, nil, c.tooLarge(line)
+	}
+	c.lastEnd = end
+	c.capped.recordEnded(end)
+	return line, rec, nil
+}
+
+func (c *csvRows) columnName(names []string) { c.header = names }
+
+func (c *csvRows) close() error { return c.file.Close() }
+
+// readError turns a failed Read into an *Error naming the row where the
+// record starts.
+func (c *csvRows) readError(rec []string, err error) error {
+	if err == io.EOF {
+		return io.EOF
+	}
+	var pe *csv.ParseError
+	switch {
+	case errors.As(err, &pe) && (errors.Is(pe.Err, csv.ErrQuote) || errors.Is(pe.Err, csv.ErrBareQuote)):
+		key := "rd.quote"
+		if errors.Is(pe.Err, csv.ErrBareQuote) {
+			key = "rd.barequote"
+		}
+		// The fields before the faulty one were parsed: its index is
+		// their count.
+		col := ""
+		if i := len(rec); i < len(c.header) && c.header[i] != "" {
+			col = c.header[i]
+		}
+		return &Error{Pos: c.pos(pe.StartLine), Column: col, Msg: msg.New(key, pe.Line), Err: err}
+	case errors.Is(err, errRecordTooLarge):
+		line := 0
+		if len(rec) > 0 {
+			line, _ = c.r.FieldPos(0)
+		}
+		return c.tooLarge(line)
+	}
+	return &Error{Pos: c.pos(0), Msg: msg.New("rd.io", causeText(err)), Err: fmt.Errorf("reading csv: %w", err)}
+}
+
+func (c *csvRows) tooLarge(line int) *Error {
+	return &Error{Pos: c.pos(line), Msg: msg.New("rd.rowtoolarge", c.max), Err: ErrCellTooLarge}
+}
+
+func (c *csvRows) pos(row int) Position { return Position{File: c.path, Row: row} }
