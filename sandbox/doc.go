@@ -1,0 +1,45 @@
+// Package sandbox is nxbatch's own implementation of the ERP's third-party
+// integration API (../shared/api/third-party-api.md): the embedded default of
+// `nxbatch run --sandbox`, the server of `nxbatch sandbox`, and what every
+// end-to-end test runs against. A client that behaves well here should behave
+// well against the real API, so every rule of the spec is enforced with its
+// exact text; texts and statuses the spec leaves open are marked
+// "sandbox's own" where they are defined.
+//
+// Decisions where the spec is silent:
+//   - Error bodies are JSON {"error": text, "mensajes": [...]} with the API's
+//     text verbatim. Unknown paths are 404, wrong methods 405 (with Allow),
+//     a missing or wrong X-NX-TOKEN 401 before anything else.
+//   - /venta and /facturar validation messages are 400; "La solicitud ya se
+//     esta procesando" is 400 too; a totals mismatch or a presale that is not
+//     PENDIENTE is 200 with errores=true; an unknown id (article, presale,
+//     bank account, card, point of sale, warehouse) is 404; branch scope,
+//     an inactive entidadId and an invalid empleadoId are 403.
+//   - The 30 s anti-duplicate key (ordenId, facturaId) is taken once the body
+//     and medioPago pass, and held even when the request is then refused. A
+//     refused duplicate does not extend it. After 30 s a resend is a new sale.
+//   - /facturar converts the presale in place: the FACTURA_VENTA keeps the
+//     presale's facturaId and numero. /venta numbers new vouchers from 50001
+//     and does not move stock.
+//   - Rate windows (3 s stock, one 60 s window shared by /config,
+//     /config/depositos, /medios-pago, /motivos, /puntos-venta, /empleados,
+//     webhook list and webhook writes) count every request that reaches the
+//     endpoint, valid or not; a refused one does not restart the window. The
+//     refusal is 403 "Debe esperar N segundos entre cada solicitud", N being
+//     API seconds: the real time left divided by TimeScale, rounded up, at
+//     least 1, so a client started with the same scale waits N × scale.
+//   - Stock movements: malformed body or unknown tipo 403 "Los datos de stock
+//     recibidos son incorrectos"; motivoId missing 400; business validation
+//     (unknown motivo, article, variant...) 200 with NxResultado tipo 2.
+//   - Events: one POST per changed article, flat ([]ArticuloConCurva) or
+//     grouped (Articulo) per the webhook's extra, delivered in order by one
+//     worker, never retried. A deactivated article is [{articuloId,
+//     eliminado: true}] in flat format and {articuloId, eliminado: true} in
+//     grouped format.
+//   - Faults apply to the creating POSTs (venta, facturar, stock movement). A
+//     hung request is never processed; a dropped one always is.
+//
+// GET InspectPath (outside the API) answers State; tests may also call the
+// Go methods State, StockOf, Comprobante, Flush, SetStock,
+// TriggerArticuloChange and DeactivateArticulo.
+package sandbox

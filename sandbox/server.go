@@ -1,0 +1,579 @@
+package sandbox
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nxbatch/nxbatch/nxapi"
+)
+
+// DefaultToken is the X-NX-TOKEN the sandbox accepts when Options.Token is
+// empty. A sandbox token is no secret.
+const DefaultToken = "sandbox-token"
+
+// DefaultMaxBody is the request body limit when Options.MaxBody is 0: room
+// for a movement of several thousand articles, not for a memory attack.
+const DefaultMaxBody = 8 << 20
+
+// InspectPath is the inspection endpoint, outside the API's paths.
+const InspectPath = "/_sandbox/state"
+
+// Options tune a sandbox. The zero value serves the API as production would,
+// without faults.
+type Options struct {
+	Token     string        // accepted X-NX-TOKEN; "" means DefaultToken
+	Env       string        // "production" (default) or "test": webhook windows 10s/30s vs 3s/3s
+	TimeScale float64       // multiplies every window and the webhook delivery timeout; 0 means 1
+	Latency   time.Duration // added to every API request (real time, not scaled)
+	// Fail500 is the fraction of creating POSTs (venta, facturar, stock
+	// movement) answered 500 before any processing.
+	Fail500 float64
+	// DropAfter is the fraction of creating POSTs processed in full and then
+	// answered by closing the connection without a response.
+	DropAfter float64
+	// Hang is the fraction of creating POSTs left hanging until the client
+	// gives up (or the sandbox closes). A hung request is NOT processed; a
+	// client cannot know that and must record it as unknown.
+	Hang float64
+	// Seed makes the fault draws deterministic: a draw depends only on the
+	// seed, the endpoint, the body and how many times that same body came.
+	Seed int64
+	// FlujoDeposito overrides the data's config.flujoDeposito when non-zero
+	// (3 = multi-warehouse informative mode).
+	FlujoDeposito int
+	Logger        *slog.Logger     // nil discards
+	Now           func() time.Time // nil means time.Now; every window reads it
+	MaxBody       int64            // request body limit in bytes; 0 means DefaultMaxBody
+}
+
+// Server is the sandbox: an http.Handler serving the API plus the inspection
+// endpoint. It is safe for concurrent use.
+type Server struct {
+	token   []byte
+	scale   float64
+	now     func() time.Time
+	log     *slog.Logger
+	maxBody int64
+	fault   faults
+	wh      webhookWindows
+
+	// Immutable after New.
+	cfg        DataConfig
+	flujo      int
+	sucursales map[int64]DataSucursal
+	depositos  map[int64]DataDeposito
+	intDeps    []DataDeposito // warehouses of the integration, data order
+	principal  int64
+	pvs        map[int64]DataPuntoVenta
+	medios     nxapi.MediosPagoConfig
+	cuentas    map[int64]bool
+	tarjetas   map[int64]bool
+	entidades  map[int64]DataEntidad
+	empleados  map[int64]DataEmpleado
+	colores    map[int64]string
+	talles     map[int64]string
+	habilitada int // number of enabled branches
+
+	mu           sync.Mutex
+	articulos    map[int64]*DataArticulo
+	artOrder     []int64
+	motivos      []nxapi.Motivo
+	stock        map[stockKey]nxapi.Decimal
+	comprobantes map[int64]*comprobante
+	vouchers     []Voucher
+	movements    []Movement
+	webhooks     []nxapi.Webhook
+	nextFactura  int64
+	nextMov      int64
+	nextWebhook  int64
+	ordenSeen    map[int64]time.Time
+	facturaSeen  map[int64]time.Time
+	windows      map[string]time.Time
+	requests     map[string]map[int]int
+	bodySeen     map[uint64]int
+	deliveries   []Delivery
+
+	done      chan struct{}
+	closeOnce sync.Once
+	deliv     *deliverer
+}
+
+type stockKey struct{ art, color, talle, dep int64 }
+
+type webhookWindows struct{ list, write time.Duration }
+
+// New builds a sandbox over a copy of d's state and starts its webhook
+// delivery worker; Close stops it.
+func New(d *Data, opts Options) (*Server, error) {
+	if d == nil {
+		return nil, errors.New("sandbox: no data")
+	}
+	if err := d.validate(); err != nil {
+		return nil, fmt.Errorf("sandbox data: %w", err)
+	}
+	s := &Server{
+		token:   []byte(opts.Token),
+		scale:   opts.TimeScale,
+		now:     opts.Now,
+		log:     opts.Logger,
+		maxBody: opts.MaxBody,
+		done:    make(chan struct{}),
+	}
+	if opts.Token == "" {
+		s.token = []byte(DefaultToken)
+	}
+	if s.scale == 0 {
+		s.scale = 1
+	}
+	if s.scale < 0 || math.IsNaN(s.scale) || math.IsInf(s.scale, 0) {
+		return nil, fmt.Errorf("sandbox: time scale %v must be a positive number", opts.TimeScale)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBody
+	}
+	switch opts.Env {
+	case "", "production":
+		s.wh = webhookWindows{list: 10 * time.Second, write: 30 * time.Second}
+	case "test":
+		s.wh = webhookWindows{list: 3 * time.Second, write: 3 * time.Second}
+	default:
+		return nil, fmt.Errorf("sandbox: env %q must be production or test", opts.Env)
+	}
+	f, err := newFaults(opts)
+	if err != nil {
+		return nil, err
+	}
+	s.fault = f
+	s.seed(d)
+	if opts.FlujoDeposito != 0 {
+		s.flujo = opts.FlujoDeposito
+	}
+	s.deliv = newDeliverer(s)
+	return s, nil
+}
+
+// seed copies the data into the server's maps.
+func (s *Server) seed(d *Data) {
+	s.cfg = d.Config
+	s.flujo = d.Config.FlujoDeposito
+	s.sucursales = map[int64]DataSucursal{}
+	for _, x := range d.Sucursales {
+		s.sucursales[x.SucursalID] = x
+		if x.Habilitada {
+			s.habilitada++
+		}
+	}
+	s.depositos = map[int64]DataDeposito{}
+	for _, x := range d.Depositos {
+		s.depositos[x.DepositoID] = x
+		if x.Integracion {
+			s.intDeps = append(s.intDeps, x)
+		}
+		if x.Principal {
+			s.principal = x.DepositoID
+		}
+	}
+	s.pvs = map[int64]DataPuntoVenta{}
+	for _, x := range d.PuntosVenta {
+		s.pvs[x.PuntoVentaID] = x
+	}
+	s.medios = d.MediosPago
+	s.cuentas, s.tarjetas = map[int64]bool{}, map[int64]bool{}
+	for _, c := range d.MediosPago.CuentasBancarias {
+		s.cuentas[c.CuentaBancariaID] = true
+	}
+	for _, t := range d.MediosPago.Tarjetas {
+		s.tarjetas[t.TarjetaID] = true
+	}
+	s.entidades = map[int64]DataEntidad{}
+	for _, x := range d.Entidades {
+		s.entidades[x.EntidadID] = x
+	}
+	s.empleados = map[int64]DataEmpleado{}
+	for _, x := range d.Empleados {
+		s.empleados[x.EmpleadoID] = x
+	}
+	s.colores, s.talles = map[int64]string{}, map[int64]string{}
+	for _, x := range d.Colores {
+		s.colores[x.ID] = x.Nombre
+	}
+	for _, x := range d.Talles {
+		s.talles[x.ID] = x.Nombre
+	}
+	s.articulos = map[int64]*DataArticulo{}
+	s.stock = map[stockKey]nxapi.Decimal{}
+	for _, a := range d.Articulos {
+		a := a
+		a.Variantes = append([]DataVariante(nil), a.Variantes...)
+		s.articulos[a.ArticuloID] = &a
+		s.artOrder = append(s.artOrder, a.ArticuloID)
+		for _, v := range variants(a) {
+			for _, dep := range s.intDeps {
+				s.stock[stockKey{a.ArticuloID, v.ColorID, v.TalleID, dep.DepositoID}] = d.StockInicial
+			}
+		}
+	}
+	for _, l := range d.Stock {
+		s.stock[stockKey{l.ArticuloID, l.ColorID, l.TalleID, l.DepositoID}] = l.Unidades
+	}
+	s.motivos = append([]nxapi.Motivo(nil), d.Motivos...)
+	s.comprobantes = map[int64]*comprobante{}
+	s.nextFactura = 50001
+	for _, c := range d.Comprobantes {
+		cp := seededComprobante(c, s.pvs[c.PuntoVentaID])
+		for i := range cp.c.Items {
+			if a, ok := s.articulos[cp.c.Items[i].ArticuloID]; ok {
+				cp.c.Items[i].Descripcion = a.Nombre
+			}
+		}
+		s.comprobantes[c.FacturaID] = cp
+		if c.FacturaID >= s.nextFactura {
+			s.nextFactura = c.FacturaID + 1
+		}
+	}
+	s.nextMov, s.nextWebhook = 1, 1
+	s.ordenSeen, s.facturaSeen = map[int64]time.Time{}, map[int64]time.Time{}
+	s.windows = map[string]time.Time{}
+	s.requests = map[string]map[int]int{}
+	s.bodySeen = map[uint64]int{}
+}
+
+// Close stops webhook delivery and releases hanging requests (their
+// connections are dropped). It does not stop an http.Server serving s.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() { close(s.done) })
+	s.deliv.wait()
+	return nil
+}
+
+// windowKind names a rate window; parameter endpoints share one.
+type windowKind string
+
+const (
+	winNone         windowKind = ""
+	winStock        windowKind = "stock"
+	winParam        windowKind = "parametros"
+	winWebhookList  windowKind = "webhooks-list"
+	winWebhookWrite windowKind = "webhooks-write"
+)
+
+// handler serves one endpoint after auth, faults and the rate window.
+type handler func(s *Server, w http.ResponseWriter, c *call)
+
+// call is what a handler needs from the request.
+type call struct {
+	r       *http.Request
+	body    []byte
+	bodyErr error // set when the body could not be read or was too large
+	id      string
+}
+
+// decode unmarshals the body into v; a read failure or an oversized body is
+// reported like malformed JSON, which is what it is to the API.
+func (c *call) decode(v any) error {
+	if c.bodyErr != nil {
+		return c.bodyErr
+	}
+	return json.Unmarshal(c.body, v)
+}
+
+type endpoint struct {
+	method   string
+	pattern  string // counter key path
+	window   windowKind
+	creating bool // subject to fault injection
+	h        handler
+}
+
+var endpoints = []endpoint{
+	{"POST", nxapi.PathVenta, winNone, true, (*Server).venta},
+	{"POST", nxapi.PathFacturar, winNone, true, (*Server).facturar},
+	{"POST", nxapi.PathStock, winStock, true, (*Server).movimiento},
+	{"GET", nxapi.PathMediosPago, winParam, false, (*Server).mediosPago},
+	{"GET", nxapi.PathMotivos, winParam, false, (*Server).listMotivos},
+	{"GET", nxapi.PathConfig, winParam, false, (*Server).config},
+	{"GET", nxapi.PathDepositos, winParam, false, (*Server).configDepositos},
+	{"GET", nxapi.PathPuntosVenta, winParam, false, (*Server).puntosVenta},
+	{"GET", nxapi.PathEmpleados, winParam, false, (*Server).listEmpleados},
+	{"GET", nxapi.PathWebhooks, winWebhookList, false, (*Server).listWebhooks},
+	{"POST", nxapi.PathWebhooks, winWebhookWrite, false, (*Server).createWebhook},
+	{"POST", nxapi.PathWebhooks + "/{id}", winWebhookWrite, false, (*Server).editWebhook},
+	{"DELETE", nxapi.PathWebhooks + "/{id}", winWebhookWrite, false, (*Server).deleteWebhook},
+	{"GET", nxapi.PathComprobante + "{id}", winNone, false, (*Server).getComprobante},
+}
+
+// route finds the endpoints of a path; id is the {id} segment, if any.
+func route(path string) (matches []*endpoint, id string) {
+	pattern := path
+	for _, prefix := range []string{nxapi.PathWebhooks + "/", nxapi.PathComprobante} {
+		if rest, ok := strings.CutPrefix(path, prefix); ok && rest != "" && !strings.Contains(rest, "/") {
+			pattern, id = prefix+"{id}", rest
+		}
+	}
+	for i := range endpoints {
+		if endpoints[i].pattern == pattern {
+			matches = append(matches, &endpoints[i])
+		}
+	}
+	return matches, id
+}
+
+// statusWriter remembers the status for the request counters.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// ServeHTTP serves the API under /integraciones/terceros and the inspection
+// endpoint InspectPath.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == InspectPath {
+		if r.Method != http.MethodGet {
+			w.Header().Set("Allow", "GET")
+			writeError(w, http.StatusMethodNotAllowed, msgMetodo)
+			return
+		}
+		writeJSON(w, http.StatusOK, s.State())
+		return
+	}
+	sw := &statusWriter{ResponseWriter: w}
+	key := r.Method + " " + unknownPath
+	defer func() { s.count(key, sw.status) }()
+
+	if !strings.HasPrefix(r.URL.Path, nxapi.Base+"/") {
+		writeError(sw, http.StatusNotFound, msgNoEncontrado)
+		return
+	}
+	if !s.pause(r.Context(), s.fault.latency) {
+		abort(sw)
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(r.Header.Get(nxapi.TokenHeader)), s.token) != 1 {
+		writeError(sw, http.StatusUnauthorized, msgToken)
+		return
+	}
+	matches, id := route(r.URL.Path)
+	if len(matches) == 0 {
+		writeError(sw, http.StatusNotFound, msgNoEncontrado)
+		return
+	}
+	var ep *endpoint
+	var allow []string
+	for _, m := range matches {
+		allow = append(allow, m.method)
+		if m.method == r.Method {
+			ep = m
+		}
+	}
+	if ep == nil {
+		key = r.Method + " " + matches[0].pattern
+		sw.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(sw, http.StatusMethodNotAllowed, msgMetodo)
+		return
+	}
+	key = ep.method + " " + ep.pattern
+	c := &call{r: r, id: id}
+	if r.Method == http.MethodPost {
+		c.body, c.bodyErr = io.ReadAll(http.MaxBytesReader(sw, r.Body, s.maxBody))
+	}
+	if ep.creating {
+		switch s.drawFault(ep.pattern, c.body) {
+		case fault500:
+			writeError(sw, http.StatusInternalServerError, msgInterno)
+			return
+		case faultHang:
+			// Not processed: wait for the client to give up.
+			s.pause(r.Context(), -1)
+			abort(sw)
+			return
+		case faultDrop:
+			ep.h(s, &discardWriter{h: http.Header{}}, c)
+			abort(sw)
+			return
+		}
+	}
+	if ep.window != winNone {
+		if wait, ok := s.takeWindow(ep.window); !ok {
+			writeError(sw, http.StatusForbidden, s.esperar(wait))
+			return
+		}
+	}
+	ep.h(s, sw, c)
+}
+
+// unknownPath is the counter key of paths outside the API.
+const unknownPath = "<unknown>"
+
+// count adds one request to the counters; status 0 means no answer (the
+// connection was dropped or the client gave up).
+func (s *Server) count(key string, status int) {
+	s.mu.Lock()
+	m := s.requests[key]
+	if m == nil {
+		m = map[int]int{}
+		s.requests[key] = m
+	}
+	m[status]++
+	s.mu.Unlock()
+}
+
+// pause waits d (forever when d < 0) unless the client gives up or the
+// sandbox closes first; it reports whether the whole wait elapsed.
+func (s *Server) pause(ctx context.Context, d time.Duration) bool {
+	if d == 0 {
+		return true
+	}
+	var timer <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timer = t.C
+	}
+	select {
+	case <-timer:
+		return true
+	case <-ctx.Done():
+	case <-s.done:
+	}
+	return false
+}
+
+// abort drops the connection without an answer, which is what a client sees
+// when the server dies mid-request.
+func abort(w http.ResponseWriter) {
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		conn.Close()
+		return
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// discardWriter swallows the answer of a request whose connection will be
+// dropped.
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardWriter) WriteHeader(int)             {}
+
+// scaled multiplies an API window by the time scale.
+func (s *Server) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * s.scale)
+}
+
+// windowLength is the unscaled length of a rate window.
+func (s *Server) windowLength(k windowKind) time.Duration {
+	switch k {
+	case winStock:
+		return 3 * time.Second
+	case winParam:
+		return 60 * time.Second
+	case winWebhookList:
+		return s.wh.list
+	case winWebhookWrite:
+		return s.wh.write
+	}
+	return 0
+}
+
+// takeWindow lets a request through a rate window, starting a new window, or
+// returns how long (real time) the caller must still wait. A refused request
+// does not restart the window. There is one integration, so "per token" is
+// per sandbox.
+func (s *Server) takeWindow(k windowKind) (time.Duration, bool) {
+	now := s.now()
+	length := s.scaled(s.windowLength(k))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if last, ok := s.windows[string(k)]; ok {
+		if left := last.Add(length).Sub(now); left > 0 {
+			return left, false
+		}
+	}
+	s.windows[string(k)] = now
+	return 0, true
+}
+
+// esperar renders the window refusal. N is in API seconds, the unit a client
+// started with the same time scale multiplies by its own factor: the real
+// time left divided by the scale, rounded up, at least 1.
+func (s *Server) esperar(left time.Duration) string {
+	n := int(math.Ceil(left.Seconds()/s.scale - 1e-9))
+	if n < 1 {
+		n = 1
+	}
+	return fmt.Sprintf(nxapi.MsgEsperarFmt, n)
+}
+
+// errorBody is the JSON shape of every non-2xx answer. The spec shows only the
+// webhook 400's `mensajes`; the `error` field is the sandbox's own. The API's
+// text is always kept verbatim so clients can match it on the raw body.
+type errorBody struct {
+	Error    string   `json:"error"`
+	Mensajes []string `json:"mensajes"`
+}
+
+// Texts the API spec does not give; the sandbox's own.
+const (
+	msgToken        = "Token invalido o vencido"              // sandbox's own
+	msgNoEncontrado = "Recurso no encontrado"                 // sandbox's own
+	msgMetodo       = "Metodo no permitido"                   // sandbox's own
+	msgInterno      = "Error interno del servidor"            // sandbox's own
+	msgWebhookDatos = "Los datos del webhook son invalidos"   // sandbox's own
+	msgWebhookTopic = "Ya existe un webhook para el topic %s" // sandbox's own
+	msgWebhookNoHay = "No existe el webhook %s"               // sandbox's own
+	msgComprobante  = "El comprobante %d no existe"           // sandbox's own
+	msgSinSucursal  = "La integracion no tiene sucursales habilitadas"
+)
+
+func writeError(w http.ResponseWriter, status int, text string, detail ...string) {
+	if len(detail) == 0 {
+		detail = []string{text}
+	}
+	writeJSON(w, status, errorBody{Error: text, Mensajes: detail})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only the sandbox's own types are encoded; this is a bug, not input.
+		status, b = http.StatusInternalServerError, []byte(`{"error":"`+msgInterno+`"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}

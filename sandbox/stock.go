@@ -1,0 +1,285 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/nxbatch/nxbatch/nxapi"
+)
+
+// Stock texts the spec does not give; the sandbox's own, except the branch
+// scope ones, which are the API's (spec 7).
+const (
+	msgDepositoScope    = "El deposito %d pertenece a una sucursal no habilitada"
+	msgDepositoNoConfig = "El deposito %d no esta configurado en esta integracion"
+	msgDepositoNo       = "El deposito %d no existe"                                           // sandbox's own
+	msgTransferDestino  = "La transferencia requiere un depositoDosId distinto del depositoId" // sandbox's own
+	msgSucursalDos      = "El sucursalDosId %d no coincide con la sucursal del deposito %d"    // sandbox's own, after spec 7's exportar/stock text
+	msgMotivoNo         = "El motivo %d no existe o fue eliminado"                             // sandbox's own
+	msgFechaInvalida    = "La fecha %q no es valida"                                           // sandbox's own
+	msgArticuloVariante = "El articulo %d no tiene la variante color %d / talle %d"            // sandbox's own
+	msgCantidadPositiva = "La cantidad del articulo %d debe ser mayor a cero"                  // sandbox's own
+)
+
+// movimiento is POST /stock/movimiento (API spec 4.4). The 3 s window has
+// already been taken by ServeHTTP: like the API's rate limit it counts every
+// request that reaches the endpoint, valid or not.
+func (s *Server) movimiento(w http.ResponseWriter, c *call) {
+	var m nxapi.StockMovimiento
+	if err := c.decode(&m); err != nil {
+		writeError(w, http.StatusForbidden, nxapi.MsgStockIncorrecto)
+		return
+	}
+	if m.MotivoID <= 0 {
+		writeError(w, http.StatusBadRequest, nxapi.MsgMotivoReq) // status: sandbox's own
+		return
+	}
+	if !stockBodyOK(&m) {
+		writeError(w, http.StatusForbidden, nxapi.MsgStockIncorrecto)
+		return
+	}
+	now := s.now()
+	s.mu.Lock()
+	res, ref := s.movimientoLocked(&m, now)
+	s.mu.Unlock()
+	switch {
+	case ref == nil:
+		writeJSON(w, http.StatusOK, res)
+	case ref.status == http.StatusOK:
+		writeJSON(w, http.StatusOK, nxapi.NxResultado{Tipo: nxapi.NxValidacion,
+			Mensajes: []nxapi.Text{nxapi.Text(ref.text)}, Errores: []nxapi.Text{nxapi.Text(ref.text)}})
+	default:
+		writeError(w, ref.status, ref.text)
+	}
+}
+
+// stockBodyOK is the shape the DTO demands: a known tipo, a warehouse, and
+// articles with ids and quantities. Anything else the API cannot even
+// deserialise, hence 403 "datos incorrectos" (spec 4.4.2).
+func stockBodyOK(m *nxapi.StockMovimiento) bool {
+	if _, ok := nxapi.TipoStockNames[m.Tipo]; !ok || m.DepositoID <= 0 || len(m.Articulos) == 0 {
+		return false
+	}
+	for _, a := range m.Articulos {
+		if a.ArticuloID <= 0 || a.Cantidad == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// checkDeposito applies the branch scope of spec 7 to a warehouse.
+func (s *Server) checkDeposito(id int64) *refusal {
+	d, ok := s.depositos[id]
+	switch {
+	case !ok:
+		return refuse(http.StatusNotFound, msgDepositoNo, id)
+	case !s.sucursales[d.SucursalID].Habilitada:
+		return refuse(http.StatusForbidden, msgDepositoScope, id)
+	case !d.Integracion:
+		return refuse(http.StatusForbidden, msgDepositoNoConfig, id)
+	}
+	return nil
+}
+
+// fechaLayouts are the ISO 8601 forms a movement's fecha may take.
+var fechaLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02"}
+
+func validFecha(f string) bool {
+	if f == "" {
+		return true
+	}
+	for _, l := range fechaLayouts {
+		if _, err := time.Parse(l, f); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) movimientoLocked(m *nxapi.StockMovimiento, now time.Time) (*nxapi.NxResultado, *refusal) {
+	if s.habilitada == 0 {
+		// Stock movement is deny-by-default (change history 2026-08-06).
+		return nil, refuse(http.StatusForbidden, msgSinSucursal)
+	}
+	if ref := s.checkDeposito(m.DepositoID); ref != nil {
+		return nil, ref
+	}
+	if m.Tipo == nxapi.Transferencia {
+		if m.DepositoDosID <= 0 || m.DepositoDosID == m.DepositoID {
+			return nil, refuse(http.StatusOK, msgTransferDestino)
+		}
+		if ref := s.checkDeposito(m.DepositoDosID); ref != nil {
+			return nil, ref
+		}
+		if suc := s.depositos[m.DepositoDosID].SucursalID; m.SucursalDosID != 0 && m.SucursalDosID != suc {
+			return nil, refuse(http.StatusOK, msgSucursalDos, m.SucursalDosID, m.DepositoDosID)
+		}
+	}
+	if !s.motivoActivo(m.MotivoID) {
+		return nil, refuse(http.StatusOK, msgMotivoNo, m.MotivoID)
+	}
+	if !validFecha(m.Fecha) {
+		return nil, refuse(http.StatusOK, msgFechaInvalida, m.Fecha)
+	}
+	for _, a := range m.Articulos {
+		art, ok := s.articulos[a.ArticuloID]
+		if !ok || art.Eliminado {
+			return nil, refuse(http.StatusOK, msgArticuloNo, a.ArticuloID)
+		}
+		if !hasVariant(*art, a.ColorID, a.TalleID) {
+			return nil, refuse(http.StatusOK, msgArticuloVariante, a.ArticuloID, a.ColorID, a.TalleID)
+		}
+		if *a.Cantidad <= 0 {
+			return nil, refuse(http.StatusOK, msgCantidadPositiva, a.ArticuloID)
+		}
+	}
+	// All checked: apply. Egresos may leave stock negative, as the ERP allows.
+	var touched []int64
+	seen := map[int64]bool{}
+	for _, a := range m.Articulos {
+		from := stockKey{a.ArticuloID, a.ColorID, a.TalleID, m.DepositoID}
+		switch m.Tipo {
+		case nxapi.IngresoManual, nxapi.IngresoStock:
+			s.stock[from] += *a.Cantidad
+		case nxapi.EgresoManual, nxapi.EgresoStock:
+			s.stock[from] -= *a.Cantidad
+		case nxapi.Transferencia:
+			s.stock[from] -= *a.Cantidad
+			to := from
+			to.dep = m.DepositoDosID
+			s.stock[to] += *a.Cantidad
+		}
+		if !seen[a.ArticuloID] {
+			seen[a.ArticuloID] = true
+			touched = append(touched, a.ArticuloID)
+		}
+	}
+	id := s.nextMov
+	s.nextMov++
+	body := *m
+	body.Articulos = append([]nxapi.StockArticulo(nil), m.Articulos...)
+	s.movements = append(s.movements, Movement{ID: id, Arrived: now, Body: body})
+	s.enqueueChanges(touched)
+	return &nxapi.NxResultado{Tipo: nxapi.NxOK, ID: nxapi.ID(id)}, nil
+}
+
+func (s *Server) motivoActivo(id int64) bool {
+	for _, m := range s.motivos {
+		if m.MotivoID == id {
+			return !m.Eliminado
+		}
+	}
+	return false
+}
+
+// SetStock sets the stock of one variant in one warehouse, as a change made
+// in the ERP would, and sends the articulos event.
+func (s *Server) SetStock(articuloID, colorID, talleID, depositoID int64, unidades nxapi.Decimal) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.articulos[articuloID]
+	if !ok {
+		return fmt.Errorf("sandbox: articulo %d does not exist", articuloID)
+	}
+	if !hasVariant(*a, colorID, talleID) {
+		return fmt.Errorf("sandbox: articulo %d has no variant color %d / talle %d", articuloID, colorID, talleID)
+	}
+	if _, ok := s.depositos[depositoID]; !ok {
+		return fmt.Errorf("sandbox: deposito %d does not exist", depositoID)
+	}
+	s.stock[stockKey{articuloID, colorID, talleID, depositoID}] = unidades
+	s.enqueueChanges([]int64{articuloID})
+	return nil
+}
+
+// TriggerArticuloChange sends articulos events with the current state of the
+// given articles, as a change of price or properties in the ERP would.
+func (s *Server) TriggerArticuloChange(articuloIDs ...int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range articuloIDs {
+		if _, ok := s.articulos[id]; !ok {
+			return fmt.Errorf("sandbox: articulo %d does not exist", id)
+		}
+	}
+	s.enqueueChanges(articuloIDs)
+	return nil
+}
+
+// DeactivateArticulo takes an article out of the integration and sends the
+// deactivation event {articuloId, eliminado: true} (API spec 6.4).
+func (s *Server) DeactivateArticulo(articuloID int64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.articulos[articuloID]
+	if !ok {
+		return fmt.Errorf("sandbox: articulo %d does not exist", articuloID)
+	}
+	a.Eliminado = true
+	s.enqueueChanges([]int64{articuloID})
+	return nil
+}
+
+// units is what an event reports as unidades for one variant: the main
+// warehouse in multi-warehouse mode (spec 6.3), else the integration's total.
+// It also returns the per-warehouse list (nil outside multi-warehouse mode)
+// and the total.
+func (s *Server) units(art int64, v DataVariante) (unidades nxapi.Decimal, deps []nxapi.StockDeposito, total nxapi.Decimal) {
+	multi := s.flujo == nxapi.FlujoMultiDeposito
+	if multi {
+		deps = make([]nxapi.StockDeposito, 0, len(s.intDeps))
+	}
+	for _, d := range s.intDeps {
+		u := s.stock[stockKey{art, v.ColorID, v.TalleID, d.DepositoID}]
+		total += u
+		if multi {
+			deps = append(deps, nxapi.StockDeposito{DepositoID: d.DepositoID, Unidades: u})
+		}
+	}
+	unidades = total
+	if multi {
+		unidades = s.stock[stockKey{art, v.ColorID, v.TalleID, s.principal}]
+	}
+	return unidades, deps, total
+}
+
+// flatEvent is the ArticuloConCurva[] payload of one article.
+func (s *Server) flatEvent(a *DataArticulo) []nxapi.ArticuloConCurva {
+	if a.Eliminado {
+		return []nxapi.ArticuloConCurva{{ArticuloID: a.ArticuloID, Eliminado: true}}
+	}
+	out := []nxapi.ArticuloConCurva{}
+	for _, v := range variants(*a) {
+		p := a.Precio1
+		u, deps, _ := s.units(a.ArticuloID, v)
+		out = append(out, nxapi.ArticuloConCurva{ArticuloID: a.ArticuloID, Codigo: a.Codigo,
+			Descripcion: a.Descripcion, Nombre: a.Nombre, Precio1: &p, ColorID: v.ColorID, TalleID: v.TalleID,
+			ColorNombre: s.colores[v.ColorID], TalleNombre: s.talles[v.TalleID], Unidades: u, StockDepositos: deps})
+	}
+	return out
+}
+
+// eliminado is the deactivation record of spec 6.4, in the grouped format.
+type eliminado struct {
+	ArticuloID int64 `json:"articuloId"`
+	Eliminado  bool  `json:"eliminado"`
+}
+
+// groupedEvent is the Articulo payload of one article.
+func (s *Server) groupedEvent(a *DataArticulo) any {
+	if a.Eliminado {
+		return eliminado{a.ArticuloID, true}
+	}
+	p := a.Precio1
+	g := nxapi.Articulo{ArticuloID: a.ArticuloID, Codigo: a.Codigo, Descripcion: a.Descripcion, Nombre: a.Nombre,
+		Precio1: &p, Curva: []nxapi.Curva{}}
+	for _, v := range variants(*a) {
+		u, deps, total := s.units(a.ArticuloID, v)
+		g.StockTotal += total
+		g.Curva = append(g.Curva, nxapi.Curva{ArticuloID: a.ArticuloID, ColorID: v.ColorID, TalleID: v.TalleID,
+			ColorNombre: s.colores[v.ColorID], TalleNombre: s.talles[v.TalleID], Unidades: u, StockDepositos: deps})
+	}
+	return g
+}

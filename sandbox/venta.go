@@ -1,0 +1,358 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/nxbatch/nxbatch/nxapi"
+)
+
+// Estados and texts of vouchers (API spec 3).
+const (
+	estadoPendiente    = "PENDIENTE"
+	estadoFacturaVenta = "FACTURA_VENTA"
+	fechaLayout        = "02/01/2006 15:04:05" // dd/MM/yyyy HH:mm:ss, UTC (public-facts.md)
+)
+
+// Texts for rules the spec states without a message; the sandbox's own.
+const (
+	msgUsuarioReq      = "Debe indicar entidadId o un usuario con dni, cuit o email" // sandbox's own
+	msgEntidad         = "El entidadId %d no es un cliente activo"                   // sandbox's own
+	msgEmpleado        = "El empleadoId %d no es un empleado valido"
+	msgPuntoVentaScope = "El punto de venta %d pertenece a una sucursal no habilitada"
+	msgPuntoVentaNo    = "El punto de venta %d no existe"                       // sandbox's own
+	msgArticuloNo      = "El articulo %d no existe"                             // sandbox's own
+	msgCuentaReq       = "El cuentaBancariaId es requerido para DEPOSITO_BANCO" // sandbox's own
+	msgCuentaNo        = "La cuenta bancaria %d no existe"                      // sandbox's own
+	msgTarjetaReq      = "El tarjetaId es requerido para TARJETA"               // sandbox's own
+	msgTarjetaNo       = "La tarjeta %d no existe"                              // sandbox's own
+	msgExternalReq     = "El externalId es requerido para VIRTUAL"              // sandbox's own
+	msgElectronicaReq  = "El campo electronica es requerido"                    // sandbox's own
+	msgNoPendiente     = "El comprobante %d no esta PENDIENTE (estado %s)"      // sandbox's own
+)
+
+// duplicateWindow is the anti-duplicate hold per ordenId and facturaId.
+const duplicateWindow = 30 * time.Second
+
+// comprobante is a voucher as the sandbox holds it.
+type comprobante struct {
+	c         nxapi.Comprobante
+	propio    bool
+	entidadID int64
+}
+
+func (c *comprobante) view() nxapi.Comprobante {
+	v := c.c
+	v.Items = append([]nxapi.ComprobanteItem(nil), c.c.Items...)
+	return v
+}
+
+func seededComprobante(d DataComprobante, pv DataPuntoVenta) *comprobante {
+	c := &comprobante{propio: d.Propio, entidadID: d.EntidadID, c: nxapi.Comprobante{
+		FacturaID: d.FacturaID, OrdenID: d.OrdenID, ComprobanteTipo: d.ComprobanteTipo, Estado: d.Estado,
+		Numero: d.Numero, PVNumero: pv.Numero, Fecha: d.Fecha, SucursalID: pv.SucursalID,
+		PuntoVentaID: d.PuntoVentaID,
+	}}
+	var sub nxapi.Decimal
+	for _, it := range d.Items {
+		line, _ := it.Precio.Mul(it.Cantidad)
+		sub += line
+		c.c.Items = append(c.c.Items, nxapi.ComprobanteItem{ArticuloID: it.ArticuloID, TalleID: it.TalleID,
+			ColorID: it.ColorID, Cantidad: it.Cantidad, Precio: it.Precio, Subtotal: line})
+	}
+	total := d.Total
+	if total == 0 {
+		total = sub
+	}
+	c.c.Totales = nxapi.Totales{SubTotal: sub, Total: total, Saldo: total}
+	if d.Estado != estadoPendiente {
+		c.c.Totales.Pagado, c.c.Totales.Saldo = total, 0
+	}
+	return c
+}
+
+// refusal is a rule's answer: an error status with the API's text, or a 200
+// with errores=true when status is http.StatusOK.
+type refusal struct {
+	status int
+	text   string
+}
+
+func refuse(status int, format string, args ...any) *refusal {
+	if len(args) > 0 {
+		format = fmt.Sprintf(format, args...)
+	}
+	return &refusal{status, format}
+}
+
+func (f *refusal) write(w http.ResponseWriter) {
+	if f.status == http.StatusOK {
+		writeJSON(w, http.StatusOK, nxapi.FacturaResult{Errores: true, Datos: map[string]nxapi.Text{"error": nxapi.Text(f.text)}})
+		return
+	}
+	writeError(w, f.status, f.text)
+}
+
+// venta is POST /venta (API spec 4.1). Refusals before the anti-duplicate
+// check (body, medioPago) do not hold the ordenId; every later one does,
+// because the key is taken when the request is accepted for processing.
+func (s *Server) venta(w http.ResponseWriter, c *call) {
+	var v nxapi.Venta
+	if err := c.decode(&v); err != nil || !ventaBodyOK(&v) {
+		writeError(w, http.StatusBadRequest, nxapi.MsgVentaInvalida)
+		return
+	}
+	if v.MedioPago == nil {
+		writeError(w, http.StatusBadRequest, nxapi.MsgMedioPagoReq)
+		return
+	}
+	now := s.now()
+	s.mu.Lock()
+	res, ref := s.ventaLocked(&v, now)
+	s.mu.Unlock()
+	if ref != nil {
+		ref.write(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// ventaBodyOK is rule 4.1.1: a body with an order id, products and the
+// totals the DTO requires.
+func ventaBodyOK(v *nxapi.Venta) bool {
+	if v.OrdenID <= 0 || len(v.Productos) == 0 {
+		return false
+	}
+	for _, p := range v.Productos {
+		if p.ArticuloID <= 0 || p.Cantidad == nil || *p.Cantidad <= 0 || p.Precio == nil || *p.Precio < 0 {
+			return false
+		}
+	}
+	for _, d := range []*nxapi.Decimal{v.Subtotal, v.Descuento, v.Recargo, v.Envio, v.Total} {
+		if d == nil || *d < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Server) ventaLocked(v *nxapi.Venta, now time.Time) (*nxapi.FacturaResult, *refusal) {
+	if t, ok := s.ordenSeen[v.OrdenID]; ok && now.Sub(t) < s.scaled(duplicateWindow) {
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgEnProceso) // status: sandbox's own
+	}
+	s.ordenSeen[v.OrdenID] = now
+	switch v.MedioPago.Tipo {
+	case nxapi.Efectivo, nxapi.DepositoBanco, nxapi.Virtual: // 4.1.4
+	default:
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgMedioNoCompatible)
+	}
+	if ref := s.checkMedio(v.MedioPago); ref != nil {
+		return nil, ref
+	}
+	if v.EntidadID != 0 {
+		if e, ok := s.entidades[v.EntidadID]; !ok || !e.Activo {
+			return nil, refuse(http.StatusForbidden, msgEntidad, v.EntidadID)
+		}
+	} else if u := v.Usuario; u == nil || (u.DNI == "" && u.CUIT == "" && u.Email == "") {
+		return nil, refuse(http.StatusBadRequest, msgUsuarioReq)
+	}
+	if ref := s.checkEmpleado(v.EmpleadoID); ref != nil {
+		return nil, ref
+	}
+	pvID := v.PuntoVentaID
+	if pvID == 0 {
+		pvID = s.cfg.PuntoVentaID // 4.1.5
+	}
+	pv, ref := s.checkPuntoVenta(pvID)
+	if ref != nil {
+		return nil, ref
+	}
+	items := make([]nxapi.ComprobanteItem, 0, len(v.Productos))
+	for _, p := range v.Productos {
+		a, ok := s.articulos[p.ArticuloID]
+		if !ok || a.Eliminado {
+			return nil, refuse(http.StatusNotFound, msgArticuloNo, p.ArticuloID)
+		}
+		line, _ := p.Precio.Mul(*p.Cantidad)
+		items = append(items, nxapi.ComprobanteItem{ArticuloID: p.ArticuloID, Descripcion: a.Nombre,
+			TalleID: p.TalleID, ColorID: p.ColorID, Cantidad: *p.Cantidad, Precio: *p.Precio, Subtotal: line})
+	}
+	if (*v.Subtotal + *v.Envio + *v.Recargo - *v.Descuento).Cents() != v.Total.Cents() {
+		return nil, refuse(http.StatusOK, nxapi.MsgTotales)
+	}
+	id := s.nextFactura
+	s.nextFactura++
+	s.comprobantes[id] = &comprobante{propio: true, entidadID: v.EntidadID, c: nxapi.Comprobante{
+		FacturaID: id, OrdenID: v.OrdenID, ComprobanteTipo: nxapi.ComprobanteVenta, Estado: estadoFacturaVenta,
+		Numero: v.OrdenID, PVNumero: pv.Numero, Fecha: now.UTC().Format(fechaLayout), SucursalID: pv.SucursalID,
+		PuntoVentaID: pv.PuntoVentaID, EmpleadoID: v.EmpleadoID, Items: items,
+		Totales: nxapi.Totales{SubTotal: *v.Subtotal, Descuento: *v.Descuento, Recargo: *v.Recargo,
+			Envio: *v.Envio, Total: *v.Total, Pagado: *v.Total},
+	}}
+	s.vouchers = append(s.vouchers, Voucher{FacturaID: id, OrdenID: v.OrdenID, Numero: v.OrdenID,
+		PVNumero: pv.Numero, PuntoVentaID: pv.PuntoVentaID, Tipo: nxapi.ComprobanteVenta,
+		Estado: estadoFacturaVenta, Total: *v.Total, CreatedAt: now})
+	zero := nxapi.Decimal(0)
+	return &nxapi.FacturaResult{FacturaID: nxapi.ID(id), Numero: nxapi.ID(v.OrdenID), PVNumero: nxapi.ID(pv.Numero),
+		Estado: estadoFacturaVenta, Resultado: "A", Saldo: &zero, Datos: map[string]nxapi.Text{}}, nil
+}
+
+// checkMedio enforces the ids each payment type needs and that the tenant has
+// the type enabled in /medios-pago.
+func (s *Server) checkMedio(m *nxapi.MedioPago) *refusal {
+	if !s.medios.Medios.Enabled(m.Tipo) {
+		return refuse(http.StatusBadRequest, nxapi.MsgMedioNoCompatible)
+	}
+	switch m.Tipo {
+	case nxapi.DepositoBanco:
+		if m.CuentaBancariaID <= 0 {
+			return refuse(http.StatusBadRequest, msgCuentaReq)
+		}
+		if !s.cuentas[m.CuentaBancariaID] {
+			return refuse(http.StatusNotFound, msgCuentaNo, m.CuentaBancariaID)
+		}
+	case nxapi.TarjetaMedio:
+		if m.TarjetaID <= 0 {
+			return refuse(http.StatusBadRequest, msgTarjetaReq)
+		}
+		if !s.tarjetas[m.TarjetaID] {
+			return refuse(http.StatusNotFound, msgTarjetaNo, m.TarjetaID)
+		}
+	case nxapi.Virtual:
+		if m.ExternalID == "" {
+			return refuse(http.StatusBadRequest, msgExternalReq)
+		}
+	}
+	return nil
+}
+
+// checkEmpleado: an empleadoId must be an active employee of an enabled
+// branch (API spec 2.1, 7).
+func (s *Server) checkEmpleado(id int64) *refusal {
+	if id == 0 {
+		return nil
+	}
+	e, ok := s.empleados[id]
+	if !ok || !e.Activo || !s.sucursales[e.SucursalID].Habilitada {
+		return refuse(http.StatusForbidden, msgEmpleado, id)
+	}
+	return nil
+}
+
+// checkPuntoVenta: the point of sale must exist and, once the integration has
+// enabled branches, belong to one (change history 2026-08-06: voucher
+// creation does not block while the list is unconfigured).
+func (s *Server) checkPuntoVenta(id int64) (DataPuntoVenta, *refusal) {
+	pv, ok := s.pvs[id]
+	if !ok {
+		return pv, refuse(http.StatusNotFound, msgPuntoVentaNo, id)
+	}
+	if s.habilitada > 0 && !s.sucursales[pv.SucursalID].Habilitada {
+		return pv, refuse(http.StatusForbidden, msgPuntoVentaScope, id)
+	}
+	return pv, nil
+}
+
+// facturar is POST /facturar (API spec 4.2). The presale is converted in
+// place: the FACTURA_VENTA keeps the presale's facturaId and numero (spec 3:
+// "converted into a FACTURA_VENTA"), its type becomes 2 and its point of sale
+// the requested one.
+func (s *Server) facturar(w http.ResponseWriter, c *call) {
+	var f nxapi.Facturar
+	if err := c.decode(&f); err != nil || f.FacturaID <= 0 {
+		writeError(w, http.StatusBadRequest, nxapi.MsgFacturaIDReq)
+		return
+	}
+	if f.MedioPago == nil {
+		writeError(w, http.StatusBadRequest, nxapi.MsgMedioPagoReq)
+		return
+	}
+	if f.PuntoVentaID <= 0 {
+		writeError(w, http.StatusBadRequest, nxapi.MsgPuntoVentaReq)
+		return
+	}
+	if f.Electronica == nil {
+		writeError(w, http.StatusBadRequest, msgElectronicaReq)
+		return
+	}
+	now := s.now()
+	s.mu.Lock()
+	res, ref := s.facturarLocked(&f, now)
+	s.mu.Unlock()
+	if ref != nil {
+		ref.write(w)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) facturarLocked(f *nxapi.Facturar, now time.Time) (*nxapi.FacturaResult, *refusal) {
+	if t, ok := s.facturaSeen[f.FacturaID]; ok && now.Sub(t) < s.scaled(duplicateWindow) {
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgEnProceso) // status: sandbox's own
+	}
+	s.facturaSeen[f.FacturaID] = now
+	if _, ok := nxapi.TipoMedioNames[f.MedioPago.Tipo]; !ok { // 4.2.6: all five
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgMedioNoCompatible)
+	}
+	if ref := s.checkMedio(f.MedioPago); ref != nil {
+		return nil, ref
+	}
+	pv, ref := s.checkPuntoVenta(f.PuntoVentaID)
+	if ref != nil {
+		return nil, ref
+	}
+	cp, ok := s.comprobantes[f.FacturaID]
+	if !ok || !cp.propio {
+		return nil, refuse(http.StatusNotFound, msgComprobante, f.FacturaID)
+	}
+	if cp.c.Estado != estadoPendiente {
+		return nil, refuse(http.StatusOK, msgNoPendiente, f.FacturaID, cp.c.Estado)
+	}
+	cp.c.ComprobanteTipo = nxapi.ComprobanteVenta
+	cp.c.Estado = estadoFacturaVenta
+	cp.c.PuntoVentaID, cp.c.PVNumero, cp.c.SucursalID = pv.PuntoVentaID, pv.Numero, pv.SucursalID
+	cp.c.Fecha = now.UTC().Format(fechaLayout)
+	total := cp.c.Totales.Total
+	saldo := nxapi.Decimal(0)
+	if f.MedioPago.Tipo == nxapi.CuentaCorriente {
+		saldo = total
+	}
+	cp.c.Totales.Pagado, cp.c.Totales.Saldo = total-saldo, saldo
+	s.vouchers = append(s.vouchers, Voucher{FacturaID: cp.c.FacturaID, PresaleID: f.FacturaID,
+		OrdenID: cp.c.OrdenID, Numero: cp.c.Numero, PVNumero: pv.Numero, PuntoVentaID: pv.PuntoVentaID,
+		Tipo: nxapi.ComprobanteVenta, Estado: estadoFacturaVenta, Total: total, Electronica: *f.Electronica,
+		CreatedAt: now})
+	res := &nxapi.FacturaResult{FacturaID: nxapi.ID(cp.c.FacturaID), Numero: nxapi.ID(cp.c.Numero),
+		PVNumero: nxapi.ID(pv.Numero), Estado: estadoFacturaVenta, Electronica: *f.Electronica,
+		Saldo: &saldo, Resultado: "A", Datos: map[string]nxapi.Text{}}
+	if *f.Electronica {
+		// A made-up authorisation, shaped like the tax authority's.
+		res.CAE = nxapi.Text(fmt.Sprintf("7%013d", cp.c.FacturaID))
+		res.CAEVencimiento = nxapi.Text(now.UTC().AddDate(0, 0, 10).Format("02/01/2006"))
+	}
+	return res, nil
+}
+
+// getComprobante is GET /comprobante/{id}: only this integration's vouchers;
+// any other id, or one that is not a number, is 404 (API spec 4.7).
+func (s *Server) getComprobante(w http.ResponseWriter, c *call) {
+	id, err := strconv.ParseInt(c.id, 10, 64)
+	if err != nil || id <= 0 {
+		writeError(w, http.StatusNotFound, msgNoEncontrado)
+		return
+	}
+	s.mu.Lock()
+	cp, ok := s.comprobantes[id]
+	var v nxapi.Comprobante
+	if ok && cp.propio {
+		v = cp.view()
+	}
+	s.mu.Unlock()
+	if !ok || !cp.propio {
+		writeError(w, http.StatusNotFound, fmt.Sprintf(msgComprobante, id))
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
