@@ -56,7 +56,7 @@ func init() {
 		},
 		"val.total.mismatch": {
 			ES: "total %s ≠ subtotal %s + envío %s + recargo %s − descuento %s = %s: corrija total o los importes para que la cuenta cierre al centavo (la API respondería «%s»)",
-			EN: "total %s ≠ subtotal %s + shipping %s + surcharge %s − discount %s = %s: fix total or the amounts so that they add up to the cent (the API would answer «%s»)",
+			EN: "total %s ≠ subtotal %s + envio %s + recargo %s − descuento %s = %s: fix total or the amounts so that they add up to the cent (the API would answer «%s»)",
 		},
 		"val.subtotal.lines": {
 			ES: "aviso: subtotal %s no coincide con la suma de precio × cantidad de los productos, %s; revise si falta una fila o un precio (la venta se envía igual)",

@@ -500,7 +500,7 @@ func TestRenderedMessages(t *testing.T) {
 			v := validVenta()
 			v.Total = dec("1200")
 			return Venta(v, nil)
-		}, want: "total 1200.00 ≠ subtotal 1000.00 + shipping 200.00 + surcharge 20.00 − discount 10.00 = 1210.00: " +
+		}, want: "total 1200.00 ≠ subtotal 1000.00 + envio 200.00 + recargo 20.00 − descuento 10.00 = 1210.00: " +
 			"fix total or the amounts so that they add up to the cent (the API would answer «Los totales no coinciden»)"},
 		{name: "subtotal warning shows 4 decimals when needed", lang: msg.ES, issues: func() []Issue {
 			v := validVenta()
