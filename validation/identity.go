@@ -24,6 +24,7 @@ type CUITError struct {
 	Got    int   // for ErrCUITCheckDigit: the check digit written
 }
 
+// Error says what is wrong, with the digit count or the expected check digit.
 func (e *CUITError) Error() string {
 	switch e.Reason {
 	case ErrCUITLength:
