@@ -121,7 +121,6 @@ func Classify(status int, body []byte, transportErr error, written bool, stock b
 			return o
 		}
 		o.Class = Unknown
-		o.Message = apiMessage(body)
 		return o
 	}
 
