@@ -71,10 +71,6 @@ type Outcome struct {
 	Written bool
 }
 
-// MsgWaitPrefix is the start of the API's rate-window refusal
-// (nxapi.MsgEsperarFmt).
-const MsgWaitPrefix = "Debe esperar"
-
 var (
 	waitRE = regexp.MustCompile(`(?i)debe\s+esperar\s+(\d{1,9}(?:[.,]\d{1,9})?)\s*segundo`)
 	// busyRE matches nxapi.MsgEnProceso, also with the accent and any case.

@@ -262,6 +262,7 @@ type WaitError struct {
 	Message string // the API's text, verbatim
 }
 
+// Error says how long to wait and quotes the API.
 func (e *WaitError) Error() string {
 	return fmt.Sprintf("the API asks to wait %s before the next request: %q", e.Wait, e.Message)
 }
@@ -273,6 +274,7 @@ type APIError struct {
 	Mensajes []string // the body's mensajes list, when it has one
 }
 
+// Error gives the status and quotes the API's text.
 func (e *APIError) Error() string {
 	if e.Message == "" {
 		return fmt.Sprintf("HTTP %d", e.Status)
