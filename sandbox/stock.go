@@ -247,9 +247,6 @@ func (s *Server) units(art int64, v DataVariante) (unidades nxapi.Decimal, deps 
 
 // flatEvent is the ArticuloConCurva[] payload of one article.
 func (s *Server) flatEvent(a *DataArticulo) []nxapi.ArticuloConCurva {
-	if a.Eliminado {
-		return []nxapi.ArticuloConCurva{{ArticuloID: a.ArticuloID, Eliminado: true}}
-	}
 	out := []nxapi.ArticuloConCurva{}
 	for _, v := range variants(*a) {
 		p := a.Precio1
@@ -261,17 +258,14 @@ func (s *Server) flatEvent(a *DataArticulo) []nxapi.ArticuloConCurva {
 	return out
 }
 
-// eliminado is the deactivation record of spec 6.4, in the grouped format.
+// eliminado is the deactivation record of spec 6.4: only these two fields.
 type eliminado struct {
 	ArticuloID int64 `json:"articuloId"`
 	Eliminado  bool  `json:"eliminado"`
 }
 
 // groupedEvent is the Articulo payload of one article.
-func (s *Server) groupedEvent(a *DataArticulo) any {
-	if a.Eliminado {
-		return eliminado{a.ArticuloID, true}
-	}
+func (s *Server) groupedEvent(a *DataArticulo) nxapi.Articulo {
 	p := a.Precio1
 	g := nxapi.Articulo{ArticuloID: a.ArticuloID, Codigo: a.Codigo, Descripcion: a.Descripcion, Nombre: a.Nombre,
 		Precio1: &p, Curva: []nxapi.Curva{}}

@@ -215,10 +215,16 @@ func (s *Server) enqueueChanges(arts []int64) {
 	wh := s.webhooks[0]
 	for _, id := range arts {
 		a := s.articulos[id]
+		grouped := wh.Extra != nil && *wh.Extra == nxapi.ExtraObjeto
 		var payload any
-		if wh.Extra != nil && *wh.Extra == nxapi.ExtraObjeto {
+		switch {
+		case a.Eliminado && grouped:
+			payload = eliminado{a.ArticuloID, true}
+		case a.Eliminado:
+			payload = []eliminado{{a.ArticuloID, true}}
+		case grouped:
 			payload = s.groupedEvent(a)
-		} else {
+		default:
 			payload = s.flatEvent(a)
 		}
 		body, err := json.Marshal(payload)
