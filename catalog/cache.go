@@ -1,0 +1,189 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/validation"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// ParamWindow is the API's window between requests to any parameter
+// endpoint (/config, /medios-pago, /motivos, ...), shared by all of them.
+const ParamWindow = 60 * time.Second
+
+// WindowName is the persisted pacing window of the parameter endpoints.
+const WindowName = "parametros"
+
+// Fetcher reads catalogs from the API (*apiclient.Client).
+type Fetcher interface {
+	MediosPago(ctx context.Context) (*nxapi.MediosPagoConfig, error)
+	Motivos(ctx context.Context) ([]nxapi.Motivo, error)
+}
+
+// Windows persists "next allowed" times across runs (*journal.Journal).
+type Windows interface {
+	NextAllowed(tenant, window string) (time.Time, error)
+	SetNextAllowed(tenant, window string, t time.Time) error
+}
+
+// Snapshot is one tenant's cached catalogs with their fetch times.
+type Snapshot struct {
+	MediosPago        *nxapi.MediosPagoConfig `json:"mediosPago,omitempty"`
+	MediosPagoFetched time.Time               `json:"mediosPagoFetched,omitzero"`
+	Motivos           []nxapi.Motivo          `json:"motivos,omitempty"`
+	MotivosFetched    time.Time               `json:"motivosFetched,omitzero"`
+}
+
+// Cache keeps catalogs per tenant in Dir, fetching them only when older
+// than TTL and only when the parameter window allows.
+type Cache struct {
+	Dir     string
+	Tenant  string
+	TTL     time.Duration // a cached catalog younger than this is used as is
+	Window  time.Duration // ParamWindow, scaled in tests
+	Fetch   Fetcher
+	Windows Windows
+	Now     func() time.Time
+}
+
+// Need says which catalogs a run needs: venta and facturar need
+// /medios-pago, stock needs /motivos.
+type Need struct {
+	MediosPago bool
+	Motivos    bool
+}
+
+func (c *Cache) path() string { return filepath.Join(c.Dir, c.Tenant+".json") }
+
+func (c *Cache) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Load returns the cached snapshot (empty when none).
+func (c *Cache) Load() (Snapshot, error) {
+	var s Snapshot
+	b, err := os.ReadFile(c.path())
+	if errors.Is(err, os.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read catalog cache: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		// A broken cache is only a cache: start over.
+		return Snapshot{}, nil
+	}
+	return s, nil
+}
+
+func (c *Cache) save(s Snapshot) error {
+	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+		return fmt.Errorf("create catalog cache: %w", err)
+	}
+	return writers.WriteFileAtomic(c.path(), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	})
+}
+
+// Get returns the catalogs need asks for: fresh from the cache, fetched
+// when stale and the window allows, or stale (with a note of their age)
+// when it does not. Notes say what was used or skipped, for the user.
+func (c *Cache) Get(ctx context.Context, need Need) (*validation.Catalog, []msg.Message, error) {
+	s, err := c.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []msg.Message
+	changed := false
+	type item struct {
+		name    string
+		want    bool
+		fetched *time.Time
+		has     func() bool
+		fetch   func() error
+	}
+	items := []item{
+		{"medios-pago", need.MediosPago, &s.MediosPagoFetched, func() bool { return s.MediosPago != nil }, func() error {
+			mp, err := c.Fetch.MediosPago(ctx)
+			if err == nil {
+				s.MediosPago = mp
+			}
+			return err
+		}},
+		{"motivos", need.Motivos, &s.MotivosFetched, func() bool { return s.Motivos != nil }, func() error {
+			m, err := c.Fetch.Motivos(ctx)
+			if err == nil {
+				s.Motivos = m
+			}
+			return err
+		}},
+	}
+	for _, it := range items {
+		if !it.want {
+			continue
+		}
+		now := c.now()
+		if it.has() && now.Sub(*it.fetched) < c.TTL {
+			continue
+		}
+		next, err := c.Windows.NextAllowed(c.Tenant, WindowName)
+		if err != nil {
+			return nil, nil, err
+		}
+		if now.Before(next) {
+			notes = append(notes, c.stale(it.name, it.has(), *it.fetched, msg.New("cat.window", int(next.Sub(now).Seconds()+1))))
+			continue
+		}
+		if err := c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(c.Window)); err != nil {
+			return nil, nil, err
+		}
+		if err := it.fetch(); err != nil {
+			var we *apiclient.WaitError
+			if errors.As(err, &we) {
+				_ = c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(we.Wait))
+			}
+			notes = append(notes, c.stale(it.name, it.has(), *it.fetched, msg.New("cat.fetchfailed", err.Error())))
+			continue
+		}
+		*it.fetched = now
+		changed = true
+		notes = append(notes, msg.New("cat.fetched", it.name))
+	}
+	if changed {
+		if err := c.save(s); err != nil {
+			return nil, notes, err
+		}
+	}
+	cat := &validation.Catalog{}
+	if need.MediosPago {
+		cat.MediosPago = s.MediosPago
+	}
+	if need.Motivos {
+		cat.Motivos = s.Motivos
+	}
+	return cat, notes, nil
+}
+
+// stale says what is used instead of a catalog that could not be fetched.
+func (c *Cache) stale(name string, has bool, fetched time.Time, why msg.Message) msg.Message {
+	if has {
+		age := c.now().Sub(fetched).Round(time.Minute)
+		return msg.New("cat.usingcache", name, why, age.String())
+	}
+	return msg.New("cat.skipped", name, why)
+}

@@ -1,0 +1,62 @@
+// Package catalog loads and caches the tenant's catalogs — payment
+// configuration (/medios-pago) and stock reasons (/motivos) — that local
+// validation checks ids against. The API allows one parameter request per
+// 60 s, so catalogs are cached per tenant with their fetch time.
+package catalog
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/validation"
+)
+
+// File names of the catalogs, as the API's answers saved to disk.
+const (
+	MediosPagoFile = "medios-pago.json"
+	MotivosFile    = "motivos.json"
+)
+
+// LoadDir reads medios-pago.json and motivos.json from dir, in the API's own
+// response shapes. A missing file leaves that catalog unchecked; a folder
+// with neither is an error, since the user asked for catalog checks.
+func LoadDir(dir string) (*validation.Catalog, error) {
+	cat := &validation.Catalog{}
+	found := 0
+	var mp nxapi.MediosPagoConfig
+	switch err := readJSON(filepath.Join(dir, MediosPagoFile), &mp); {
+	case err == nil:
+		cat.MediosPago = &mp
+		found++
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	var mot []nxapi.Motivo
+	switch err := readJSON(filepath.Join(dir, MotivosFile), &mot); {
+	case err == nil:
+		cat.Motivos = mot
+		found++
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	if found == 0 {
+		return nil, fmt.Errorf("catalog folder %s has neither %s nor %s", dir, MediosPagoFile, MotivosFile)
+	}
+	return cat, nil
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("catalog %s is not the API's JSON answer: %w", path, err)
+	}
+	return nil
+}

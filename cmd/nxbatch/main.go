@@ -1,0 +1,131 @@
+// Command nxbatch validates and submits spreadsheets of sales, presales to
+// invoice and stock movements to the ERP's third-party integration API,
+// exactly once, and writes a report for every row.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "v0.1.0-dev"
+
+// Exit codes (nxbatch.md section 7).
+const (
+	exitOK          = 0
+	exitRowProblems = 1 // some rows invalid, rejected or conflict
+	exitUsage       = 2 // usage or configuration error
+	exitUnknown     = 3 // some outcomes unknown
+	exitAborted     = 4 // 401, interrupted, journal locked
+)
+
+// exitError carries an exit code out of a command; its message (if any) is
+// printed once by main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErr is a usage or configuration error.
+func usageErr(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// exitCode maps an error to the process exit code: the one place that does.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var pe *kong.ParseError
+	if errors.As(err, &pe) {
+		return exitUsage
+	}
+	return exitUsage
+}
+
+// env is what commands get from main: streams, signals, a logger. Tests
+// build their own.
+type env struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+	log    *slog.Logger
+	getenv func(string) string
+}
+
+// cli is the command line.
+type cli struct {
+	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	Validate validateCmd `cmd:"" help:"Read, group and validate files locally and write the reports; sends nothing."`
+	Run      runCmd      `cmd:"" help:"Validate, then submit every valid request to the API, journaled and rate-limited, and write the reports."`
+	Sandbox  sandboxCmd  `cmd:"" help:"Serve the API sandbox (a faithful local implementation of the API) on a loopback address."`
+	Journal  journalCmd  `cmd:"" help:"Inspect the journal of sent requests and settle those whose outcome is unknown."`
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+	err := run(e, os.Args[1:])
+	if err != nil {
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.err != nil {
+			fmt.Fprintln(os.Stderr, "nxbatch:", err)
+		}
+	}
+	os.Exit(exitCode(err))
+}
+
+// run parses args and runs the chosen command.
+func run(e *env, args []string) error {
+	var c cli
+	exited := -1
+	parser, err := kong.New(&c,
+		kong.Name("nxbatch"),
+		kong.Description("Batch importer for the ERP's third-party integration API: validates spreadsheets of sales (venta), presales to invoice (facturar) and stock movements, submits them exactly once, and writes a report for every row."),
+		kong.UsageOnError(),
+		kong.Vars{"version": "nxbatch " + version},
+		kong.Writers(e.stdout, e.stderr),
+		kong.Exit(func(code int) { exited = code }),
+		kong.Bind(e),
+	)
+	if err != nil {
+		return err
+	}
+	kctx, err := parser.Parse(args)
+	if exited >= 0 {
+		// --help or --version printed and asked to exit.
+		if exited == 0 {
+			return nil
+		}
+		return &exitError{code: exitUsage}
+	}
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	return kctx.Run(e)
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"os"
+	"sync"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
+)
+
+// progress shows how far sending is: a bar on a terminal, and a plain log
+// line every logEvery without one, so cron logs stay readable.
+type progress struct {
+	e     *env
+	total int
+	p     *mpb.Progress
+	bar   *mpb.Bar
+	mu    sync.Mutex
+	last  time.Time
+	done  int
+}
+
+const logEvery = 10 * time.Second
+
+func newProgress(e *env, total int) *progress {
+	pr := &progress{e: e, total: total, last: time.Now()}
+	if total == 0 {
+		return pr
+	}
+	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		pr.p = mpb.New(mpb.WithOutput(f), mpb.WithWidth(40))
+		pr.bar = pr.p.AddBar(int64(total),
+			mpb.PrependDecorators(decor.Name("enviando "), decor.CountersNoUnit("%d / %d")),
+			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
+	}
+	return pr
+}
+
+// update is called after each request is settled, from any goroutine.
+func (pr *progress) update(done int) {
+	if pr.bar != nil {
+		pr.bar.EwmaIncrement(time.Second)
+		return
+	}
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	pr.done = max(pr.done, done)
+	if time.Since(pr.last) >= logEvery {
+		pr.last = time.Now()
+		pr.e.log.Info("sending", "done", pr.done, "total", pr.total)
+	}
+}
+
+func (pr *progress) finish() {
+	if pr.p != nil {
+		pr.bar.SetTotal(-1, true)
+		pr.p.Wait()
+		return
+	}
+	if pr.total > 0 {
+		pr.e.log.Info("sending finished", "done", pr.done, "total", pr.total)
+	}
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+	"unicode/utf8"
+
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/readers"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/validation"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// inputFlags say how input files are read; shared by validate and run.
+type inputFlags struct {
+	Files        []string `arg:"" name:"file" help:"Input files (.csv, .txt, .xlsx)." type:"existingfile"`
+	Kind         string   `help:"Kind of every input file (venta, facturar, stock); detected from the headers when not given." enum:",venta,facturar,stock" default:""`
+	Map          string   `help:"Mapping file (JSON or YAML) from your own column names to API field paths, e.g. {\"Nro Orden\": \"ordenId\"}." type:"existingfile"`
+	Delimiter    string   `help:"CSV delimiter: ',' ';' or 'tab'; detected when not given."`
+	Encoding     string   `help:"CSV encoding: utf-8 or windows-1252; detected when not given." enum:",utf-8,windows-1252" default:""`
+	Decimal      string   `help:"Decimal separator of text numbers: comma or dot; detected per file when not given." enum:",comma,dot" default:""`
+	MaxArticulos int      `help:"Most articles in one stock movement request." default:"500"`
+	ReportDir    string   `help:"Folder for the reports (default: beside each input file)." type:"path"`
+	Lang         string   `help:"Language of report messages: es or en." enum:"es,en" default:"es"`
+	NoXLSX       bool     `name:"no-xlsx" help:"Write only the CSV reports (faster on very large files)."`
+}
+
+func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
+	o := pipeline.LoadOptions{MaxArticulos: f.MaxArticulos}
+	if f.MaxArticulos < 1 {
+		return o, usageErr("--max-articulos must be at least 1")
+	}
+	if f.Kind != "" {
+		k, err := schema.ParseKind(f.Kind)
+		if err != nil {
+			return o, usageErr("%v", err)
+		}
+		o.Kind = k
+	}
+	if f.Map != "" {
+		m, err := schema.LoadMapping(f.Map)
+		if err != nil {
+			return o, usageErr("%v", err)
+		}
+		o.Mapping = m
+	}
+	switch f.Delimiter {
+	case "":
+	case "tab", "TAB", `\t`, "\t":
+		o.Reader.Delimiter = '\t'
+	default:
+		r, n := utf8.DecodeRuneInString(f.Delimiter)
+		if n != len(f.Delimiter) || (r != ',' && r != ';' && r != '|') {
+			return o, usageErr("--delimiter %q: use ',' ';' '|' or tab", f.Delimiter)
+		}
+		o.Reader.Delimiter = r
+	}
+	o.Reader.Encoding = f.Encoding
+	sep, err := schema.ParseSep(f.Decimal)
+	if err != nil {
+		return o, usageErr("--decimal %q: use comma or dot", f.Decimal)
+	}
+	o.Sep = sep
+	return o, nil
+}
+
+func (f *inputFlags) lang() msg.Lang {
+	l, _ := msg.ParseLang(f.Lang)
+	return l
+}
+
+type validateCmd struct {
+	inputFlags
+	Catalog string `help:"Folder with medios-pago.json and motivos.json (the API's answers) to check ids against." type:"existingdir"`
+	Offline bool   `help:"Never use the network (catalogs only from --catalog)."`
+}
+
+// Run validates every file and writes its reports.
+func (c *validateCmd) Run(e *env) error {
+	started := time.Now()
+	lo, err := c.loadOptions()
+	if err != nil {
+		return err
+	}
+	var cat *validation.Catalog
+	if c.Catalog != "" {
+		cat, err = catalog.LoadDir(c.Catalog)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	l := c.lang()
+	code := exitOK
+	for _, path := range c.Files {
+		f, err := pipeline.Load(path, lo)
+		if err != nil {
+			reportLoadError(e, path, err, l)
+			code = max(code, exitUsage)
+			continue
+		}
+		f.Validate(cat, false)
+		printPlan(e, f, l)
+		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: c.ReportDir, Lang: l, Command: "validate",
+			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX})
+		if err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("write reports of %s: %w", path, err)}
+		}
+		rows, _ := f.Counts()
+		printFileSummary(e, path, rows, paths, l)
+		if rows[writers.StatusInvalid] > 0 {
+			code = max(code, exitRowProblems)
+		}
+	}
+	if code != exitOK {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+// reportLoadError prints a file-level problem in the user's language.
+func reportLoadError(e *env, path string, err error, l msg.Lang) {
+	var fe *pipeline.FileError
+	var re *readers.Error
+	switch {
+	case errors.As(err, &fe):
+		fmt.Fprintln(e.stderr, fe.In(l))
+	case errors.As(err, &re):
+		fmt.Fprintln(e.stderr, re.In(l))
+	default:
+		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
+	}
+}
+
+func printPlan(e *env, f *pipeline.File, l msg.Lang) {
+	for _, w := range f.Warnings {
+		fmt.Fprintln(e.stderr, msg.New("cli.warning", w).In(l))
+	}
+	for _, p := range f.Plan() {
+		fmt.Fprintln(e.stdout, p.Message().In(l))
+	}
+}
+
+func printFileSummary(e *env, path string, rows map[writers.Status]int, p pipeline.ReportPaths, l msg.Lang) {
+	line := filepath.Base(path) + ":"
+	for _, st := range writers.AllStatuses {
+		if n := rows[st]; n > 0 {
+			line += fmt.Sprintf(" %d %s", n, st)
+		}
+	}
+	fmt.Fprintln(e.stdout, line)
+	attention := 0
+	for st, n := range rows {
+		if writers.NeedsAttention(st) {
+			attention += n
+		}
+	}
+	if attention == 0 {
+		return
+	}
+	for _, pth := range p.Errors {
+		fmt.Fprintln(e.stdout, msg.New("cli.reports", pth).In(l))
+	}
+}

@@ -1,0 +1,54 @@
+package msg
+
+// Loading, grouping and row outcomes (package pipeline).
+func init() {
+	register(map[string]Text{
+		"load.emptysheet": {ES: "la hoja %s está vacía y se omitió", EN: "sheet %s is empty and was skipped"},
+		"load.sheetnokind": {
+			ES: "la hoja %s no tiene una columna ordenId, facturaId ni depositoId y se omitió",
+			EN: "sheet %s has no ordenId, facturaId or depositoId column and was skipped",
+		},
+		"load.nokind": {
+			ES: "no se reconoce el tipo de archivo: el encabezado debe tener ordenId (ventas), facturaId (preventas a facturar) o depositoId (stock), o indique --kind venta|facturar|stock",
+			EN: "the kind of file is not recognised: the header must have ordenId (sales), facturaId (presales to invoice) or depositoId (stock), or pass --kind venta|facturar|stock",
+		},
+		"load.norows": {
+			ES: "el archivo tiene encabezado pero ninguna fila de datos: complete al menos una fila",
+			EN: "the file has a header but no data rows: fill in at least one row",
+		},
+		"load.unknowncols": {
+			ES: "%s: columnas que no corresponden a ningún campo y se copian al informe sin usarse: %s",
+			EN: "%s: columns that fill no field, copied to the report and otherwise ignored: %s",
+		},
+		"req.venta":    {ES: "venta %s", EN: "sale %s"},
+		"req.facturar": {ES: "preventa %s", EN: "presale %s"},
+		"req.row":      {ES: "fila %d", EN: "row %d"},
+		"req.stock":    {ES: "movimiento %d (parte %d de %d)", EN: "movement %d (part %d of %d)"},
+		"row.conflict": {
+			ES: "la columna «%s» tiene valores distintos en filas de la misma operación (%s): déjela igual en todas o complétela en una sola",
+			EN: "column «%s» has different values on rows of the same request (%s): make them equal or fill it on one row only",
+		},
+		"row.cell": {ES: "columna «%s»: %s", EN: "column «%s»: %s"},
+		"row.dupfactura": {
+			ES: "la preventa facturaId %s ya aparece en la fila %d: quite la fila repetida",
+			EN: "presale facturaId %s already appears on row %d: remove the repeated row",
+		},
+		"row.internal": {ES: "error interno: %s", EN: "internal error: %s"},
+		"row.warning":  {ES: "aviso: %s", EN: "warning: %s"},
+		"row.otherrows": {
+			ES: "esta fila está bien, pero la %s no se envía porque tiene errores en la(s) fila(s) %s",
+			EN: "this row is fine, but %s is not sent because it has errors on row(s) %s",
+		},
+	})
+}
+
+// The plan printed before sending.
+func init() {
+	register(map[string]Text{
+		"plan.line":          {ES: "%s: %d filas → %s (%d con errores)", EN: "%s: %d rows → %s (%d with errors)"},
+		"plan.kind.venta":    {ES: "%d ventas", EN: "%d sales"},
+		"plan.kind.facturar": {ES: "%d preventas a facturar", EN: "%d presales to invoice"},
+		"plan.kind.stock":    {ES: "%d movimientos de stock", EN: "%d stock movement requests"},
+		"plan.leasttime":     {ES: "tiempo mínimo que permiten los límites de la API: %s", EN: "least time the API's limits allow: %s"},
+	})
+}

@@ -1,0 +1,40 @@
+package msg
+
+// Outcomes of sending (package pipeline).
+func init() {
+	register(map[string]Text{
+		"sub.ok": {ES: "enviado y aceptado por la API", EN: "sent and accepted by the API"},
+		"sub.rejected": {
+			ES: "la API lo rechazó (HTTP %d): «%s». Corrija el dato y vuelva a ejecutar el archivo; lo ya enviado no se repite",
+			EN: "the API rejected it (HTTP %d): «%s». Fix the data and run the file again; what was already sent is not repeated",
+		},
+		"sub.unknown": {
+			ES: "resultado desconocido (%s): puede haberse registrado. No se reenvía solo: verifique en el ERP y resuelva con «nxbatch journal resolve %s --as ok|failed»",
+			EN: "outcome unknown (%s): it may have been recorded. It is not resent automatically: check the ERP and settle it with «nxbatch journal resolve %s --as ok|failed»",
+		},
+		"sub.stillunknown": {
+			ES: "resultado desconocido de una ejecución anterior: verifique en el ERP y resuelva con «nxbatch journal resolve %s --as ok|failed» (o use --retry-unknown si está seguro de que no se registró)",
+			EN: "outcome unknown from an earlier run: check the ERP and settle it with «nxbatch journal resolve %s --as ok|failed» (or pass --retry-unknown if you are sure it was not recorded)",
+		},
+		"sub.skipped": {
+			ES: "ya enviado y aceptado el %s: no se vuelve a enviar",
+			EN: "already sent and accepted on %s: not sent again",
+		},
+		"sub.conflict": {
+			ES: "esta operación ya se envió y aceptó el %s con otros datos: no se envía de nuevo. Si es otra operación, use otro número",
+			EN: "this request was already sent and accepted on %s with different data: it is not sent again. If it is a different one, give it another number",
+		},
+		"sub.duprun": {
+			ES: "la misma operación aparece también en %s: se envía una sola vez",
+			EN: "the same request also appears in %s: it is sent only once",
+		},
+		"sub.unauthorized": {
+			ES: "la API rechazó el token (HTTP 401): no se envió nada más. Revise NX_TOKEN o --token-file y vuelva a ejecutar",
+			EN: "the API refused the token (HTTP 401): nothing more was sent. Check NX_TOKEN or --token-file and run again",
+		},
+		"sub.pending": {
+			ES: "no enviado: la ejecución se detuvo antes; se enviará al volver a ejecutar el archivo",
+			EN: "not sent: the run stopped first; it is sent when the file is run again",
+		},
+	})
+}

@@ -1,0 +1,179 @@
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// Request is one API request a sheet becomes: a sale (all rows of one
+// ordenId), one presale to invoice (one row), or one chunk of a packed stock
+// movement.
+type Request struct {
+	Kind schema.Kind
+	// Key is the business key the journal and the API's anti-duplicate guard
+	// use: the ordenId, the facturaId, or the stock packing key and chunk.
+	Key   string
+	Label msg.Message // what result.request shows
+	Rows  []int32     // indexes of the sheet's rows, in input order
+
+	Status   writers.Status
+	Outcome  msg.Message // the send outcome, when there is one
+	BodyHash string
+	Body     []byte // the exact JSON sent, kept only while a run needs it
+	// Ids the API returned (or the journal remembered).
+	FacturaID, Numero, PVNumero int64
+	Warned                      bool // valid, with warnings
+}
+
+// group splits a sheet's rows into requests for its kind.
+func group(sh *Sheet, maxArticulos int) {
+	sh.results = make([]rowResult, sh.store.len())
+	for i := range sh.results {
+		sh.results[i].req = -1
+	}
+	switch sh.Kind {
+	case schema.Venta:
+		groupByKey(sh, "ordenId", "req.venta")
+	case schema.Facturar:
+		groupByRow(sh)
+	case schema.Stock:
+		groupStock(sh, maxArticulos)
+	}
+	for ri, r := range sh.Requests {
+		for _, row := range r.Rows {
+			sh.results[row].req = int32(ri)
+		}
+	}
+}
+
+// keyText canonicalises an integer key cell ("0042" and "42" are one order);
+// text that is not an integer is kept, trimmed, so that it still groups and
+// is reported once by validation.
+func keyText(s string, raw bool) string {
+	s = strings.TrimSpace(s)
+	if n, err := schema.ParseInt(s, raw); err == nil {
+		return strconv.FormatInt(n, 10)
+	}
+	return s
+}
+
+// groupByKey puts all rows with the same key column value into one request.
+// Rows with a blank key each become a request of their own (invalid later).
+func groupByKey(sh *Sheet, path, labelKey string) {
+	col := sh.Layout.Col(path)
+	index := map[string]int{}
+	for i := 0; i < sh.store.len(); i++ {
+		k := keyText(sh.store.cell(i, col), sh.Info.RawNumbers)
+		if k == "" {
+			sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Label: msg.New("req.row", sh.store.rowNumber(i)), Rows: []int32{int32(i)}})
+			continue
+		}
+		ri, ok := index[k]
+		if !ok {
+			ri = len(sh.Requests)
+			index[k] = ri
+			sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k, Label: msg.New(labelKey, k)})
+		}
+		sh.Requests[ri].Rows = append(sh.Requests[ri].Rows, int32(i))
+	}
+}
+
+// groupByRow makes one request per row (facturar).
+func groupByRow(sh *Sheet) {
+	col := sh.Layout.Col("facturaId")
+	for i := 0; i < sh.store.len(); i++ {
+		k := keyText(sh.store.cell(i, col), sh.Info.RawNumbers)
+		label := msg.New("req.facturar", k)
+		if k == "" {
+			label = msg.New("req.row", sh.store.rowNumber(i))
+		}
+		sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k, Label: label, Rows: []int32{int32(i)}})
+	}
+}
+
+// stockPackFields are the movement-level fields whose equal values put rows
+// into one movement (nxbatch.md 3.5).
+var stockPackFields = []string{"depositoId", "tipo", "motivoId", "fecha", "detalle", "sref", "depositoDosId", "sucursalDosId"}
+
+// groupStock packs rows that share the `movimiento` column (when present and
+// filled) or all movement-level fields into movements, then splits each into
+// chunks of at most maxArticulos articles. Chunks follow input order, so the
+// same file always yields the same chunks and journal keys.
+func groupStock(sh *Sheet, maxArticulos int) {
+	movCol := sh.Layout.Col(schema.Movimiento)
+	var cols []int
+	for _, p := range stockPackFields {
+		cols = append(cols, sh.Layout.Col(p))
+	}
+	type pack struct {
+		key  string
+		rows []int32
+	}
+	var packs []*pack
+	index := map[string]*pack{}
+	var sb strings.Builder
+	for i := 0; i < sh.store.len(); i++ {
+		sb.Reset()
+		if movCol >= 0 && strings.TrimSpace(sh.store.cell(i, movCol)) != "" {
+			sb.WriteString("mov\x00")
+			sb.WriteString(strings.TrimSpace(sh.store.cell(i, movCol)))
+		} else {
+			sb.WriteString("cols")
+			for k, c := range cols {
+				sb.WriteByte(0)
+				if c >= 0 {
+					sb.WriteString(packValue(stockPackFields[k], sh.store.cell(i, c), sh))
+				}
+			}
+		}
+		k := sb.String()
+		p, ok := index[k]
+		if !ok {
+			p = &pack{key: k}
+			index[k] = p
+			packs = append(packs, p)
+		}
+		p.rows = append(p.rows, int32(i))
+	}
+	for n, p := range packs {
+		sum := sha256.Sum256([]byte(p.key))
+		id := hex.EncodeToString(sum[:6])
+		chunks := (len(p.rows) + maxArticulos - 1) / maxArticulos
+		for c := 0; c < chunks; c++ {
+			end := min((c+1)*maxArticulos, len(p.rows))
+			sh.Requests = append(sh.Requests, &Request{
+				Kind:  schema.Stock,
+				Key:   id + "#" + strconv.Itoa(c+1),
+				Label: msg.New("req.stock", n+1, c+1, chunks),
+				Rows:  p.rows[c*maxArticulos : end],
+			})
+		}
+	}
+}
+
+// packValue canonicalises a movement-level cell so that "6" and
+// "INGRESO_STOCK", or "23/11/2026" and "2026-11-23", pack together.
+func packValue(path, s string, sh *Sheet) string {
+	s = strings.TrimSpace(s)
+	switch path {
+	case "tipo":
+		if t, err := schema.ParseTipoStock(s); err == nil {
+			return strconv.Itoa(int(t))
+		}
+	case "fecha":
+		if d, err := schema.ParseDate(s, sh.Info.RawNumbers, sh.Info.Date1904); err == nil {
+			return d
+		}
+	case "detalle", "sref":
+		return s
+	default:
+		return keyText(s, sh.Info.RawNumbers)
+	}
+	return s
+}

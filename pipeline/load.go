@@ -1,0 +1,270 @@
+// Package pipeline turns input files into API requests and reports:
+// read (readers) → group rows into requests → build and validate each
+// request (schema, validation) → submit (journaled, paced) → report
+// (writers). It holds every row of a file in a compact store so that rows
+// of one sale need not be contiguous, and the report lists every input row
+// in input order with its outcome.
+package pipeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/readers"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// LoadOptions say how to read and interpret input files.
+type LoadOptions struct {
+	Kind    schema.Kind    // "" detects the kind from each sheet's headers
+	Mapping schema.Mapping // a user's own column names
+	Reader  readers.Options
+	Sep     schema.Sep // decimal separator; SepUnknown detects it per file
+	// MaxArticulos is the most articles one stock movement request carries.
+	MaxArticulos int
+}
+
+// File is one input file read into memory, split into its sheets.
+type File struct {
+	Path     string
+	SHA256   string
+	Sheets   []*Sheet
+	Warnings []msg.Message // unknown columns, sheets without a kind
+}
+
+// Sheet is one table of a known kind: a CSV file or one worksheet.
+type Sheet struct {
+	Info     readers.SheetInfo
+	Kind     schema.Kind
+	Layout   *schema.Layout
+	Sep      schema.Sep // the decimal separator in force for text numbers
+	Requests []*Request
+
+	store    rowStore
+	problems map[int]*readers.Error // row index → malformed row
+	results  []rowResult            // per row, in input order
+}
+
+// Rows returns the number of data rows in the sheet.
+func (s *Sheet) Rows() int { return s.store.len() }
+
+// rowResult is the outcome of one input row.
+type rowResult struct {
+	req    int32 // index into Requests; -1 when the row belongs to none
+	status writers.Status
+	msgs   []msg.Message
+}
+
+// FileError is a problem that makes a whole file or sheet unusable. It is
+// reported with its position and counts as a configuration error.
+type FileError struct {
+	File  string
+	Sheet string
+	Msgs  []msg.Message
+	Cause error
+}
+
+func (e *FileError) Error() string { return e.In(msg.EN) }
+
+// In renders the error in language l.
+func (e *FileError) In(l msg.Lang) string {
+	var re *readers.Error
+	if errors.As(e.Cause, &re) {
+		return re.In(l)
+	}
+	where := e.File
+	if e.Sheet != "" {
+		where = msg.New("pos.sheetonly", e.File, e.Sheet).In(l)
+	}
+	s := where + ":"
+	for i, m := range e.Msgs {
+		if i > 0 {
+			s += ";"
+		}
+		s += " " + m.In(l)
+	}
+	if len(e.Msgs) == 0 && e.Cause != nil {
+		s += " " + e.Cause.Error()
+	}
+	return s
+}
+
+func (e *FileError) Unwrap() error { return e.Cause }
+
+// Load reads path, matches each sheet's headers to a kind, and groups its
+// rows into requests (not yet validated).
+func Load(path string, o LoadOptions) (*File, error) {
+	if o.MaxArticulos <= 0 {
+		o.MaxArticulos = 500
+	}
+	sum := make(chan string, 1)
+	go func() { sum <- hashFile(path) }()
+
+	rf, err := readers.Open(path, o.Reader)
+	if err != nil {
+		<-sum
+		return nil, &FileError{File: path, Cause: err}
+	}
+	defer rf.Close()
+	f := &File{Path: path}
+	names := rf.Sheets()
+	for _, name := range names {
+		sh, skip, err := loadSheet(rf, path, name, o)
+		if err != nil {
+			var re *readers.Error
+			if len(names) > 1 && errors.As(err, &re) && errors.Is(err, readers.ErrNoHeader) {
+				f.Warnings = append(f.Warnings, msg.New("load.emptysheet", name))
+				continue
+			}
+			<-sum
+			return nil, err
+		}
+		if skip != nil {
+			f.Warnings = append(f.Warnings, *skip)
+			continue
+		}
+		if len(sh.Layout.Unknown) > 0 {
+			f.Warnings = append(f.Warnings, msg.New("load.unknowncols", sheetLabel(path, name), joinQuoted(sh.Layout.Unknown)))
+		}
+		group(sh, o.MaxArticulos)
+		f.Sheets = append(f.Sheets, sh)
+	}
+	f.SHA256 = <-sum
+	if len(f.Sheets) == 0 {
+		return nil, &FileError{File: path, Msgs: []msg.Message{msg.New("load.nokind")}}
+	}
+	return f, nil
+}
+
+func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg.Message, error) {
+	sr, err := rf.Sheet(name)
+	if err != nil {
+		return nil, nil, &FileError{File: path, Sheet: name, Cause: err}
+	}
+	defer sr.Close()
+	info := sr.Info()
+	kind := o.Kind
+	if kind == "" {
+		k, ok := schema.DetectKind(info.Header, o.Mapping)
+		if !ok {
+			if name != "" && len(rf.Sheets()) > 1 {
+				m := msg.New("load.sheetnokind", name)
+				return nil, &m, nil
+			}
+			return nil, nil, &FileError{File: path, Sheet: name, Msgs: []msg.Message{msg.New("load.nokind")}}
+		}
+		kind = k
+	}
+	lay, herrs := schema.Match(kind, info.Header, o.Mapping)
+	if len(herrs) > 0 {
+		fe := &FileError{File: path, Sheet: name}
+		for _, he := range herrs {
+			fe.Msgs = append(fe.Msgs, he.Msg)
+		}
+		return nil, nil, fe
+	}
+	sh := &Sheet{Info: info, Kind: kind, Layout: lay, problems: map[int]*readers.Error{}}
+	var det schema.SepDetector
+	numCols := numberColumns(kind, lay)
+	ncol := len(info.Header)
+	for {
+		rec, err := sr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, &FileError{File: path, Sheet: name, Cause: err}
+		}
+		cells := rec.Cells
+		if len(cells) != ncol {
+			cells = fitCells(cells, ncol)
+		}
+		for i, c := range cells {
+			if u := writers.Unneutralize(c); len(u) != len(c) {
+				cells[i] = u
+			}
+		}
+		for _, ci := range numCols {
+			c := cells[ci]
+			if c == "" || (info.RawNumbers && schema.IsRawNumber(c)) {
+				continue
+			}
+			det.Add(c)
+		}
+		if rec.Problem != nil {
+			sh.problems[sh.store.len()] = rec.Problem
+		}
+		sh.store.add(rec.Row, cells)
+	}
+	if sh.store.len() == 0 {
+		return nil, nil, &FileError{File: path, Sheet: name, Msgs: []msg.Message{msg.New("load.norows")}}
+	}
+	sh.Sep = o.Sep
+	if sh.Sep == schema.SepUnknown {
+		sh.Sep = det.Result()
+	}
+	return sh, nil, nil
+}
+
+// fitCells pads or trims a record to the header's width; a longer record
+// already carries a reader Problem.
+func fitCells(cells []string, n int) []string {
+	if len(cells) > n {
+		return cells[:n]
+	}
+	for len(cells) < n {
+		cells = append(cells, "")
+	}
+	return cells
+}
+
+// numberColumns lists the header indexes of the kind's number columns, the
+// only ones whose text tells the decimal separator.
+func numberColumns(k schema.Kind, lay *schema.Layout) []int {
+	var out []int
+	for _, c := range k.Columns() {
+		if c.Type == schema.Number {
+			if i := lay.Col(c.Path); i >= 0 {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+func hashFile(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func sheetLabel(path, sheet string) string {
+	if sheet == "" {
+		return path
+	}
+	return fmt.Sprintf("%s [%s]", path, sheet)
+}
+
+func joinQuoted(items []string) string {
+	s := ""
+	for i, it := range items {
+		if i > 0 {
+			s += ", "
+		}
+		s += "«" + it + "»"
+	}
+	return s
+}

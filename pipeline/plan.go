@@ -1,0 +1,64 @@
+package pipeline
+
+import (
+	"time"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// PlanLine is what one sheet becomes: how many rows, how many requests of
+// its kind, and how many of those are invalid.
+type PlanLine struct {
+	File, Sheet string
+	Kind        schema.Kind
+	Rows        int
+	Requests    int
+	Invalid     int
+}
+
+// Plan lists, per sheet, the requests the file becomes.
+func (f *File) Plan() []PlanLine {
+	var out []PlanLine
+	for _, sh := range f.Sheets {
+		pl := PlanLine{File: f.Path, Sheet: sh.Info.Name, Kind: sh.Kind, Rows: sh.store.len(), Requests: len(sh.Requests)}
+		for _, r := range sh.Requests {
+			if r.Status == writers.StatusInvalid {
+				pl.Invalid++
+			}
+		}
+		out = append(out, pl)
+	}
+	return out
+}
+
+// Message renders the plan line: "ventas.csv: 12 filas → 4 ventas (1 con errores)".
+func (p PlanLine) Message() msg.Message {
+	where := p.File
+	if p.Sheet != "" {
+		where = sheetLabel(p.File, p.Sheet)
+	}
+	return msg.New("plan.line", where, p.Rows, msg.New("plan.kind."+string(p.Kind), p.Requests), p.Invalid)
+}
+
+// Pacing is what the API's limits allow, for the least-time estimate.
+type Pacing struct {
+	Rate        float64       // venta/facturar requests per second (0 = unlimited)
+	StockWindow time.Duration // time between stock movements (3 s, scaled)
+}
+
+// LeastTime is the least time the API's limits allow for sending n
+// requests of kind k.
+func LeastTime(k schema.Kind, n int, p Pacing) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	if k == schema.Stock {
+		return time.Duration(n-1) * p.StockWindow
+	}
+	if p.Rate <= 0 {
+		return 0
+	}
+	return time.Duration(float64(n-1) / p.Rate * float64(time.Second))
+}

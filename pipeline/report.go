@@ -1,0 +1,241 @@
+package pipeline
+
+import (
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// ReportOptions say where and how reports are written.
+type ReportOptions struct {
+	Dir     string // "" writes beside the input file
+	Lang    msg.Lang
+	Command string // "validate" or "run"
+	Tool    string // "nxbatch v..."
+	Started time.Time
+	Now     func() time.Time
+	// RequestsSent is how many requests reached the API in this run.
+	RequestsSent int
+	// NoXLSX skips the XLSX report (large files, cron jobs that read CSV).
+	NoXLSX bool
+}
+
+// ReportPaths are the files a report run wrote.
+type ReportPaths struct {
+	CSV     []string
+	Errors  []string
+	XLSX    string
+	Summary string
+}
+
+// reportBase returns the path prefix NAME of the reports of input path.
+func reportBase(path, dir string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if dir == "" {
+		dir = filepath.Dir(path)
+	}
+	return filepath.Join(dir, base)
+}
+
+// sheetFileName makes a sheet name safe inside a file name.
+func sheetFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '/', '\\', ':', '*', '?', '"', '<', '>', '|', 0:
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// Table returns the report table of the sheet: every input row in input
+// order with its outcome.
+func (sh *Sheet) Table(l msg.Lang) writers.Table {
+	return writers.Table{
+		Sheet:  sh.Info.Name,
+		Header: sh.Info.Header,
+		Rows:   sh.rows(l),
+	}
+}
+
+func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] {
+	return func(yield func(writers.Row) bool) {
+		n := len(sh.Info.Header)
+		buf := make([]string, 0, n)
+		labels := map[int32]string{}
+		for i := 0; i < sh.store.len(); i++ {
+			res := &sh.results[i]
+			row := writers.Row{
+				Cells:     sh.store.cells(i, n, buf),
+				Status:    res.status,
+				SourceRow: sh.store.rowNumber(i),
+			}
+			msgText := sh.RowMessage(i, l)
+			if res.req >= 0 {
+				r := sh.Requests[res.req]
+				lab, ok := labels[res.req]
+				if !ok {
+					lab = r.Label.In(l)
+					if len(labels) > 1024 {
+						clear(labels)
+					}
+					labels[res.req] = lab
+				}
+				row.Request = lab
+				row.Status = r.Status
+				if r.Outcome.Key != "" {
+					if msgText != "" {
+						msgText = r.Outcome.In(l) + "; " + msgText
+					} else {
+						msgText = r.Outcome.In(l)
+					}
+				}
+				row.FacturaID = idText(r.FacturaID)
+				row.Numero = idText(r.Numero)
+				row.PVNumero = idText(r.PVNumero)
+			}
+			row.Message = msgText
+			if !yield(row) {
+				return
+			}
+		}
+	}
+}
+
+func idText(n int64) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// Counts returns rows and requests per status.
+func (f *File) Counts() (rows, requests map[writers.Status]int) {
+	rows, requests = map[writers.Status]int{}, map[writers.Status]int{}
+	for _, sh := range f.Sheets {
+		for i := range sh.results {
+			st := sh.results[i].status
+			if r := sh.results[i].req; r >= 0 {
+				st = sh.Requests[r].Status
+			}
+			rows[st]++
+		}
+		for _, r := range sh.Requests {
+			requests[r.Status]++
+		}
+	}
+	return rows, requests
+}
+
+// Summary builds the machine-readable summary of the file.
+func (f *File) Summary(o ReportOptions) writers.Summary {
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	fin := now()
+	rows, reqs := f.Counts()
+	s := writers.Summary{
+		File: f.Path, SHA256: f.SHA256, Tool: o.Tool, Command: o.Command,
+		Started: o.Started, Finished: fin, Seconds: fin.Sub(o.Started).Seconds(),
+		Rows: rows, Requests: reqs, RequestsSent: o.RequestsSent,
+		Created: []writers.Created{},
+	}
+	var total nxapi.Decimal
+	kinds := map[string]bool{}
+	for _, sh := range f.Sheets {
+		kinds[string(sh.Kind)] = true
+		s.RequestsPlanned += len(sh.Requests)
+		for _, r := range sh.Requests {
+			if r.Status != writers.StatusOK && r.Status != writers.StatusSkipped {
+				continue
+			}
+			if sh.Kind == schema.Venta && r.Status == writers.StatusOK {
+				total += sh.requestTotal(r)
+			}
+			if r.FacturaID == 0 {
+				continue
+			}
+			c := writers.Created{Request: r.Label.In(o.Lang), FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero}
+			for _, row := range r.Rows {
+				c.Rows = append(c.Rows, sh.store.rowNumber(int(row)))
+			}
+			s.Created = append(s.Created, c)
+		}
+	}
+	for k := range kinds {
+		s.Kinds = append(s.Kinds, k)
+	}
+	sort.Strings(s.Kinds)
+	s.TotalInvoiced = total.String()
+	for _, w := range f.Warnings {
+		s.Warnings = append(s.Warnings, w.In(o.Lang))
+	}
+	return s
+}
+
+// requestTotal returns the sale's total as typed in its rows.
+func (sh *Sheet) requestTotal(r *Request) nxapi.Decimal {
+	b := newBuilder(sh)
+	text, _, ok := b.requestValue(r.Rows, "total")
+	if !ok {
+		return 0
+	}
+	d, err := schema.ParseNumber(text, sh.Sep, sh.Info.RawNumbers)
+	if err != nil {
+		return 0
+	}
+	return d
+}
+
+// WriteReports writes NAME.result.csv, NAME.errors.csv (per sheet for a
+// workbook), NAME.result.xlsx and NAME.summary.json.
+func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
+	var p ReportPaths
+	if o.Dir != "" {
+		if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+			return p, fmt.Errorf("create report folder: %w", err)
+		}
+	}
+	base := reportBase(f.Path, o.Dir)
+	multi := len(f.Sheets) > 1
+	var tables []writers.Table
+	for _, sh := range f.Sheets {
+		prefix := base
+		if multi {
+			prefix = base + "." + sheetFileName(sh.Info.Name)
+		}
+		res, errs := prefix+".result.csv", prefix+".errors.csv"
+		if err := writers.WriteCSV(res, sh.Table(o.Lang)); err != nil {
+			return p, err
+		}
+		if err := writers.WriteErrorsCSV(errs, sh.Table(o.Lang)); err != nil {
+			return p, err
+		}
+		p.CSV = append(p.CSV, res)
+		p.Errors = append(p.Errors, errs)
+		tables = append(tables, sh.Table(o.Lang))
+	}
+	sum := f.Summary(o)
+	if !o.NoXLSX {
+		p.XLSX = base + ".result.xlsx"
+		if err := writers.WriteXLSX(p.XLSX, tables, sum, o.Lang); err != nil {
+			return p, err
+		}
+	}
+	p.Summary = base + ".summary.json"
+	if err := writers.WriteSummaryJSON(p.Summary, sum); err != nil {
+		return p, err
+	}
+	return p, nil
+}
