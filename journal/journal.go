@@ -309,6 +309,12 @@ func (j *Journal) Get(k Key) (Entry, bool, error) {
 	return e, found, nil
 }
 
+// heldKinds are the kinds whose business key the API guards for 30 s after
+// any attempt (ordenId on /venta, facturaId on /facturar). A stock packing
+// key is ours alone: the API only spaces movements by time, which the
+// pipeline paces separately.
+var heldKinds = map[string]bool{"venta": true, "facturar": true}
+
 // Begin records the intent to send k, durably, before the request leaves:
 // State Sending, one more attempt, Last (and First, the first time) now,
 // the body hash and the source rows. It refuses with a *NotSendableError
@@ -332,7 +338,7 @@ func (j *Journal) Begin(k Key, bodyHash, source string) (Entry, error) {
 			if e.State == OK || e.State == Sending || (e.State == Unknown && !j.retryU) {
 				return &NotSendableError{Key: k, State: e.State}
 			}
-			if wait := j.hold - now.Sub(e.Last); wait > 0 {
+			if wait := j.hold - now.Sub(e.Last); wait > 0 && heldKinds[k.Kind] {
 				// A clock set back makes Last look in the future; never ask
 				// for more than one hold.
 				return &TooSoonError{Key: k, Hold: j.hold, Wait: min(wait, j.hold)}

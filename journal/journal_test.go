@@ -509,3 +509,25 @@ func TestRefusalDoesNotBreakTheJournal(t *testing.T) {
 		t.Errorf("Finish after a refusal: %v", err)
 	}
 }
+
+func TestStockKeysAreNotHeld(t *testing.T) {
+	clk := newClock()
+	j, _ := mustOpen(t, Options{Now: clk.Now})
+	for _, tc := range []struct {
+		kind     string
+		wantSoon bool
+	}{{"venta", true}, {"facturar", true}, {"stock", false}} {
+		k := Key{Tenant: "t", Kind: tc.kind, Business: "1#1"}
+		if _, err := j.Begin(k, "h", "s"); err != nil {
+			t.Fatalf("%s: first begin: %v", tc.kind, err)
+		}
+		if err := j.Finish(k, Rejected, 0, 0, 0, "not processed"); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(time.Second)
+		_, err := j.Begin(k, "h", "s")
+		if got := errors.Is(err, ErrTooSoon); got != tc.wantSoon {
+			t.Errorf("%s: second begin 1 s later: err = %v, want too soon = %v", tc.kind, err, tc.wantSoon)
+		}
+	}
+}
