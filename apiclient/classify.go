@@ -181,6 +181,14 @@ func classifyFactura(o *Outcome, body []byte) {
 	}
 	o.Result = &r
 	switch {
+	case r.Errores && r.FacturaID > 0:
+		// A failure that still names a voucher (e.g. the electronic invoice
+		// failed after the sale was recorded): resending could invoice twice.
+		o.Class = Unknown
+		o.Message = r.ErrorText()
+		if o.Message == "" {
+			o.Message = jsonMessage(body)
+		}
 	case r.Errores:
 		o.Class = Rejected
 		o.Message = r.ErrorText()

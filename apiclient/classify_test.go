@@ -104,6 +104,7 @@ func TestClassify(t *testing.T) {
 			want: Unknown, wantMsg: "La solicitud ya se esta procesando", wantWritten: true},
 		{name: "errores false facturaId 0", status: 200, body: `{"facturaId":0,"errores":false}`, want: Unknown, wantWritten: true},
 		{name: "errores false facturaId null", status: 200, body: `{"facturaId":null,"errores":false}`, want: Unknown, wantWritten: true},
+		{name: "errores true but a voucher id: maybe recorded", status: 200, body: `{"facturaId":50009,"errores":true,"errorFE":"AFIP no responde"}`, want: Unknown, wantMsg: "AFIP no responde", wantWritten: true},
 		{name: "200 garbage", status: 200, body: "<html>oops", want: Unknown, wantMsg: "<html>oops", wantWritten: true, wantErr: true},
 		{name: "200 empty", status: 200, body: "", want: Unknown, wantWritten: true, wantErr: true},
 		{name: "200 null", status: 200, body: "null", want: Unknown, wantMsg: "null", wantWritten: true, wantErr: true},
