@@ -206,7 +206,7 @@ func (s *SheetReader) setHeader(row int, raw []string) {
 	s.width = len(names)
 	s.src.columnName(names)
 	header := make([]string, 0, len(names))
-	var keep []int
+	keep := make([]int, 0, len(names))
 	for i, n := range names {
 		if isResultColumn(n) {
 			continue

@@ -1,0 +1,142 @@
+package readers
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// ventaHeader is a venta-like header: order columns repeated on every line
+// item, as accountants export them.
+var ventaHeader = []string{
+	"ordenId", "detalle", "puntoVentaId", "usuario.nombre", "usuario.email", "usuario.cuit",
+	"usuario.condicion", "direccionEnvio.provincia", "direccionEnvio.localidad", "medioPago.tipo",
+	"productos.articuloId", "productos.precio", "productos.cantidad", "total", "result.status",
+}
+
+func ventaRow(i int) []string {
+	return []string{
+		fmt.Sprint(100000 + i/3), "Pedido web", "2", "Juan Pérez", "juan.perez@example.com", "20-12345678-9",
+		"CONSUMIDOR_FINAL", "Buenos Aires", "San Martín", "TARJETA",
+		fmt.Sprint(5000 + i%97), "1.234,50", fmt.Sprint(1 + i%5), "12.345,00", "",
+	}
+}
+
+func writeVentaCSV(b *testing.B, rows int) string {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "ventas.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString("\xEF\xBB\xBF")
+	write := func(cells []string) {
+		for i, c := range cells {
+			if i > 0 {
+				w.WriteByte(';')
+			}
+			w.WriteString(c)
+		}
+		w.WriteString("\r\n")
+	}
+	write(ventaHeader)
+	for i := range rows {
+		write(ventaRow(i))
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+func writeVentaXLSX(b *testing.B, rows int) string {
+	b.Helper()
+	x := excelize.NewFile()
+	defer x.Close()
+	sw, err := x.NewStreamWriter("Sheet1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	toRow := func(cells []string) []any {
+		out := make([]any, len(cells))
+		for i, c := range cells {
+			out[i] = c
+		}
+		return out
+	}
+	if err := sw.SetRow("A1", toRow(ventaHeader)); err != nil {
+		b.Fatal(err)
+	}
+	for i := range rows {
+		r := toRow(ventaRow(i))
+		r[0], r[11], r[12] = 100000+i/3, 1234.5, 1+i%5 // numeric cells, as Excel stores them
+		ref, _ := excelize.CoordinatesToCellName(1, i+2)
+		if err := sw.SetRow(ref, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "ventas.xlsx")
+	if err := x.SaveAs(path); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// readCount reads every record of a sheet and returns how many there were.
+func readCount(b *testing.B, path, sheet string) int {
+	f, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	s, err := f.Sheet(sheet)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	n := 0
+	for {
+		_, err := s.Next()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+}
+
+func benchRead(b *testing.B, path, sheet string, want int) {
+	b.ReportAllocs()
+	rows := 0
+	for b.Loop() {
+		if n := readCount(b, path, sheet); n != want {
+			b.Fatalf("read %d rows, want %d", n, want)
+		}
+		rows += want
+	}
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func BenchmarkCSVRead(b *testing.B) {
+	const rows = 100_000
+	benchRead(b, writeVentaCSV(b, rows), "", rows)
+}
+
+func BenchmarkXLSXRead(b *testing.B) {
+	const rows = 20_000
+	benchRead(b, writeVentaXLSX(b, rows), "Sheet1", rows)
+}
