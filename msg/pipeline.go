@@ -34,7 +34,6 @@ func init() {
 			EN: "presale facturaId %s already appears on row %d: remove the repeated row",
 		},
 		"row.internal": {ES: "error interno: %s", EN: "internal error: %s"},
-		"row.warning":  {ES: "aviso: %s", EN: "warning: %s"},
 		"row.otherrows": {
 			ES: "esta fila está bien, pero la %s no se envía porque tiene errores en la(s) fila(s) %s",
 			EN: "this row is fine, but %s is not sent because it has errors on row(s) %s",

@@ -98,13 +98,10 @@ func (sh *Sheet) settle(r *Request, issues []rowIssue) {
 	bad := map[int32]bool{}
 	for _, is := range issues {
 		res := &sh.results[is.row]
-		m := is.msg
-		if is.warning {
-			m = msg.New("row.warning", is.msg)
-		} else {
+		if !is.warning {
 			bad[is.row] = true
 		}
-		res.msgs = appendUnique(res.msgs, m)
+		res.msgs = appendUnique(res.msgs, is.msg)
 	}
 	r.Status = writers.StatusValid
 	if len(bad) > 0 {

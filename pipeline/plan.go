@@ -62,3 +62,21 @@ func LeastTime(k schema.Kind, n int, p Pacing) time.Duration {
 	}
 	return time.Duration(float64(n-1) / p.Rate * float64(time.Second))
 }
+
+// RunLeastTime is the least time the API's limits allow for sending every
+// pending request of files: stock movements share one window whatever file
+// they come from, and go out alongside the sales and invoicings.
+func RunLeastTime(files []*File, p Pacing) time.Duration {
+	counts := map[schema.Kind]int{}
+	for _, f := range files {
+		for _, sh := range f.Sheets {
+			for _, r := range sh.Requests {
+				if r.Status == writers.StatusPending {
+					counts[sh.Kind]++
+				}
+			}
+		}
+	}
+	return max(LeastTime(schema.Stock, counts[schema.Stock], p),
+		LeastTime(schema.Venta, counts[schema.Venta]+counts[schema.Facturar], p))
+}

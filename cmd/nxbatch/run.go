@@ -139,10 +139,6 @@ func (c *runCmd) Run(e *env) error {
 	for _, f := range files {
 		f.Validate(cat, true)
 		printPlan(e, f, l)
-		for _, p := range f.Plan() {
-			valid := p.Requests - p.Invalid
-			fmt.Fprintln(e.stdout, "  "+msg.New("plan.leasttime", pipeline.LeastTime(p.Kind, valid, pacing).Round(time.Second).String()).In(l))
-		}
 	}
 	so := pipeline.SubmitOptions{Tenant: tenant, Workers: c.Workers, Rate: c.Rate, StockWindow: scale(stockWindow),
 		RetryUnknown: c.RetryUnknown, MaxErrors: c.MaxErrors, TimeScale: c.TimeScale, Log: e.log}
@@ -150,6 +146,7 @@ func (c *runCmd) Run(e *env) error {
 	if err != nil {
 		return &exitError{code: exitAborted, err: err}
 	}
+	fmt.Fprintln(e.stdout, msg.New("plan.tosend", toSend, pipeline.RunLeastTime(files, pacing).Round(time.Second).String()).In(l))
 	prog := newProgress(e, toSend)
 	so.Progress = prog.update
 	res := pipeline.Submit(e.ctx, files, client, jr, so)
