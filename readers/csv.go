@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"syscall"
 	"unicode/utf8"
 
@@ -94,9 +95,29 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 		f.Close()
 		return nil, ioError(c.path, err)
 	}
+	head = head[:n]
+	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+		// Line ends of old Mac Excel: a bare CR, which encoding/csv keeps
+		// inside the line.
+		stream = crToLF{stream}
+		head = bytes.ReplaceAll(head, []byte{'\r'}, []byte{'\n'})
+	}
 	delim := c.opts.Delimiter
+	lineOffset := 0
+	if sep, size, ok := sepLine(head); ok {
+		// Excel's "sep=;" first line names the delimiter; it is not the
+		// header, but it is row 1.
+		if _, err := io.CopyN(io.Discard, stream, int64(size)); err != nil {
+			f.Close()
+			return nil, ioError(c.path, err)
+		}
+		head, lineOffset = head[size:], 1
+		if delim == 0 {
+			delim = sep
+		}
+	}
 	if delim == 0 {
-		delim = detectDelimiter(head[:n])
+		delim = detectDelimiter(head)
 	}
 	info.Delimiter = delim
 	info.Encoding = c.enc
@@ -106,7 +127,7 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 	r.Comma = delim
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
-	return &csvRows{path: c.path, file: f, r: r, capped: capped, max: c.opts.MaxCellBytes}, nil
+	return &csvRows{path: c.path, file: f, r: r, capped: capped, max: c.opts.MaxCellBytes, lineOffset: lineOffset}, nil
 }
 
 // detectDelimiter picks the separator of the header line (the first line
@@ -161,6 +182,43 @@ type capReader struct {
 	limit int64 // n may not pass this
 }
 
+// sepLine recognises Excel's optional first line "sep=X" (X the delimiter)
+// and returns X and the line's length with its line end.
+func sepLine(head []byte) (rune, int, bool) {
+	const prefix = "sep="
+	if len(head) <= len(prefix) || !strings.EqualFold(string(head[:len(prefix)]), prefix) {
+		return 0, 0, false
+	}
+	d, size := utf8.DecodeRune(head[len(prefix):])
+	end := len(prefix) + size
+	rest := head[end:]
+	switch {
+	case bytes.HasPrefix(rest, []byte("\r\n")):
+		end += 2
+	case bytes.HasPrefix(rest, []byte("\n")):
+		end++
+	case len(rest) > 0:
+		return 0, 0, false
+	}
+	if !validDelimiter(d) {
+		return 0, 0, false
+	}
+	return d, end, true
+}
+
+// crToLF turns every CR into LF, for files whose lines end in a bare CR.
+type crToLF struct{ r io.Reader }
+
+func (c crToLF) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
+}
+
 var errRecordTooLarge = errors.New("csv record over the size limit")
 
 func (c *capReader) Read(p []byte) (int, error) {
@@ -189,6 +247,8 @@ type csvRows struct {
 	max     int
 	lastEnd int64
 	header  []string // physical header, to name the column of a bad quote
+	// lineOffset counts lines removed before the parser (a "sep=" line).
+	lineOffset int
 }
 
 func (c *csvRows) next() (int, []string, error) {
@@ -197,6 +257,7 @@ func (c *csvRows) next() (int, []string, error) {
 		return 0, nil, c.readError(rec, err)
 	}
 	line, _ := c.r.FieldPos(0)
+	line += c.lineOffset
 	end := c.r.InputOffset()
 	if end-c.lastEnd > int64(c.max) {
 		return 0, nil, c.tooLarge(line)
@@ -229,11 +290,12 @@ func (c *csvRows) readError(rec []string, err error) error {
 		if i := len(rec); i < len(c.header) && c.header[i] != "" {
 			col = c.header[i]
 		}
-		return &Error{Pos: c.pos(pe.StartLine), Column: col, Msg: msg.New(key, pe.Line), Err: err}
+		return &Error{Pos: c.pos(pe.StartLine + c.lineOffset), Column: col, Msg: msg.New(key, pe.Line+c.lineOffset), Err: err}
 	case errors.Is(err, errRecordTooLarge):
 		line := 0
 		if len(rec) > 0 {
 			line, _ = c.r.FieldPos(0)
+			line += c.lineOffset
 		}
 		return c.tooLarge(line)
 	}

@@ -219,6 +219,25 @@ func TestCSVRows(t *testing.T) {
 			},
 		},
 		{
+			name:       "old Mac line ends (bare CR)",
+			content:    "a;b\r1;\"x\ry\"\r\r3;4\r",
+			wantHeader: []string{"a", "b"},
+			wantRow:    1,
+			want: []row{
+				{Row: 2, Cells: []string{"1", "x\ny"}},
+				{Row: 5, Cells: []string{"3", "4"}},
+			},
+		},
+		{
+			name:       "Excel sep= line names the delimiter and is row 1",
+			content:    "SEP=,\r\na;b,c\r\n1;2,3\r\n",
+			wantHeader: []string{"a;b", "c"},
+			wantRow:    2,
+			want: []row{
+				{Row: 3, Cells: []string{"1;2", "3"}},
+			},
+		},
+		{
 			name:       "header only",
 			content:    "ordenId;detalle\r\n\r\n",
 			wantHeader: []string{"ordenId", "detalle"},
@@ -342,6 +361,7 @@ func TestCSVBadQuotes(t *testing.T) {
 		{"text after closing quote", "a;b;c\n\"x\"y;2;3\n", 0, 2, "a", "rd.quote"},
 		{"never closed", "a;b\n1;2\n3;\"abierta\n4;5\n6;7\n", 1, 3, "b", "rd.quote"},
 		{"in the header", "a;b\"c\n1;2\n", 0, 1, "", "rd.barequote"},
+		{"after a sep= line", "sep=;\na;b\n1;2\"\n", 0, 3, "b", "rd.barequote"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -503,5 +523,28 @@ func TestUTF8CutRuneAtSniffEnd(t *testing.T) {
 	}
 	if got := utf8OrCP1252(bytes.Repeat([]byte{0xE9, 'a'}, 4), false); got != enc1252 {
 		t.Errorf("cp1252 judged %s", got)
+	}
+}
+
+func TestSepLine(t *testing.T) {
+	tests := []struct {
+		head     string
+		want     rune
+		wantSize int
+		wantOK   bool
+	}{
+		{"sep=;\r\na;b", ';', 7, true},
+		{"Sep=\t\nx", '\t', 6, true},
+		{"sep=,", ',', 5, true},
+		{"sep=ab\n", 0, 0, false},
+		{"sep=\"\n", 0, 0, false},
+		{"sep=", 0, 0, false},
+		{"separador;b\n", 0, 0, false},
+	}
+	for _, tc := range tests {
+		d, size, ok := sepLine([]byte(tc.head))
+		if d != tc.want || size != tc.wantSize || ok != tc.wantOK {
+			t.Errorf("sepLine(%q) = %q %d %v, want %q %d %v", tc.head, d, size, ok, tc.want, tc.wantSize, tc.wantOK)
+		}
 	}
 }

@@ -35,6 +35,8 @@ func FuzzCSV(f *testing.F) {
 		"a;\"b\r\n\r\n\"\r\n1;2",
 		"\r\r\r",
 		"\"\"\"\n\"",
+		"sep=,\na,b\n1,2\"",
+		"a;b\r1;\"2\r3\"\r",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
