@@ -48,6 +48,9 @@ func init() {
 		"plan.kind.venta":    {ES: "%d ventas", EN: "%d sales"},
 		"plan.kind.facturar": {ES: "%d preventas a facturar", EN: "%d presales to invoice"},
 		"plan.kind.stock":    {ES: "%d movimientos de stock", EN: "%d stock movement requests"},
-		"plan.leasttime":     {ES: "tiempo mínimo que permiten los límites de la API: %s", EN: "least time the API's limits allow: %s"},
+		"plan.tosend": {
+			ES: "a enviar: %d solicitudes; tiempo mínimo que permiten los límites de la API: %s",
+			EN: "to send: %d requests; least time the API's limits allow: %s",
+		},
 	})
 }

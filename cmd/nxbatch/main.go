@@ -83,6 +83,11 @@ type cli struct {
 	Run      runCmd      `cmd:"" help:"Validate, then submit every valid request to the API, journaled and rate-limited, and write the reports."`
 	Sandbox  sandboxCmd  `cmd:"" help:"Serve the API sandbox (a faithful local implementation of the API) on a loopback address."`
 	Journal  journalCmd  `cmd:"" help:"Inspect the journal of sent requests and settle those whose outcome is unknown."`
+	Catalog  catalogCmd  `cmd:"" help:"Fetch, show and export the tenant's catalogs (payment methods, bank accounts, cards, stock reasons)."`
+	Template templateCmd `cmd:"" help:"Write an XLSX template for a kind, with drop-down lists filled from the catalogs."`
+	Webhooks webhooksCmd `cmd:"" help:"Administer the integration's articulos webhook."`
+	Listen   listenCmd   `cmd:"" help:"Receive articulos events, store them durably and keep a local stock snapshot."`
+	Stock    stockCmd    `cmd:"" help:"Work with the local stock snapshot kept by listen."`
 }
 
 func main() {

@@ -3,22 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
-	"log/slog"
-	"path/filepath"
 	"time"
 
-	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
-	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/writers"
 )
-
-// embeddedSandboxURL names the in-process sandbox's tenant in the journal.
-const embeddedSandboxURL = "http://sandbox.embedded"
 
 // API windows (API spec section 8), before --time-scale.
 const (
@@ -39,15 +32,13 @@ type connFlags struct {
 type runCmd struct {
 	inputFlags
 	connFlags
-	Sandbox      bool          `help:"Run against an embedded API sandbox started in-process with the demo data (no token needed)."`
-	Journal      string        `help:"Journal file (exactly-once record of every request)." default:".nxbatch/journal" type:"path"`
-	Wait         time.Duration `help:"How long to wait for another nxbatch run that holds the journal (0: exit at once)." default:"0s"`
+	sandboxFlags
+	stateFlags
 	Workers      int           `help:"Concurrent venta/facturar requests." default:"4"`
 	Rate         float64       `help:"Venta/facturar requests per second (0: no limit beyond --workers)." default:"20"`
 	RetryUnknown bool          `help:"Send again requests whose outcome is unknown (only after checking the ERP: this may create a duplicate)."`
 	MaxErrors    int           `help:"Stop after this many rejected requests in a row (0: never)." default:"50"`
 	CatalogTTL   time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
-	faultFlags   `prefix:"sandbox-" group:"sandbox faults (with --sandbox)"`
 }
 
 // Run validates, submits and reports.
@@ -60,52 +51,16 @@ func (c *runCmd) Run(e *env) error {
 	if c.Workers < 1 {
 		return usageErr("--workers must be at least 1")
 	}
-	if c.TimeScale <= 0 {
-		return usageErr("--time-scale must be positive")
-	}
 	l := c.lang()
 	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * c.TimeScale) }
 
-	baseURL, token := c.BaseURL, apiclient.Token{}
-	if c.Sandbox {
-		o := sandbox.Options{Env: c.Env, TimeScale: c.TimeScale, Logger: e.log.With(slog.String("component", "sandbox"))}
-		c.faultFlags.apply(&o)
-		srv, err := sandbox.Start(sandbox.DemoData(), o, "127.0.0.1:0")
-		if err != nil {
-			return usageErr("start the sandbox: %v", err)
-		}
-		defer srv.Close()
-		baseURL, token = srv.URL, apiclient.NewToken(sandbox.DefaultToken)
-		fmt.Fprintln(e.stdout, msg.New("run.sandbox", srv.URL).In(l))
-	} else {
-		if baseURL == "" {
-			return usageErr("set NX_BASE_URL (or --base-url) to the API's base URL, or use --sandbox")
-		}
-		token, err = apiclient.LoadToken(c.TokenFile)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-	}
-	client, err := apiclient.New(apiclient.Options{BaseURL: baseURL, Token: token, Timeout: c.Timeout,
-		UserAgent: "nxbatch/" + version})
+	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags,
+		journal.Options{KeyHold: scale(keyHold), RetryUnknown: c.RetryUnknown}, l)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
-	tenant := apiclient.TenantHash(client.BaseURL(), token)
-	if c.Sandbox {
-		// The embedded sandbox listens on a new port each run; its journal
-		// entries must still be one tenant, so that a rerun skips.
-		tenant = apiclient.TenantHash(embeddedSandboxURL, token)
-	}
-
-	jr, err := journal.Open(c.Journal, journal.Options{LockTimeout: c.Wait, KeyHold: scale(keyHold), RetryUnknown: c.RetryUnknown})
-	if err != nil {
-		if errors.Is(err, journal.ErrLocked) {
-			return &exitError{code: exitAborted, err: err}
-		}
-		return usageErr("open journal: %v", err)
-	}
-	defer jr.Close()
+	defer cn.Close()
+	client, tenant, jr := cn.client, cn.tenant, cn.journal
 
 	code := exitOK
 	var files []*pipeline.File
@@ -126,9 +81,7 @@ func (c *runCmd) Run(e *env) error {
 		}
 		files = append(files, f)
 	}
-	cache := &catalog.Cache{Dir: filepath.Join(filepath.Dir(c.Journal), "catalogs"), Tenant: tenant,
-		TTL: c.CatalogTTL, Window: scale(catalog.ParamWindow), Fetch: client, Windows: jr}
-	cat, notes, err := cache.Get(e.ctx, need)
+	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
 	if err != nil {
 		return usageErr("catalogs: %v", err)
 	}
