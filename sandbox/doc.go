@@ -41,5 +41,6 @@
 //
 // GET InspectPath (outside the API) answers State; tests may also call the
 // Go methods State, StockOf, Comprobante, Flush, SetStock,
-// TriggerArticuloChange and DeactivateArticulo.
+// TriggerArticuloChange and DeactivateArticulo. Reload applies a new version
+// of the data file's articles and stock and sends the events of what changed.
 package sandbox

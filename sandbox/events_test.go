@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -219,5 +220,31 @@ func TestSpec6_1_DeliveryTimeoutAndFailuresRecorded(t *testing.T) {
 	d := h.s.State().Deliveries
 	if len(d) != 2 || d[0].Error == "" || d[0].Status != 0 || d[1].Status != 500 || d[1].Error != "" {
 		t.Fatalf("deliveries %+v, want a timeout then a 500", d)
+	}
+}
+
+func TestSpec6_2_ChangeThroughTheDataFile(t *testing.T) {
+	h := newHarness(t, Options{})
+	rc := newReceiver(t, 200)
+	h.do("POST", nxapi.PathWebhooks, webhookBody(rc.srv.URL, nil)).expect(t, 200, `"id":1`)
+	d := DemoData()
+	d.Articulos[6].Precio1 = nxapi.DecimalFromInt(5)                                                         // 106: price
+	d.Stock = append(d.Stock, StockLevel{ArticuloID: 108, DepositoID: 2, Unidades: nxapi.DecimalFromInt(3)}) // 108: stock
+	d.Articulos = slices.Delete(d.Articulos, 19, 20)                                                         // 119: gone
+	if err := h.s.Reload(d); err != nil {
+		t.Fatal(err)
+	}
+	flush(t, h.s)
+	bodies, _ := rc.got()
+	if len(bodies) != 3 || !strings.Contains(bodies[0], `"precio1":5`) || !strings.Contains(bodies[1], `"unidades":33`) ||
+		bodies[2] != `[{"articuloId":119,"eliminado":true}]` {
+		t.Fatalf("events %v", bodies)
+	}
+	if err := h.s.Reload(d); err != nil {
+		t.Fatal(err)
+	}
+	flush(t, h.s)
+	if bodies, _ := rc.got(); len(bodies) != 3 {
+		t.Fatalf("reloading the same file sent %d more events", len(bodies)-3)
 	}
 }
