@@ -1,0 +1,60 @@
+package writers
+
+import (
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/nxbatch/nxbatch/msg"
+)
+
+// benchTable is n rows of 8 input columns (15 with result.*), built on the
+// fly like a reader-backed iterator, with one row in ten needing attention.
+func benchTable(n int) Table {
+	header := []string{"ordenId", "usuario.email", "usuario.dni", "productos.articuloId", "productos.cantidad", "productos.precio", "total", "medioPago.tipo"}
+	return Table{
+		Header: header,
+		Rows: func(yield func(Row) bool) {
+			cells := make([]string, len(header))
+			for i := range n {
+				id := strconv.Itoa(100000 + i)
+				cells[0], cells[1], cells[2], cells[3] = id, "cliente"+id+"@example.com", "20123456", "4410"
+				cells[4], cells[5], cells[6], cells[7] = "2", "1234,56", "2469,12", "EFECTIVO"
+				r := Row{Cells: cells, Status: StatusOK, Message: "Facturada", SourceRow: i + 2,
+					Request: "venta " + id, FacturaID: id, Numero: "123", PVNumero: "3"}
+				if i%10 == 0 {
+					r.Status, r.Message, r.FacturaID, r.Numero, r.PVNumero = StatusInvalid, "total: debe ser -1", "", "", ""
+				}
+				if !yield(r) {
+					return
+				}
+			}
+		},
+	}
+}
+
+const benchRows = 100_000
+
+func BenchmarkWriteCSV(b *testing.B) {
+	t := benchTable(benchRows)
+	path := filepath.Join(b.TempDir(), "r.csv")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteCSV(path, t); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(benchRows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+func BenchmarkWriteXLSX(b *testing.B) {
+	t := benchTable(benchRows)
+	path := filepath.Join(b.TempDir(), "r.xlsx")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteXLSX(path, []Table{t}, testSummary, msg.ES); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(benchRows*b.N)/b.Elapsed().Seconds(), "rows/s")
+}

@@ -1,0 +1,121 @@
+package writers
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/nxbatch/nxbatch/msg"
+)
+
+// summaryTimeLayout shows the run's times as an Argentine accountant reads
+// them, in the zone the pipeline recorded them in.
+const summaryTimeLayout = "02/01/2006 15:04:05 -07:00"
+
+// writeSummary adds the summary sheet. It is small, so it uses excelize's
+// ordinary cell API rather than a stream writer.
+func (b *book) writeSummary(s Summary, lang msg.Lang) error {
+	t := func(key string) string { return msg.New(key).In(lang) }
+	name := b.uniqueName(t("rep.sheet.summary"))
+	if err := b.addSheet(name); err != nil {
+		return err
+	}
+	f := b.f
+	row := 1
+	var firstErr error
+	set := func(col int, v any, style int) {
+		if firstErr != nil {
+			return
+		}
+		cell, err := excelize.CoordinatesToCellName(col, row)
+		if err == nil {
+			err = f.SetCellValue(name, cell, v)
+		}
+		if err == nil && style != 0 {
+			err = f.SetCellStyle(name, cell, cell, style)
+		}
+		firstErr = err
+	}
+	pair := func(key string, v any, style int) {
+		set(1, t(key), b.st.bold)
+		set(2, v, style)
+		row++
+	}
+
+	set(1, t("rep.sum.title"), b.st.bold)
+	row += 2
+	pair("rep.sum.file", Neutralize(s.File), 0)
+	pair("rep.sum.sha256", s.SHA256, 0)
+	pair("rep.sum.tool", Neutralize(s.Tool), 0)
+	pair("rep.sum.command", Neutralize(s.Command), 0)
+	pair("rep.sum.kinds", Neutralize(strings.Join(s.Kinds, ", ")), 0)
+	pair("rep.sum.started", formatTime(s.Started), 0)
+	pair("rep.sum.finished", formatTime(s.Finished), 0)
+	pair("rep.sum.seconds", s.Seconds, b.st.seconds)
+	pair("rep.sum.planned", s.RequestsPlanned, 0)
+	pair("rep.sum.sent", s.RequestsSent, 0)
+	pair("rep.sum.invoiced", amountValue(s.TotalInvoiced), b.st.money)
+	pair("rep.sum.created", len(s.Created), 0)
+	row++
+
+	for col, key := range []string{"rep.sum.status", "rep.sum.rows", "rep.sum.requests", "rep.sum.meaning"} {
+		set(col+1, t(key), b.st.header)
+	}
+	row++
+	var rows, reqs int
+	for _, st := range AllStatuses {
+		set(1, string(st), b.st.row[st])
+		set(2, s.Rows[st], 0)
+		set(3, s.Requests[st], 0)
+		set(4, t("rep.status."+string(st)), 0)
+		rows += s.Rows[st]
+		reqs += s.Requests[st]
+		row++
+	}
+	set(1, t("rep.sum.total"), b.st.bold)
+	set(2, rows, b.st.bold)
+	set(3, reqs, b.st.bold)
+	row += 2
+
+	if len(s.Warnings) > 0 {
+		set(1, t("rep.sum.warnings"), b.st.bold)
+		row++
+		for _, w := range s.Warnings {
+			set(1, Neutralize(w), 0)
+			row++
+		}
+		row++
+	}
+	set(1, t("rep.sum.formulas"), 0)
+	if firstErr != nil {
+		return firstErr
+	}
+	for col, width := range []float64{34, 24, 14, 90} {
+		c, _ := excelize.ColumnNumberToName(col + 1) // 1..4 always have a name
+		if err := f.SetColWidth(name, c, c, width); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(summaryTimeLayout)
+}
+
+// amountValue writes the exact decimal total as a number, which Excel shows
+// in the user's locale; text that is not a plain decimal stays text.
+func amountValue(s string) any {
+	if s == "" {
+		return 0
+	}
+	if v, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "eEinxIN") {
+		return v
+	}
+	return Neutralize(s)
+}
