@@ -191,7 +191,7 @@ func statuses(rows []row) map[string]int {
 }
 
 // salesHeader is the header of generated sales files.
-const salesHeader = "ordenId,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n"
+const salesHeader = "ordenId,usuario.email,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n"
 
 // writeSales writes a sales file of n one-line sales with ordenIds from
 // first on, all valid against the demo data.
@@ -200,7 +200,7 @@ func writeSales(t *testing.T, dir string, n int, first int64) string {
 	var b strings.Builder
 	b.WriteString(salesHeader)
 	for i := range int64(n) {
-		fmt.Fprintf(&b, "%d,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n", first+i)
+		fmt.Fprintf(&b, "%d,cliente%d@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n", first+i, first+i)
 	}
 	path := filepath.Join(dir, fmt.Sprintf("ventas-%d.csv", n))
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
