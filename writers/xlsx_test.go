@@ -222,43 +222,78 @@ func TestWriteXLSXSummarySheet(t *testing.T) {
 	}
 }
 
-// TestWriteXLSXSplitsLongTables crosses a sheet's row limit with a tiny
-// limit: the rows continue on "<name> (2)" with the header repeated.
+// TestWriteXLSXSplitsLongTables crosses a sheet's row limit with a small
+// limit: the rows continue on "<name> (2)" with the header repeated, in
+// order, both within the rows held back to size the columns and after them.
 func TestWriteXLSXSplitsLongTables(t *testing.T) {
-	var rows []Row
-	for i := range 7 {
-		rows = append(rows, Row{Cells: []string{fmt.Sprint(100 + i)}, Status: StatusOK, SourceRow: i + 2})
+	tests := []struct {
+		name       string
+		rows       int
+		maxRows    int // header included
+		wantSheets []string
+	}{
+		{"split inside the sample", 7, 4, []string{"Stock", "Stock (3)", "Stock (4)", "stock (2)", "Resumen"}},
+		{"split after the sample", sampleRows + 250, sampleRows + 21, []string{"Stock", "Stock (3)", "Stock (4)", "stock (2)", "Resumen"}},
+		{"exactly full", 3, 4, []string{"Stock", "stock (2)", "Resumen"}},
 	}
-	tables := []Table{
-		{Sheet: "Stock", Header: []string{"depositoId"}, Rows: rowsOf(rows...)},
-		{Sheet: "stock (2)", Header: []string{"depositoId"}}, // an input sheet already has the next name
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var rows []Row
+			var want []string
+			for i := range tt.rows {
+				rows = append(rows, Row{Cells: []string{fmt.Sprint(100 + i)}, Status: StatusOK, SourceRow: i + 2})
+				want = append(want, fmt.Sprint(100+i))
+			}
+			tables := []Table{
+				{Sheet: "Stock", Header: []string{"depositoId"}, Rows: rowsOf(rows...)},
+				// An input sheet already has the name the first continuation would
+				// take: it keeps it, and the continuation takes the next one.
+				{Sheet: "stock (2)", Header: []string{"depositoId"}},
+			}
+			path := filepath.Join(t.TempDir(), "r.xlsx")
+			if err := writeXLSX(path, tables, Summary{}, msg.ES, tt.maxRows); err != nil {
+				t.Fatal(err)
+			}
+			f := openXLSX(t, path)
+			sheets := f.GetSheetList()
+			if !slices.Equal(sheets, tt.wantSheets) {
+				t.Fatalf("sheets = %v, want %v", sheets, tt.wantSheets)
+			}
+			var ids []string
+			for _, sheet := range sheets {
+				if sheet == "stock (2)" || sheet == "Resumen" {
+					continue
+				}
+				got, err := f.GetRows(sheet)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) == 0 || got[0][0] != "depositoId" {
+					t.Errorf("%s: header = %v", sheet, got[:min(1, len(got))])
+					continue
+				}
+				if len(got) > tt.maxRows {
+					t.Errorf("%s: %d rows, more than the limit %d", sheet, len(got), tt.maxRows)
+				}
+				for _, r := range got[1:] {
+					ids = append(ids, r[0])
+				}
+			}
+			if !slices.Equal(ids, want) {
+				t.Errorf("ids across sheets = %v, want %v", ids, want)
+			}
+		})
 	}
-	path := filepath.Join(t.TempDir(), "r.xlsx")
-	if err := writeXLSX(path, tables, Summary{}, msg.ES, 4); err != nil { // 1 header + 3 rows per sheet
-		t.Fatal(err)
-	}
-	f := openXLSX(t, path)
-	// Continuation sheets follow their table; the input sheet keeps its name.
-	want := []string{"Stock", "Stock (3)", "Stock (4)", "stock (2)", "Resumen"}
-	if got := f.GetSheetList(); !slices.Equal(got, want) {
-		t.Fatalf("sheets = %v, want %v", got, want)
-	}
-	var ids []string
-	for _, sheet := range []string{"Stock", "Stock (3)", "Stock (4)"} {
-		got, err := f.GetRows(sheet)
-		if err != nil {
-			t.Fatal(err)
+}
+
+func TestEveryStatusHasAFill(t *testing.T) {
+	for _, s := range AllStatuses {
+		if statusFill[s] == "" {
+			t.Errorf("status %s has no row colour", s)
 		}
-		if len(got) == 0 || got[0][0] != "depositoId" {
-			t.Errorf("%s: header = %v", sheet, got)
-			continue
+		if msg.New("rep.status."+string(s)).In(msg.EN) == "rep.status."+string(s) {
+			t.Errorf("status %s has no meaning in the catalog", s)
 		}
-		for _, r := range got[1:] {
-			ids = append(ids, r[0])
-		}
-	}
-	if want := []string{"100", "101", "102", "103", "104", "105", "106"}; !slices.Equal(ids, want) {
-		t.Errorf("ids across sheets = %v, want %v", ids, want)
 	}
 }
 
