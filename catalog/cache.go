@@ -42,6 +42,17 @@ type Snapshot struct {
 	MediosPagoFetched time.Time               `json:"mediosPagoFetched,omitzero"`
 	Motivos           []nxapi.Motivo          `json:"motivos,omitempty"`
 	MotivosFetched    time.Time               `json:"motivosFetched,omitzero"`
+
+	// The other parameter endpoints, fetched by `catalog pull` and for
+	// templates; validation does not need them.
+	Config             *nxapi.Config          `json:"config,omitempty"`
+	ConfigFetched      time.Time              `json:"configFetched,omitzero"`
+	Depositos          []nxapi.Deposito       `json:"depositos,omitempty"`
+	DepositosFetched   time.Time              `json:"depositosFetched,omitzero"`
+	PuntosVenta        []apiclient.PuntoVenta `json:"puntosVenta,omitempty"`
+	PuntosVentaFetched time.Time              `json:"puntosVentaFetched,omitzero"`
+	Empleados          []apiclient.Empleado   `json:"empleados,omitempty"`
+	EmpleadosFetched   time.Time              `json:"empleadosFetched,omitzero"`
 }
 
 // Cache keeps catalogs per tenant in Dir, fetching them only when older

@@ -1,0 +1,342 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/validation"
+)
+
+// Name names one parameter endpoint as `catalog pull --only` spells it.
+type Name string
+
+// The parameter endpoints nxbatch caches. They share one 60 s window.
+const (
+	MediosPago  Name = "medios-pago"
+	Motivos     Name = "motivos"
+	Config      Name = "config"
+	Depositos   Name = "depositos"
+	PuntosVenta Name = "puntos-venta"
+	Empleados   Name = "empleados"
+)
+
+// Names lists every catalog in the order a full pull fetches them: the two
+// that validation checks ids against come first, so that a pull cut short
+// by the shared window still gets what matters most.
+var Names = []Name{MediosPago, Motivos, Depositos, Config, PuntosVenta, Empleados}
+
+// ParseNames reads a --only list ("medios-pago,motivos"); nil or empty
+// means every catalog.
+func ParseNames(items []string) ([]Name, error) {
+	var out []Name
+	for _, it := range items {
+		for _, s := range strings.Split(it, ",") {
+			s = strings.ToLower(strings.TrimSpace(s))
+			if s == "" {
+				continue
+			}
+			n := Name(strings.TrimPrefix(s, "config/"))
+			if !known(n) {
+				return nil, fmt.Errorf("unknown catalog %q: use %s", s, joinNames(Names))
+			}
+			if !contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return Names, nil
+	}
+	return out, nil
+}
+
+func known(n Name) bool { return contains(Names, n) }
+
+func contains(ns []Name, n Name) bool {
+	for _, x := range ns {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+func joinNames(ns []Name) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = string(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ParamFetcher reads the parameter endpoints beyond the two validation
+// needs (*apiclient.Client). A Cache whose Fetch lacks them reports those
+// catalogs as not available.
+type ParamFetcher interface {
+	Config(ctx context.Context) (*nxapi.Config, error)
+	Depositos(ctx context.Context) ([]nxapi.Deposito, error)
+	PuntosVenta(ctx context.Context) ([]apiclient.PuntoVenta, error)
+	Empleados(ctx context.Context) ([]apiclient.Empleado, error)
+}
+
+// PullOptions say which catalogs to fetch and how patient to be.
+type PullOptions struct {
+	Names  []Name        // nil: every catalog
+	MaxAge time.Duration // a cached catalog younger than this is kept as is; 0 fetches anyway
+	// Wait waits out the shared parameter window between catalogs instead
+	// of skipping those it does not allow yet.
+	Wait bool
+	// Sleep waits d or until ctx ends; nil uses a timer (tests inject a
+	// fake clock's).
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// PullStatus is what happened to one catalog in a pull.
+type PullStatus int
+
+// Pull outcomes.
+const (
+	Fetched PullStatus = iota // fetched from the API now
+	Fresh                     // the cached copy is younger than MaxAge
+	Waiting                   // the shared window does not allow it yet
+	Failed                    // the API could not be asked (401, 403 window, network)
+)
+
+// Pulled is the outcome of one catalog of a pull.
+type Pulled struct {
+	Name    Name
+	Status  PullStatus
+	Fetched time.Time // when the copy now in the cache was fetched; zero when there is none
+	Next    time.Time // Waiting: when the window allows it
+	Err     error     // Failed: why
+}
+
+// Message says what happened to the catalog, for the user; now dates the
+// cached copy's age.
+func (p Pulled) Message(now time.Time) msg.Message {
+	var why msg.Message
+	switch p.Status {
+	case Fetched:
+		return msg.New("catc.pull.fetched", string(p.Name))
+	case Fresh:
+		return msg.New("catc.pull.fresh", string(p.Name), age(now, p.Fetched))
+	case Waiting:
+		why = msg.New("catc.pull.window", p.Next.Format("15:04:05"), seconds(p.Next.Sub(now)))
+	default:
+		why = msg.New("cat.fetchfailed", p.Err.Error())
+	}
+	if p.Fetched.IsZero() {
+		return msg.New("catc.pull.none", string(p.Name), why)
+	}
+	return msg.New("catc.pull.cached", string(p.Name), why, age(now, p.Fetched))
+}
+
+// age writes how old a copy is, to the minute (to the second when younger
+// than a minute, which is what tests and a second pull see).
+func age(now, t time.Time) string {
+	d := now.Sub(t)
+	if d < time.Minute {
+		return d.Round(time.Second).String()
+	}
+	return d.Round(time.Minute).String()
+}
+
+func seconds(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }
+
+// slot is one catalog's place in a Snapshot.
+type slot struct {
+	fetched *time.Time
+	has     func() bool
+	fetch   func(ctx context.Context) error
+}
+
+func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
+	pf, _ := c.Fetch.(ParamFetcher)
+	switch n {
+	case MediosPago:
+		return slot{&s.MediosPagoFetched, func() bool { return s.MediosPago != nil }, func(ctx context.Context) error {
+			v, err := c.Fetch.MediosPago(ctx)
+			if err == nil {
+				s.MediosPago = v
+			}
+			return err
+		}}, true
+	case Motivos:
+		return slot{&s.MotivosFetched, func() bool { return s.Motivos != nil }, func(ctx context.Context) error {
+			v, err := c.Fetch.Motivos(ctx)
+			if err == nil {
+				s.Motivos = v
+			}
+			return err
+		}}, true
+	}
+	if pf == nil {
+		return slot{}, false
+	}
+	switch n {
+	case Config:
+		return slot{&s.ConfigFetched, func() bool { return s.Config != nil }, func(ctx context.Context) error {
+			v, err := pf.Config(ctx)
+			if err == nil {
+				s.Config = v
+			}
+			return err
+		}}, true
+	case Depositos:
+		return slot{&s.DepositosFetched, func() bool { return s.Depositos != nil }, func(ctx context.Context) error {
+			v, err := pf.Depositos(ctx)
+			if err == nil {
+				s.Depositos = v
+			}
+			return err
+		}}, true
+	case PuntosVenta:
+		return slot{&s.PuntosVentaFetched, func() bool { return s.PuntosVenta != nil }, func(ctx context.Context) error {
+			v, err := pf.PuntosVenta(ctx)
+			if err == nil {
+				s.PuntosVenta = v
+			}
+			return err
+		}}, true
+	case Empleados:
+		return slot{&s.EmpleadosFetched, func() bool { return s.Empleados != nil }, func(ctx context.Context) error {
+			v, err := pf.Empleados(ctx)
+			if err == nil {
+				s.Empleados = v
+			}
+			return err
+		}}, true
+	}
+	return slot{}, false
+}
+
+// errNoEndpoint reports a catalog the fetcher cannot read.
+var errNoEndpoint = errors.New("this connection cannot read it")
+
+// Pull fetches the catalogs o names into the cache, one per parameter
+// window: each fetch moves the shared window (persisted in the journal, so
+// the next run knows it too). A catalog the window does not allow yet is
+// Waiting unless o.Wait; one the API refuses keeps its cached copy. After
+// a 401 or a network failure the rest are not tried: they would fail the
+// same way and each try would cost a window. It returns the snapshot now
+// in the cache and one Pulled per catalog, in o.Names order.
+func (c *Cache) Pull(ctx context.Context, o PullOptions) (Snapshot, []Pulled, error) {
+	names := o.Names
+	if len(names) == 0 {
+		names = Names
+	}
+	sleep := o.Sleep
+	if sleep == nil {
+		sleep = sleepCtx
+	}
+	s, err := c.Load()
+	if err != nil {
+		return s, nil, err
+	}
+	var out []Pulled
+	var stop error // set after a failure that every later fetch would repeat
+	for _, n := range names {
+		sl, ok := c.slot(&s, n)
+		if !ok {
+			out = append(out, Pulled{Name: n, Status: Failed, Err: errNoEndpoint})
+			continue
+		}
+		p := Pulled{Name: n, Fetched: *sl.fetched}
+		if !sl.has() {
+			p.Fetched = time.Time{}
+		}
+		switch {
+		case sl.has() && o.MaxAge > 0 && c.now().Sub(*sl.fetched) < o.MaxAge:
+			p.Status = Fresh
+		case stop != nil:
+			p.Status, p.Err = Failed, stop
+		default:
+			if err := c.fetchOne(ctx, sl, &p, o.Wait, sleep); err != nil {
+				return s, out, err
+			}
+			if p.Status == Fetched {
+				// Save as we go: a pull interrupted later keeps what it got.
+				if err := c.save(s); err != nil {
+					return s, out, err
+				}
+			}
+			var we *apiclient.WaitError
+			if p.Status == Failed && !errors.As(p.Err, &we) {
+				stop = p.Err
+			}
+		}
+		out = append(out, p)
+	}
+	return s, out, nil
+}
+
+// fetchOne fetches one catalog when the shared window allows (waiting for
+// it when wait) and records the outcome in p. The error is only the
+// journal's: the API's failures are p's.
+func (c *Cache) fetchOne(ctx context.Context, sl slot, p *Pulled, wait bool, sleep func(context.Context, time.Duration) error) error {
+	next, err := c.Windows.NextAllowed(c.Tenant, WindowName)
+	if err != nil {
+		return err
+	}
+	if now := c.now(); now.Before(next) {
+		if !wait {
+			p.Status, p.Next = Waiting, next
+			return nil
+		}
+		if err := sleep(ctx, next.Sub(now)); err != nil {
+			p.Status, p.Err = Failed, err
+			return nil
+		}
+	}
+	now := c.now()
+	if err := c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(c.Window)); err != nil {
+		return err
+	}
+	if err := sl.fetch(ctx); err != nil {
+		var we *apiclient.WaitError
+		if errors.As(err, &we) {
+			// The server's own count wins over ours.
+			_ = c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(we.Wait))
+		}
+		p.Status, p.Err = Failed, err
+		return nil
+	}
+	*sl.fetched = now
+	p.Status, p.Fetched = Fetched, now
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Catalog returns the catalogs validation checks ids against; a catalog
+// never fetched stays nil, so its checks are skipped.
+func (s *Snapshot) Catalog() *validation.Catalog {
+	return &validation.Catalog{MediosPago: s.MediosPago, Motivos: s.Motivos}
+}
+
+// Warehouses returns the integration's warehouses: /config/depositos when
+// fetched, else the list inside /config; ok is false when neither is known.
+func (s *Snapshot) Warehouses() ([]nxapi.Deposito, bool) {
+	if s.Depositos != nil {
+		return s.Depositos, true
+	}
+	if s.Config != nil && s.Config.Depositos != nil {
+		return s.Config.Depositos, true
+	}
+	return nil, false
+}
