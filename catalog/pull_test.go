@@ -125,8 +125,8 @@ func TestPullSharedWindow(t *testing.T) {
 			want: "medios-pago=0 motivos=0 depositos=0", wantCalls: []Name{MediosPago, Motivos, Depositos},
 			wantNow: t0.Add(2 * ParamWindow)},
 		{name: "every catalog with --wait",
-			wait: true,
-			want: "medios-pago=0 motivos=0 depositos=0 config=0 puntos-venta=0 empleados=0",
+			wait:      true,
+			want:      "medios-pago=0 motivos=0 depositos=0 config=0 puntos-venta=0 empleados=0",
 			wantCalls: Names, wantNow: t0.Add(5 * ParamWindow)},
 	}
 	for _, tt := range tests {
