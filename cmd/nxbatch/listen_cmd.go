@@ -1,11 +1,84 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
 
-// listenCmd is filled in by the work on issue 6.
-type listenCmd struct{}
+	"github.com/nxbatch/nxbatch/listener"
+	"github.com/nxbatch/nxbatch/msg"
+)
 
-// Run reports that the command is not available yet.
+// listenCmd receives articulos events into the store.
+type listenCmd struct {
+	Addr         string        `help:"Address to listen on (the webhook URL must reach it; put TLS in front for the Internet)." default:"127.0.0.1:8092"`
+	Store        string        `help:"Store directory: the durable event log, the stock snapshot and the shared secret." default:".nxbatch/listen" type:"path"`
+	MaxBody      int64         `help:"Largest event body accepted, in bytes." default:"4194304"`
+	ReplayWindow time.Duration `help:"A body identical to one received this long before is a replay and changes nothing." default:"1h"`
+	Lang         string        `help:"Language of messages: es or en." enum:"es,en" default:"es"`
+}
+
+// Run serves until SIGINT or SIGTERM, then applies every stored event and
+// saves the snapshot.
 func (c *listenCmd) Run(e *env) error {
-	return &exitError{code: exitUsage, err: errors.New("this command is not available yet (issue 6)")}
+	l, _ := msg.ParseLang(c.Lang)
+	secret, hasSecret, err := listener.LoadSecret(c.Store)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	lg := e.log.With(slog.String("component", "listen"))
+	st, err := listener.Open(c.Store, listener.Options{ReplayWindow: c.ReplayWindow, Log: lg})
+	if errors.Is(err, listener.ErrLocked) {
+		return &exitError{code: exitAborted, err: errors.New(msg.New("lst.locked", c.Store).In(l))}
+	}
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		st.Close()
+		return usageErr("listen on %s: %v", c.Addr, err)
+	}
+	h := &listener.Handler{Store: st, MaxBody: c.MaxBody, Log: lg}
+	if hasSecret {
+		h.Secret = secret
+	}
+	// The sender gives up after 10 s (API spec 6.1): nothing here may take
+	// longer than that.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
+		WriteTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	url := "http://" + ln.Addr().String()
+	fmt.Fprintln(e.stdout, msg.New("lst.listening", url, c.Store).In(l))
+	if hasSecret {
+		fmt.Fprintln(e.stdout, msg.New("lst.secret", listener.SecretHeader).In(l))
+	} else {
+		fmt.Fprintln(e.stderr, msg.New("lst.nosecret").In(l))
+	}
+	var serveErr error
+	select {
+	case <-e.ctx.Done():
+	case serveErr = <-served:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(ctx)
+	closeErr := st.Close()
+	var stats listener.Stats
+	if s2, err := listener.Load(c.Store, listener.Options{ReplayWindow: c.ReplayWindow}); err == nil {
+		stats = s2.Stats
+	}
+	fmt.Fprintln(e.stdout, msg.New("lst.stopped", stats.Events, stats.Replays).In(l))
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return &exitError{code: exitAborted, err: serveErr}
+	}
+	if closeErr != nil {
+		return &exitError{code: exitAborted, err: closeErr}
+	}
+	return nil
 }

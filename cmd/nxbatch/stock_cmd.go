@@ -1,11 +1,63 @@
 package main
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
 
-// stockCmd is filled in by the work on issue 6.
-type stockCmd struct{}
+	"github.com/nxbatch/nxbatch/listener"
+	"github.com/nxbatch/nxbatch/msg"
+)
 
-// Run reports that the command is not available yet.
-func (c *stockCmd) Run(e *env) error {
-	return &exitError{code: exitUsage, err: errors.New("this command is not available yet (issue 6)")}
+// stockCmd works with the stock snapshot listen keeps.
+type stockCmd struct {
+	Export stockExportCmd `cmd:"" help:"Write the stock snapshot (one row per article, variant and warehouse) to a CSV or XLSX file, to compare with a count."`
+}
+
+type stockExportCmd struct {
+	File  string `arg:"" help:"Output file, .csv or .xlsx." type:"path"`
+	Store string `help:"listen's store directory." default:".nxbatch/listen" type:"path"`
+	Since string `help:"Only rows changed since then: a duration back from now (24h, 90m) or a date (2026-11-20, 20/11/2026, RFC 3339)."`
+	Lang  string `help:"Language of messages: es or en." enum:"es,en" default:"es"`
+}
+
+// Run writes the snapshot; it works while listen runs.
+func (c *stockExportCmd) Run(e *env) error {
+	l, _ := msg.ParseLang(c.Lang)
+	since, err := parseSince(c.Since, time.Now())
+	if err != nil {
+		return &exitError{code: exitUsage, err: errors.New(msg.New("lst.since.bad", c.Since).In(l))}
+	}
+	st, err := listener.Load(c.Store, listener.Options{Log: e.log})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	rows := st.Rows(since)
+	if err := listener.Export(c.File, rows); err != nil {
+		return usageErr("%v", err)
+	}
+	if len(st.Articulos) == 0 {
+		fmt.Fprintln(e.stderr, msg.New("lst.empty", c.Store).In(l))
+	}
+	fmt.Fprintln(e.stdout, msg.New("lst.exported", len(rows), c.File).In(l))
+	return nil
+}
+
+// parseSince reads --since: empty (everything), a duration back from now,
+// or a date or time (dd/mm/yyyy, never mm/dd).
+func parseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02", "02/01/2006 15:04", "02/01/2006", "2/1/2006"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("cannot read %q as a duration or a date", s)
 }
