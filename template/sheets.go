@@ -1,0 +1,426 @@
+package template
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/schema"
+)
+
+// builder writes one template.
+type builder struct {
+	f    *excelize.File
+	kind schema.Kind
+	snap *catalog.Snapshot
+	opts Options
+	data string // the data sheet's name
+}
+
+// Header fills: required columns stand out, optional ones are plain grey.
+const (
+	RequiredFill = "F4B183"
+	OptionalFill = "D9D9D9"
+)
+
+// Built-in number formats of excelize/Excel.
+const (
+	fmtGeneral = 0
+	fmtInteger = 1  // 0
+	fmtMoney   = 4  // #,##0.00
+	fmtText    = 49 // @
+)
+
+// dateFormat is Argentine day-first order, never m/d.
+const dateFormat = "dd/mm/yyyy"
+
+func (b *builder) build() error {
+	if err := b.f.SetSheetName("Sheet1", b.data); err != nil {
+		return err
+	}
+	if _, err := b.f.NewSheet(InstructionsSheet); err != nil {
+		return err
+	}
+	if _, err := b.f.NewSheet(ListsSheet); err != nil {
+		return err
+	}
+	ls := lists(b.kind, b.snap)
+	refs, err := b.writeLists(ls)
+	if err != nil {
+		return err
+	}
+	if err := b.writeData(ls, refs); err != nil {
+		return err
+	}
+	if err := b.writeInstructions(ls); err != nil {
+		return err
+	}
+	if err := b.f.SetSheetVisible(ListsSheet, false); err != nil {
+		return err
+	}
+	b.f.SetActiveSheet(0)
+	return nil
+}
+
+// writeLists puts each list in two columns of the hidden sheet: the values
+// (what the drop-down offers) and, beside them, what each value is. It
+// returns each list's range for the data validation.
+func (b *builder) writeLists(ls []list) (map[string]string, error) {
+	refs := map[string]string{}
+	bold, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	if err != nil {
+		return nil, err
+	}
+	for i, l := range ls {
+		valCol, _ := excelize.ColumnNumberToName(2*i + 1)
+		labelCol, _ := excelize.ColumnNumberToName(2*i + 2)
+		if err := b.f.SetCellStr(ListsSheet, valCol+"1", l.title); err != nil {
+			return nil, err
+		}
+		if err := b.f.SetCellStr(ListsSheet, labelCol+"1", l.title+": descripción"); err != nil {
+			return nil, err
+		}
+		if err := b.f.SetCellStyle(ListsSheet, valCol+"1", labelCol+"1", bold); err != nil {
+			return nil, err
+		}
+		for j, v := range l.values {
+			row := strconv.Itoa(j + 2)
+			// Ids go in as numbers so that the drop-down's choice is a
+			// number cell, as the data column's format expects.
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && l.strict {
+				err = b.f.SetCellInt(ListsSheet, valCol+row, n)
+				if err != nil {
+					return nil, err
+				}
+			} else if err := b.f.SetCellStr(ListsSheet, valCol+row, v); err != nil {
+				return nil, err
+			}
+			if err := b.f.SetCellStr(ListsSheet, labelCol+row, l.labels[j]); err != nil {
+				return nil, err
+			}
+		}
+		// An empty list still points at one (empty) cell: Excel then
+		// refuses any value, which is right when, say, there are no bank
+		// accounts, and the workbook stays valid.
+		last := max(len(l.values)+1, 2)
+		refs[l.column] = "'" + ListsSheet + "'!$" + valCol + "$2:$" + valCol + "$" + strconv.Itoa(last)
+		if err := b.f.SetColWidth(ListsSheet, valCol, valCol, 14); err != nil {
+			return nil, err
+		}
+		if err := b.f.SetColWidth(ListsSheet, labelCol, labelCol, 40); err != nil {
+			return nil, err
+		}
+	}
+	return refs, nil
+}
+
+// numFmt is the number format that suits a column.
+func numFmt(c schema.Column) (int, string) {
+	switch c.Type {
+	case schema.Int:
+		return fmtInteger, ""
+	case schema.Number:
+		if strings.HasSuffix(c.Path, "cantidad") {
+			// Quantities may be 0,5 kg or 3 units: show what was typed.
+			return fmtGeneral, ""
+		}
+		return fmtMoney, ""
+	case schema.Date:
+		return 0, dateFormat
+	case schema.Text, schema.Digits:
+		// Text keeps leading zeros and long digit strings (CUIT, DNI,
+		// postal codes) exactly as typed.
+		return fmtText, ""
+	}
+	return fmtGeneral, ""
+}
+
+// width is a column's width in characters.
+func width(c schema.Column) float64 {
+	w := float64(utf8.RuneCountInString(c.Path)) + 4
+	switch c.Type {
+	case schema.Text:
+		w = max(w, 24)
+	case schema.Date:
+		w = max(w, 13)
+	case schema.Digits:
+		w = max(w, 15)
+	}
+	return max(w, 12)
+}
+
+func (b *builder) writeData(ls []list, refs map[string]string) error {
+	cols := b.kind.Columns()
+	req, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true},
+		Fill:   excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{RequiredFill}},
+		Border: []excelize.Border{{Type: "bottom", Color: "000000", Style: 1}}})
+	if err != nil {
+		return err
+	}
+	opt, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true},
+		Fill:   excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{OptionalFill}},
+		Border: []excelize.Border{{Type: "bottom", Color: "000000", Style: 1}}})
+	if err != nil {
+		return err
+	}
+	lastRow := strconv.Itoa(b.opts.Rows + 1)
+	byColumn := map[string]list{}
+	for _, l := range ls {
+		byColumn[l.column] = l
+	}
+	for i, c := range cols {
+		name, _ := excelize.ColumnNumberToName(i + 1)
+		if err := b.f.SetCellStr(b.data, name+"1", c.Path); err != nil {
+			return err
+		}
+		fmtID, custom := numFmt(c)
+		st := &excelize.Style{NumFmt: fmtID}
+		if custom != "" {
+			st.CustomNumFmt = &custom
+		}
+		sid, err := b.f.NewStyle(st)
+		if err != nil {
+			return err
+		}
+		if err := b.f.SetColStyle(b.data, name, sid); err != nil {
+			return err
+		}
+		if err := b.f.SetColWidth(b.data, name, name, width(c)); err != nil {
+			return err
+		}
+		hs := opt
+		if c.Required {
+			hs = req
+		}
+		if err := b.f.SetCellStyle(b.data, name+"1", name+"1", hs); err != nil {
+			return err
+		}
+		if err := b.f.AddComment(b.data, excelize.Comment{Author: "nxbatch", Cell: name + "1",
+			Text: requiredWord(c) + ": " + describe(b.kind, c.Path)}); err != nil {
+			return err
+		}
+		l, ok := byColumn[c.Path]
+		if !ok || !l.known {
+			continue
+		}
+		dv := excelize.NewDataValidation(true)
+		dv.SetSqref(name + "2:" + name + lastRow)
+		dv.SetSqrefDropList(refs[c.Path])
+		dv.SetInput(clip(c.Path, maxPromptTitle), prompt(l))
+		style := excelize.DataValidationErrorStyleWarning
+		if l.strict {
+			style = excelize.DataValidationErrorStyleStop
+		}
+		dv.SetError(style, clip(c.Path, maxPromptTitle), clip(errorText(l), maxPrompt))
+		if err := b.f.AddDataValidation(b.data, dv); err != nil {
+			return err
+		}
+	}
+	return b.f.SetPanes(b.data, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft",
+		Selection: []excelize.Selection{{SQRef: "A2", ActiveCell: "A2", Pane: "bottomLeft"}}})
+}
+
+func requiredWord(c schema.Column) string {
+	if c.Required {
+		return msg.New("tpl.required").In(lang)
+	}
+	return msg.New("tpl.optional").In(lang)
+}
+
+// prompt is the note Excel shows on a cell of a list column: the entries
+// with what they are, as many as fit.
+func prompt(l list) string {
+	if l.note.Key != "" {
+		return clip(l.note.In(lang), maxPrompt)
+	}
+	more := msg.New("tpl.prompt.more").In(lang)
+	var s strings.Builder
+	for i, lb := range l.labels {
+		line := lb
+		if i > 0 {
+			line = "\n" + lb
+		}
+		if utf8.RuneCountInString(s.String()+line)+utf8.RuneCountInString(more)+1 > maxPrompt {
+			s.WriteString("\n" + more)
+			break
+		}
+		s.WriteString(line)
+	}
+	return s.String()
+}
+
+func errorText(l list) string {
+	if l.note.Key != "" {
+		return l.note.In(lang)
+	}
+	if l.strict {
+		return msg.New("tpl.error.id").In(lang)
+	}
+	return msg.New("tpl.error.enum").In(lang)
+}
+
+// clip cuts s to n characters, as Excel refuses longer validation texts.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// describe returns the Spanish explanation of a column: the kind's own
+// (tpl.col.stock.detalle) when it differs, else the shared one.
+func describe(k schema.Kind, path string) string {
+	if _, ok := msg.Lookup("tpl.col." + string(k) + "." + path); ok {
+		return msg.New("tpl.col." + string(k) + "." + path).In(lang)
+	}
+	return msg.New("tpl.col." + path).In(lang)
+}
+
+// typeWord says in Spanish what a column takes.
+func typeWord(t schema.Type) string {
+	key := map[schema.Type]string{
+		schema.Int: "tpl.type.int", schema.Number: "tpl.type.number", schema.Bool: "tpl.type.bool",
+		schema.Date: "tpl.type.date", schema.MedioTipo: "tpl.type.medio", schema.StockTipo: "tpl.type.stocktipo",
+		schema.Condicion: "tpl.type.condicion", schema.Digits: "tpl.type.digits",
+	}[t]
+	if key == "" {
+		key = "tpl.type.text"
+	}
+	return msg.New(key).In(lang)
+}
+
+func (b *builder) writeInstructions(ls []list) error {
+	sh := InstructionsSheet
+	title, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 14}})
+	if err != nil {
+		return err
+	}
+	bold, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	if err != nil {
+		return err
+	}
+	wrap, err := b.f.NewStyle(&excelize.Style{Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}})
+	if err != nil {
+		return err
+	}
+	row := 1
+	cell := func(col string) string { return col + strconv.Itoa(row) }
+	put := func(values ...string) error {
+		for i, v := range values {
+			c, _ := excelize.ColumnNumberToName(i + 1)
+			if err := b.f.SetCellStr(sh, cell(c), v); err != nil {
+				return err
+			}
+		}
+		row++
+		return nil
+	}
+	styled := func(st int, last string, values ...string) error {
+		if err := b.f.SetCellStyle(sh, cell("A"), cell(last), st); err != nil {
+			return err
+		}
+		return put(values...)
+	}
+
+	if err := styled(title, "A", msg.New("tpl.title", string(b.kind), b.kind.Endpoint()).In(lang)); err != nil {
+		return err
+	}
+	for _, key := range []string{"tpl.intro.rows", "tpl.intro.required", "tpl.intro.lists", "tpl.intro.run"} {
+		if err := put(msg.New(key, b.data).In(lang)); err != nil {
+			return err
+		}
+	}
+	if intro, ok := msg.Lookup("tpl.intro." + string(b.kind)); ok {
+		if err := put(intro.ES); err != nil {
+			return err
+		}
+	}
+	row++
+
+	if err := styled(bold, "E", msg.New("tpl.h.column").In(lang), msg.New("tpl.h.required").In(lang),
+		msg.New("tpl.h.type").In(lang), msg.New("tpl.h.what").In(lang), msg.New("tpl.h.list").In(lang)); err != nil {
+		return err
+	}
+	hasList := map[string]list{}
+	for _, l := range ls {
+		hasList[l.column] = l
+	}
+	for _, c := range b.kind.Columns() {
+		listWord := ""
+		if l, ok := hasList[c.Path]; ok {
+			listWord = msg.New("tpl.list.yes", len(l.values)).In(lang)
+			if l.note.Key != "" {
+				listWord = l.note.In(lang)
+			}
+		}
+		if err := b.f.SetCellStyle(sh, cell("D"), cell("E"), wrap); err != nil {
+			return err
+		}
+		if err := put(c.Path, requiredWord(c), typeWord(c.Type), describe(b.kind, c.Path), listWord); err != nil {
+			return err
+		}
+	}
+	row++
+
+	if err := styled(title, "A", msg.New("tpl.lists.title").In(lang)); err != nil {
+		return err
+	}
+	for _, l := range ls {
+		if err := styled(bold, "A", l.title+" ("+l.column+")"); err != nil {
+			return err
+		}
+		if l.note.Key != "" {
+			if err := put("", l.note.In(lang)); err != nil {
+				return err
+			}
+		}
+		for i, v := range l.values {
+			if err := put(v, l.labels[i]); err != nil {
+				return err
+			}
+		}
+	}
+	row++
+
+	if err := styled(title, "A", msg.New("tpl.catalogs.title").In(lang)); err != nil {
+		return err
+	}
+	for _, t := range catalog.Tables(b.snap, lang) {
+		if !relevant(b.kind, t.Name) {
+			continue
+		}
+		state := msg.New("tpl.catalog.never").In(lang)
+		if t.Known() {
+			state = msg.New("tpl.catalog.age", t.Fetched.Local().Format("02/01/2006 15:04")).In(lang)
+		}
+		if err := put(t.Title.In(lang), state); err != nil {
+			return err
+		}
+	}
+	for _, n := range b.opts.Notes {
+		if err := put(n.In(lang)); err != nil {
+			return err
+		}
+	}
+	for col, w := range map[string]float64{"A": 30, "B": 45, "C": 22, "D": 70, "E": 40} {
+		if err := b.f.SetColWidth(sh, col, col, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relevant reports whether catalog n feeds a list of kind k.
+func relevant(k schema.Kind, n catalog.Name) bool {
+	for _, need := range Needs(k) {
+		if need == n {
+			return true
+		}
+	}
+	return false
+}
