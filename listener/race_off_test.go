@@ -1,0 +1,5 @@
+//go:build !race
+
+package listener_test
+
+const raceEnabled = false
