@@ -298,12 +298,30 @@ func (c *Cache) fetchOne(ctx context.Context, sl slot, p *Pulled, wait bool, sle
 	if err := c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(c.Window)); err != nil {
 		return err
 	}
-	if err := sl.fetch(ctx); err != nil {
-		var we *apiclient.WaitError
-		if errors.As(err, &we) {
-			// The server's own count wins over ours.
-			_ = c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(we.Wait))
+	err = sl.fetch(ctx)
+	var we *apiclient.WaitError
+	if errors.As(err, &we) && wait {
+		// The server counts its window from when it got an earlier
+		// request; a patient pull waits as it says and tries once more.
+		_ = c.Windows.SetNextAllowed(c.Tenant, WindowName, c.now().Add(we.Wait))
+		if err := sleep(ctx, we.Wait); err != nil {
+			p.Status, p.Err = Failed, err
+			return nil
 		}
+		now = c.now()
+		err = sl.fetch(ctx)
+	}
+	// The server's window starts when it handled the request, somewhere
+	// before the answer came back: count ours from the answer.
+	done := c.now()
+	if errors.As(err, &we) {
+		// The server's own count wins over ours.
+		done = done.Add(we.Wait - c.Window)
+	}
+	if err := c.Windows.SetNextAllowed(c.Tenant, WindowName, done.Add(c.Window)); err != nil {
+		return err
+	}
+	if err != nil {
 		p.Status, p.Err = Failed, err
 		return nil
 	}

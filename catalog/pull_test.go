@@ -17,14 +17,19 @@ import (
 // fakeAPI answers the parameter endpoints from memory, failing with fail
 // when set, and counts the calls.
 type fakeAPI struct {
-	calls []Name
-	fail  map[Name]error
-	mp    *nxapi.MediosPagoConfig
+	calls    []Name
+	fail     map[Name]error
+	failOnce bool // each failure happens once, then the call succeeds
+	mp       *nxapi.MediosPagoConfig
 }
 
 func (f *fakeAPI) do(n Name) error {
 	f.calls = append(f.calls, n)
-	return f.fail[n]
+	err := f.fail[n]
+	if f.failOnce {
+		delete(f.fail, n)
+	}
+	return err
 }
 
 func (f *fakeAPI) MediosPago(context.Context) (*nxapi.MediosPagoConfig, error) {
@@ -244,6 +249,21 @@ func TestPullFailures(t *testing.T) {
 				t.Errorf("err = %v", got[0].Err)
 			}
 		})
+	}
+}
+
+func TestPullWaitRetriesAfterTheServersWindow(t *testing.T) {
+	api := &fakeAPI{fail: map[Name]error{MediosPago: &apiclient.WaitError{Wait: 10 * time.Second}}, failOnce: true}
+	c, clk, w := newCache(t, api)
+	_, got, err := c.Pull(context.Background(), PullOptions{Names: []Name{MediosPago}, Wait: true, Sleep: clk.Sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Status != Fetched || len(api.calls) != 2 || !clk.now.Equal(t0.Add(10*time.Second)) {
+		t.Errorf("got %+v after calls %v at %v, want fetched on the second try 10 s later", got, api.calls, clk.now)
+	}
+	if next := w["tenant/"+WindowName]; !next.Equal(clk.now.Add(ParamWindow)) {
+		t.Errorf("window = %v, want one window after the second try", next)
 	}
 }
 

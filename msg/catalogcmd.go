@@ -8,7 +8,7 @@ func init() {
 		"catc.pull.window":  {ES: "la API permite una consulta de parámetros por minuto para todos los catálogos juntos; se podrá pedir a las %s (en %d s)", EN: "the API allows one parameter request a minute for all catalogs together; it can be fetched at %s (in %d s)"},
 		"catc.pull.none":    {ES: "%s: no se consultó (%s) y no hay copia guardada", EN: "%s: not fetched (%s) and there is no cached copy"},
 		"catc.pull.cached":  {ES: "%s: no se consultó (%s); queda la copia guardada de hace %s", EN: "%s: not fetched (%s); the cached copy from %s ago stays"},
-		"catc.pull.hint":    {ES: "Para traer lo que faltó: nxbatch catalog pull --only %s (o --wait para esperar entre catálogos)", EN: "To fetch what is missing: nxbatch catalog pull --only %s (or --wait to wait between catalogs)"},
+		"catc.pull.hint":    {ES: "Para traer lo que faltó: nxbatch catalog pull --only %s (o --wait-window para esperar entre catálogos)", EN: "To fetch what is missing: nxbatch catalog pull --only %s (or --wait-window to wait between catalogs)"},
 		"catc.pull.failed":  {ES: "no se pudo consultar ningún catálogo; se conservan las copias guardadas", EN: "no catalog could be fetched; the cached copies are kept"},
 		"catc.age":          {ES: "copia de hace %s", EN: "copy from %s ago"},
 		"catc.notfetched":   {ES: "todavía no se consultó: ejecute nxbatch catalog pull --only %s", EN: "not fetched yet: run nxbatch catalog pull --only %s"},

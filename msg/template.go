@@ -5,6 +5,7 @@ package msg
 // a workbook; the English ones keep the catalog whole.
 func init() {
 	register(map[string]Text{
+		"tpl.done":     {ES: "plantilla de %s escrita en %s", EN: "%s template written to %s"},
 		"tpl.required": {ES: "Obligatoria", EN: "Required"},
 		"tpl.optional": {ES: "Opcional", EN: "Optional"},
 

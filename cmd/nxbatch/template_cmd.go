@@ -1,11 +1,88 @@
 package main
 
-import "errors"
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
 
-// templateCmd is filled in by the work on issue 5.
-type templateCmd struct{}
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/template"
+)
 
-// Run reports that the command is not available yet.
+// sandboxTemplateScale is the time scale of the sandbox `template
+// --sandbox` starts: that sandbox is fresh and private to the command, so
+// shrinking its windows (and ours with it) lets one run fetch every
+// catalog a template needs instead of waiting a minute between them.
+const sandboxTemplateScale = 0.001
+
+// templateCmd writes an XLSX template for a kind.
+type templateCmd struct {
+	catalogFlags
+	Kind       string        `arg:"" help:"Kind of template: venta, facturar or stock." enum:"venta,facturar,stock"`
+	Output     string        `short:"o" help:"Workbook to write (default: KIND.xlsx)." type:"path"`
+	Rows       int           `help:"Rows prepared with formats and drop-downs." default:"1000"`
+	Offline    bool          `help:"Use only the cached catalogs; never ask the API."`
+	WaitWindow bool          `name:"wait-window" help:"Wait out the shared 60 s parameter window when the template needs more than one catalog (up to a minute per catalog)."`
+	MaxAge     time.Duration `name:"max-age" help:"Reuse cached catalogs younger than this." default:"1h"`
+}
+
+// Run fetches the catalogs the kind's lists need (cache first) and writes
+// the workbook; a catalog that cannot be had leaves its column without a
+// list and says so in the Instrucciones sheet.
 func (c *templateCmd) Run(e *env) error {
-	return &exitError{code: exitUsage, err: errors.New("this command is not available yet (issue 5)")}
+	k, err := schema.ParseKind(c.Kind)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if !strings.EqualFold(filepath.Ext(c.Output), ".xlsx") && c.Output != "" {
+		return usageErr("the template is an XLSX workbook: name it FILE.xlsx")
+	}
+	out := c.Output
+	if out == "" {
+		out = string(k) + ".xlsx"
+	}
+	l := c.lang()
+	cf := c.connFlags
+	wait := c.WaitWindow
+	if c.Sandbox && cf.TimeScale == 1 {
+		cf.TimeScale, wait = sandboxTemplateScale, true
+	}
+	cn, err := connect(e, cf, c.sandboxFlags, c.stateFlags, journal.Options{}, l)
+	if err != nil {
+		return err
+	}
+	defer cn.Close()
+	cache := cn.catalogs(c.MaxAge)
+	var snap catalog.Snapshot
+	var notes []msg.Message
+	if c.Offline {
+		snap, err = cache.Load()
+		if err != nil {
+			return usageErr("catalogs: %v", err)
+		}
+	} else {
+		var pulled []catalog.Pulled
+		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: template.Needs(k), MaxAge: c.MaxAge, Wait: wait})
+		if err != nil {
+			return usageErr("catalogs: %v", err)
+		}
+		now := time.Now()
+		for _, p := range pulled {
+			if p.Status == catalog.Waiting || p.Status == catalog.Failed {
+				notes = append(notes, p.Message(now))
+			}
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(e.stderr, n.In(l))
+	}
+	if err := template.Write(out, k, &snap, template.Options{Rows: c.Rows, Notes: notes}); err != nil {
+		return usageErr("write the template: %v", err)
+	}
+	fmt.Fprintln(e.stdout, msg.New("tpl.done", string(k), out).In(l))
+	return nil
 }
