@@ -15,7 +15,7 @@
 // attempt is younger than the API's 30 s key hold.
 //
 // Every write is a committed, fsynced bbolt transaction when the method
-// returns. A write that fails at the storage level (a failed fsync, a full
+// returns; concurrent writes share transactions (group commit). A write that fails at the storage level (a failed fsync, a full
 // disk) is never retried: it is returned, and every later write returns it
 // too, so the caller stops the run.
 //
@@ -173,6 +173,10 @@ type Journal struct {
 
 	mu     sync.Mutex
 	broken error // the first storage-level write failure; sticky
+
+	gmu     sync.Mutex      // guards the group commit's queue and leader
+	queue   []*pendingWrite // writes waiting for the next group commit
+	leading bool            // a writer is committing a group
 }
 
 // Open opens (creating it, and its folder, if needed) the journal at path
@@ -268,6 +272,18 @@ func (j *Journal) Path() string { return j.path }
 // write commits fn durably. A refusal fn itself returns (a logic error) is
 // passed through; any other failure is a storage failure: it is returned
 // now and by every later write, never retried.
+//
+// Writes are group-committed: while one transaction is being committed
+// (an fsync, most of a write's cost), the writes that arrive queue up, and
+// the next of them to lead commits them all in one transaction and one
+// fsync. An idle journal commits at once; eight busy workers share their
+// fsyncs instead of waiting for each other's in turn. Every write still
+// returns only after its own transaction is durable.
+//
+// Because several writes share a transaction, fn must decide any refusal
+// before it writes anything: a refusal does not roll back the transaction,
+// so that it cannot undo the other writes of the group. Every fn in this
+// file checks first and puts last.
 func (j *Journal) write(fn func(*bolt.Tx) error) error {
 	j.mu.Lock()
 	broken := j.broken
@@ -275,21 +291,68 @@ func (j *Journal) write(fn func(*bolt.Tx) error) error {
 	if broken != nil {
 		return broken
 	}
-	var refusal error
+	w := &pendingWrite{fn: fn, wake: make(chan bool, 1)}
+	j.gmu.Lock()
+	j.queue = append(j.queue, w)
+	lead := !j.leading
+	j.leading = true
+	j.gmu.Unlock()
+	if !lead && !<-w.wake {
+		return w.err // a leader committed it
+	}
+
+	// Lead: commit everything queued, this write included, then pass the
+	// lead to the first write that queued meanwhile, so that no leader
+	// keeps committing for others after its own write is durable.
+	j.gmu.Lock()
+	group := j.queue
+	j.queue = nil
+	j.gmu.Unlock()
+	j.commitGroup(group)
+	j.gmu.Lock()
+	if len(j.queue) > 0 {
+		j.queue[0].wake <- true
+	} else {
+		j.leading = false
+	}
+	j.gmu.Unlock()
+	for _, o := range group {
+		if o != w {
+			o.wake <- false
+		}
+	}
+	return w.err
+}
+
+// pendingWrite is one write waiting for its group's commit.
+type pendingWrite struct {
+	fn   func(*bolt.Tx) error
+	err  error     // fn's refusal, or the storage failure; set before wake
+	wake chan bool // true: lead the next group; false: committed (see err)
+}
+
+// commitGroup runs every write of group in one transaction and records each
+// one's result.
+func (j *Journal) commitGroup(group []*pendingWrite) {
 	err := j.commit(func(tx *bolt.Tx) error {
-		refusal = fn(tx)
-		return refusal
+		for _, w := range group {
+			w.err = w.fn(tx)
+		}
+		return nil
 	})
-	if err == nil || (refusal != nil && err == refusal) {
-		return err
+	if err == nil {
+		return
 	}
 	err = fmt.Errorf("journal: write to %s failed, stop the run: %w", j.path, err)
 	j.mu.Lock()
 	if j.broken == nil {
 		j.broken = err
 	}
+	err = j.broken
 	j.mu.Unlock()
-	return err
+	for _, w := range group {
+		w.err = err
+	}
 }
 
 // Get returns the entry for k, if any.

@@ -1,0 +1,104 @@
+package journal
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestGroupCommitSharesTransactions holds the first commit open until three
+// more writes have queued behind it: they must go through in one second
+// transaction, and the one refused among them must not undo the others.
+func TestGroupCommitSharesTransactions(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	release := make(chan struct{})
+	var commits atomic.Int32
+	j.commit = func(fn func(*bolt.Tx) error) error {
+		if commits.Add(1) == 1 {
+			<-release
+		}
+		return j.db.Update(fn)
+	}
+	k0, k1, k2 := Key{"t", "venta", "0"}, Key{"t", "venta", "1"}, Key{"t", "venta", "2"}
+	errs := make([]error, 4)
+	var wg sync.WaitGroup
+	wg.Go(func() { _, errs[0] = j.Begin(k0, "h", "") })
+	for commits.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	wg.Go(func() { _, errs[1] = j.Begin(k1, "h", "") })
+	wg.Go(func() { _, errs[2] = j.Begin(k2, "h", "") })
+	wg.Go(func() { _, errs[3] = j.Begin(k0, "h", "") }) // k0 is sending by then: refused
+	for queued := 0; queued < 3; {
+		time.Sleep(time.Millisecond)
+		j.gmu.Lock()
+		queued = len(j.queue)
+		j.gmu.Unlock()
+	}
+	close(release)
+	wg.Wait()
+
+	if n := commits.Load(); n != 2 {
+		t.Errorf("%d commits for 4 writes queued as 1 + 3, want 2", n)
+	}
+	for i, err := range errs[:3] {
+		if err != nil {
+			t.Errorf("write %d: %v", i, err)
+		}
+	}
+	if !errors.Is(errs[3], ErrNotSendable) {
+		t.Errorf("second Begin of a sending key = %v, want ErrNotSendable", errs[3])
+	}
+	sending, err := j.List(Sending)
+	if err != nil || len(sending) != 3 {
+		t.Errorf("List(sending) = %d entries, %v; want the 3 begun despite the refusal in their group", len(sending), err)
+	}
+}
+
+// TestGroupCommitStorageFailureFailsTheGroup: when the shared commit fails,
+// every write of the group gets the storage error, and so does every later
+// one.
+func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	fsyncErr := errors.New("fdatasync: input/output error")
+	release := make(chan struct{})
+	var commits atomic.Int32
+	j.commit = func(fn func(*bolt.Tx) error) error {
+		if commits.Add(1) == 1 {
+			<-release
+			return j.db.Update(fn)
+		}
+		return fsyncErr
+	}
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	wg.Go(func() { _, errs[0] = j.Begin(Key{"t", "venta", "0"}, "h", "") })
+	for commits.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	wg.Go(func() { _, errs[1] = j.Begin(Key{"t", "venta", "1"}, "h", "") })
+	wg.Go(func() { errs[2] = j.SetNextAllowed("t", "stock", time.Now()) })
+	for queued := 0; queued < 2; {
+		time.Sleep(time.Millisecond)
+		j.gmu.Lock()
+		queued = len(j.queue)
+		j.gmu.Unlock()
+	}
+	close(release)
+	wg.Wait()
+	if errs[0] != nil {
+		t.Errorf("first write: %v", errs[0])
+	}
+	for i, err := range errs[1:] {
+		if !errors.Is(err, fsyncErr) {
+			t.Errorf("write %d of the failed group = %v, want the storage error", i+1, err)
+		}
+	}
+	if _, err := j.Begin(Key{"t", "venta", "3"}, "h", ""); !errors.Is(err, fsyncErr) {
+		t.Errorf("write after the failed group = %v, want the storage error", err)
+	}
+}
