@@ -330,8 +330,9 @@ func (b *builder) writeInstructions(ls []list) error {
 	if err := styled(title, "A", msg.New("tpl.title", string(b.kind), b.kind.Endpoint()).In(lang)); err != nil {
 		return err
 	}
-	for _, key := range []string{"tpl.intro.rows", "tpl.intro.required", "tpl.intro.lists", "tpl.intro.run"} {
-		if err := put(msg.New(key, b.data).In(lang)); err != nil {
+	for _, m := range []msg.Message{msg.New("tpl.intro.rows", b.data), msg.New("tpl.intro.required"),
+		msg.New("tpl.intro.lists"), msg.New("tpl.intro.run")} {
+		if err := put(m.In(lang)); err != nil {
 			return err
 		}
 	}

@@ -332,6 +332,9 @@ func TestInstructionsExplainEveryColumn(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
+			if text := instructions(t, f); strings.Contains(text, "%!") {
+				t.Errorf("Instrucciones has a broken format verb:\n%s", text)
+			}
 			rows, _ := f.GetRows(InstructionsSheet)
 			described := map[string]string{}
 			for _, r := range rows {
