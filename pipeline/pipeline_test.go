@@ -1,0 +1,290 @@
+package pipeline
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/readers"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// load writes content to a temp file named name and loads and validates it.
+func load(t *testing.T, name, content string, o LoadOptions) *File {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, o)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	f.Validate(nil, true)
+	return f
+}
+
+// rowView is what a test asserts about one row.
+type rowView struct {
+	Row     int
+	Status  writers.Status
+	Request string
+	Msg     string
+}
+
+func rowsOf(sh *Sheet) []rowView {
+	var out []rowView
+	for r := range sh.rows(msg.ES) {
+		out = append(out, rowView{r.SourceRow, r.Status, r.Request, r.Message})
+	}
+	return out
+}
+
+const ventaHeader = "ordenId,usuario.email,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n"
+
+func TestVentaRowsGroupByOrdenWhereverTheyAre(t *testing.T) {
+	f := load(t, "v.csv", ventaHeader+
+		"1,a@x.com,100,10,1,30,0,0,0,30,EFECTIVO\n"+
+		"2,b@x.com,100,5,1,5,0,0,0,5,EFECTIVO\n"+
+		"0001,,101,20,1,,,,,,\n", LoadOptions{})
+	sh := f.Sheets[0]
+	if len(sh.Requests) != 2 {
+		t.Fatalf("requests = %d, want 2 (ordenId 1 and 0001 are one sale)", len(sh.Requests))
+	}
+	want := []rowView{
+		{2, writers.StatusValid, "venta 1", ""},
+		{3, writers.StatusValid, "venta 2", ""},
+		{4, writers.StatusValid, "venta 1", ""},
+	}
+	if d := cmp.Diff(want, rowsOf(sh)); d != "" {
+		t.Errorf("rows (-want +got):\n%s", d)
+	}
+	if got := len(sh.Requests[0].Rows); got != 2 {
+		t.Errorf("sale 1 has %d lines, want 2", got)
+	}
+	if !strings.Contains(string(sh.Requests[0].Body), `"productos":[{"articuloId":100,"precio":10,"cantidad":1},{"articuloId":101,"precio":20,"cantidad":1}]`) {
+		t.Errorf("body = %s", sh.Requests[0].Body)
+	}
+	if !strings.Contains(string(sh.Requests[0].Body), `"numero":1`) {
+		t.Errorf("numero must equal ordenId: %s", sh.Requests[0].Body)
+	}
+}
+
+func TestConflictingOrderValuesMarkEveryRow(t *testing.T) {
+	f := load(t, "v.csv", ventaHeader+
+		"7,a@x.com,100,10,1,20,0,0,0,20,EFECTIVO\n"+
+		"7,b@x.com,101,10,1,20,0,0,0,20,EFECTIVO\n"+
+		"8,c@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n", LoadOptions{})
+	rows := rowsOf(f.Sheets[0])
+	for _, r := range rows[:2] {
+		if r.Status != writers.StatusInvalid || !strings.Contains(r.Msg, "usuario.email") {
+			t.Errorf("row %d = %+v, want invalid naming usuario.email", r.Row, r)
+		}
+	}
+	if rows[2].Status != writers.StatusValid {
+		t.Errorf("other sale affected: %+v", rows[2])
+	}
+}
+
+func TestFineRowsSayWhichRowBrokeTheRequest(t *testing.T) {
+	f := load(t, "v.csv", ventaHeader+
+		"7,a@x.com,100,10,1,20,0,0,0,20,EFECTIVO\n"+
+		"7,,101,10,0,,,,,,\n", LoadOptions{})
+	rows := rowsOf(f.Sheets[0])
+	if rows[1].Status != writers.StatusInvalid || !strings.Contains(rows[1].Msg, "cantidad") {
+		t.Errorf("bad line: %+v", rows[1])
+	}
+	if rows[0].Status != writers.StatusInvalid || !strings.Contains(rows[0].Msg, "fila(s) 3") {
+		t.Errorf("fine line must point at row 3: %+v", rows[0])
+	}
+}
+
+func TestParseErrorIsReportedOnceWithItsColumn(t *testing.T) {
+	f := load(t, "v.csv", ventaHeader+"9,a@x.com,100,abc,1,10,0,0,0,10,EFECTIVO\n", LoadOptions{})
+	r := rowsOf(f.Sheets[0])[0]
+	if r.Status != writers.StatusInvalid || !strings.Contains(r.Msg, "«productos.precio»") || !strings.Contains(r.Msg, "«abc»") {
+		t.Fatalf("row = %+v", r)
+	}
+	if strings.Count(r.Msg, "precio") != 1 {
+		t.Errorf("the same cell reported twice: %s", r.Msg)
+	}
+}
+
+func TestRepeatedFacturaIDIsAnErrorOnLaterRows(t *testing.T) {
+	f := load(t, "f.csv", "facturaId,puntoVentaId,electronica,medioPago.tipo\n1001,1,no,EFECTIVO\n1002,1,no,EFECTIVO\n1001,1,si,EFECTIVO\n", LoadOptions{})
+	rows := rowsOf(f.Sheets[0])
+	if rows[0].Status != writers.StatusValid || rows[1].Status != writers.StatusValid {
+		t.Errorf("first rows: %+v", rows[:2])
+	}
+	if rows[2].Status != writers.StatusInvalid || !strings.Contains(rows[2].Msg, "fila 2") {
+		t.Errorf("repeated row: %+v", rows[2])
+	}
+}
+
+func stockCSV(n int, extra func(i int) string) string {
+	var b strings.Builder
+	b.WriteString("depositoId,motivoId,tipo,fecha,articulos.articuloId,articulos.cantidad,movimiento\n")
+	for i := range n {
+		b.WriteString(extra(i))
+	}
+	return b.String()
+}
+
+func TestStockPacking(t *testing.T) {
+	tests := []struct {
+		name       string
+		csv        string
+		max        int
+		wantChunks []int // rows per request, in order
+	}{
+		{
+			name: "equal movement fields pack, 6 and INGRESO_STOCK are one type, dates in two spellings",
+			csv: "depositoId,motivoId,tipo,fecha,articulos.articuloId,articulos.cantidad\n" +
+				"1,1,6,2026-11-20,100,1\n1,1,INGRESO_STOCK,20/11/2026,101,1\n2,1,6,2026-11-20,102,1\n",
+			max: 500, wantChunks: []int{2, 1},
+		},
+		{
+			name:       "chunks of max-articulos",
+			csv:        stockCSV(7, func(i int) string { return "1,1,6,,1" + string(rune('0'+i)) + ",1,\n" }),
+			max:        3,
+			wantChunks: []int{3, 3, 1},
+		},
+		{
+			name: "the movimiento column groups rows whatever else they say",
+			csv: stockCSV(4, func(i int) string {
+				if i%2 == 0 {
+					return "1,1,6,,10" + string(rune('0'+i)) + ",1,A\n"
+				}
+				return "1,1,6,,10" + string(rune('0'+i)) + ",1,B\n"
+			}),
+			max:        500,
+			wantChunks: []int{2, 2},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := load(t, "s.csv", tt.csv, LoadOptions{MaxArticulos: tt.max})
+			var got []int
+			for _, r := range f.Sheets[0].Requests {
+				got = append(got, len(r.Rows))
+				if r.Status != writers.StatusValid {
+					t.Errorf("request %s is %s: %v", r.Key, r.Status, rowsOf(f.Sheets[0]))
+				}
+			}
+			if d := cmp.Diff(tt.wantChunks, got); d != "" {
+				t.Errorf("chunks (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestStockKeysAreStableAcrossLoads(t *testing.T) {
+	csv := stockCSV(5, func(i int) string { return "1,1,6,,10" + string(rune('0'+i)) + ",1,\n" })
+	a := load(t, "s.csv", csv, LoadOptions{MaxArticulos: 2})
+	b := load(t, "s.csv", csv, LoadOptions{MaxArticulos: 2})
+	for i := range a.Sheets[0].Requests {
+		ra, rb := a.Sheets[0].Requests[i], b.Sheets[0].Requests[i]
+		if ra.Key != rb.Key || ra.BodyHash != rb.BodyHash {
+			t.Errorf("request %d: keys %s/%s hashes %s/%s", i, ra.Key, rb.Key, ra.BodyHash, rb.BodyHash)
+		}
+	}
+}
+
+func TestDecimalSeparatorIsDetectedPerFile(t *testing.T) {
+	comma := "ordenId;usuario.email;productos.articuloId;productos.precio;productos.cantidad;subtotal;descuento;recargo;envio;total;medioPago.tipo\n" +
+		"1;a@x.com;100;1.500;1;1.500;0;0;0;1.500,00;EFECTIVO\n"
+	f := load(t, "c.csv", comma, LoadOptions{})
+	if f.Sheets[0].Sep != schema.SepComma {
+		t.Fatalf("sep = %v, want comma", f.Sheets[0].Sep)
+	}
+	if st := f.Sheets[0].Requests[0].Status; st != writers.StatusValid {
+		t.Errorf("1.500 in a comma file is 1500: %v", rowsOf(f.Sheets[0]))
+	}
+	ambiguous := strings.Replace(comma, "1.500,00", "1.500", 1)
+	f = load(t, "a.csv", ambiguous, LoadOptions{})
+	if r := rowsOf(f.Sheets[0])[0]; r.Status != writers.StatusInvalid || !strings.Contains(r.Msg, "ambiguo") {
+		t.Errorf("no evidence: %+v", r)
+	}
+	f = load(t, "a.csv", ambiguous, LoadOptions{Sep: schema.SepComma})
+	if r := rowsOf(f.Sheets[0])[0]; r.Status != writers.StatusValid {
+		t.Errorf("--decimal comma: %+v", r)
+	}
+}
+
+func TestErrorsFileRefeedsAsIs(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "v.csv")
+	content := ventaHeader + "1,a@x.com,100,10,1,10,0,0,0,11,EFECTIVO\n2,=cmd(),100,5,1,5,0,0,0,5,EFECTIVO\n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Validate(nil, false)
+	paths, err := f.WriteReports(ReportOptions{Lang: msg.ES, NoXLSX: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(paths.Errors[0], LoadOptions{})
+	if err != nil {
+		t.Fatalf("errors file does not load: %v", err)
+	}
+	again.Validate(nil, false)
+	sh := again.Sheets[0]
+	if sh.Rows() != 2 || len(sh.Info.Header) != 11 {
+		t.Fatalf("re-fed: %d rows, header %v", sh.Rows(), sh.Info.Header)
+	}
+	if got := sh.store.cell(1, sh.Layout.Col("usuario.email")); got != "=cmd()" {
+		t.Errorf("neutralised cell came back as %q", got)
+	}
+}
+
+func TestFileErrors(t *testing.T) {
+	tests := []struct {
+		name, file, content string
+		want                string // catalog key or reader sentinel text in the message
+	}{
+		{"missing required column", "v.csv", "ordenId,total\n1,2\n", "hdr.missing"},
+		{"no kind", "x.csv", "a,b\n1,2\n", "load.nokind"},
+		{"header only", "v.csv", ventaHeader, "load.norows"},
+		{"empty file", "e.csv", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tt.file)
+			if err := os.WriteFile(path, []byte(tt.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path, LoadOptions{})
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want a *FileError", err)
+			}
+			if !strings.Contains(fe.In(msg.ES), filepath.Base(path)) {
+				t.Errorf("message does not name the file: %s", fe.In(msg.ES))
+			}
+			if tt.want == "" {
+				var re *readers.Error
+				if !errors.As(err, &re) {
+					t.Errorf("want a reader error, got %v", err)
+				}
+				return
+			}
+			found := false
+			for _, m := range fe.Msgs {
+				found = found || m.Key == tt.want
+			}
+			if !found {
+				t.Errorf("messages %v lack %s", fe.Msgs, tt.want)
+			}
+		})
+	}
+}
