@@ -102,3 +102,55 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 		t.Errorf("write after the failed group = %v, want the storage error", err)
 	}
 }
+
+// TestFinishAsyncSharesTheNextIntentsCommit: an outcome queued with
+// FinishAsync and the same worker's next Begin go out in one commit, and
+// the outcome is durable when its channel answers.
+func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	k1, k2 := Key{"t", "venta", "1"}, Key{"t", "venta", "2"}
+	if _, err := j.Begin(k1, "h", ""); err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	var commits atomic.Int32
+	j.commit = func(fn func(*bolt.Tx) error) error {
+		if commits.Add(1) == 1 {
+			<-release
+		}
+		return j.db.Update(fn)
+	}
+	// Something else is committing: both writes queue behind it.
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = j.SetNextAllowed("t", "stock", time.Now()) })
+	for commits.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	done := j.FinishAsync(k1, OK, 10, 20, 3, "")
+	var beginErr error
+	wg.Go(func() { _, beginErr = j.Begin(k2, "h", "") })
+	for queued := 0; queued < 2; {
+		time.Sleep(time.Millisecond)
+		j.gmu.Lock()
+		queued = len(j.queue)
+		j.gmu.Unlock()
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("FinishAsync: %v", err)
+	}
+	wg.Wait()
+	if beginErr != nil {
+		t.Fatalf("Begin: %v", beginErr)
+	}
+	if n := commits.Load(); n != 2 {
+		t.Errorf("%d commits, want 2: the outcome and the next intent share one", n)
+	}
+	e, _, err := j.Get(k1)
+	if err != nil || e.State != OK || e.FacturaID != 10 {
+		t.Errorf("after FinishAsync answered: %+v, %v; want ok with facturaId 10", e, err)
+	}
+	if err := <-j.FinishAsync(k1, "sending", 0, 0, 0, ""); err == nil {
+		t.Error("FinishAsync as sending: no error")
+	}
+}

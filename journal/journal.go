@@ -285,18 +285,34 @@ func (j *Journal) Path() string { return j.path }
 // so that it cannot undo the other writes of the group. Every fn in this
 // file checks first and puts last.
 func (j *Journal) write(fn func(*bolt.Tx) error) error {
+	w, lead, err := j.enqueue(fn)
+	if err != nil {
+		return err
+	}
+	return j.await(w, lead)
+}
+
+// enqueue queues fn for the next group commit; lead says the caller must
+// commit it (await does).
+func (j *Journal) enqueue(fn func(*bolt.Tx) error) (w *pendingWrite, lead bool, err error) {
 	j.mu.Lock()
 	broken := j.broken
 	j.mu.Unlock()
 	if broken != nil {
-		return broken
+		return nil, false, broken
 	}
-	w := &pendingWrite{fn: fn, wake: make(chan bool, 1)}
+	w = &pendingWrite{fn: fn, wake: make(chan bool, 1)}
 	j.gmu.Lock()
 	j.queue = append(j.queue, w)
-	lead := !j.leading
+	lead = !j.leading
 	j.leading = true
 	j.gmu.Unlock()
+	return w, lead, nil
+}
+
+// await returns once w is durable (or failed), leading a group commit when
+// lead is set or when the previous leader hands the lead over.
+func (j *Journal) await(w *pendingWrite, lead bool) error {
 	if !lead && !<-w.wake {
 		return w.err // a leader committed it
 	}
@@ -425,10 +441,41 @@ func (j *Journal) Begin(k Key, bodyHash, source string) (Entry, error) {
 // API returned, Rejected or Unknown with the API's text or the reason.
 // The entry must be Sending (Begin was called).
 func (j *Journal) Finish(k Key, st State, facturaID, numero, pvNumero int64, message string) error {
-	if st != OK && st != Rejected && st != Unknown {
-		return fmt.Errorf("journal: finish %s as %q: want ok, rejected or unknown", k, st)
+	fn, err := j.finish(k, st, facturaID, numero, pvNumero, message)
+	if err != nil {
+		return err
 	}
-	return j.write(func(tx *bolt.Tx) error {
+	return j.write(fn)
+}
+
+// FinishAsync is Finish that does not wait: the write is queued before it
+// returns and the channel receives its result once it is durable. A worker
+// that records an outcome this way and then calls Begin for its next
+// request gets both into one group commit, one fsync instead of two; and
+// since any later write commits in the same group or after it, a failure
+// of this one fails them too.
+func (j *Journal) FinishAsync(k Key, st State, facturaID, numero, pvNumero int64, message string) <-chan error {
+	done := make(chan error, 1)
+	fn, err := j.finish(k, st, facturaID, numero, pvNumero, message)
+	if err != nil {
+		done <- err
+		return done
+	}
+	w, lead, err := j.enqueue(fn)
+	if err != nil {
+		done <- err
+		return done
+	}
+	go func() { done <- j.await(w, lead) }()
+	return done
+}
+
+// finish builds Finish's write.
+func (j *Journal) finish(k Key, st State, facturaID, numero, pvNumero int64, message string) (func(*bolt.Tx) error, error) {
+	if st != OK && st != Rejected && st != Unknown {
+		return nil, fmt.Errorf("journal: finish %s as %q: want ok, rejected or unknown", k, st)
+	}
+	return func(tx *bolt.Tx) error {
 		b := tx.Bucket(entriesBucket)
 		e, found, err := get(b, k)
 		switch {
@@ -442,7 +489,7 @@ func (j *Journal) Finish(k Key, st State, facturaID, numero, pvNumero int64, mes
 		e.State, e.FacturaID, e.Numero, e.PVNumero = st, facturaID, numero, pvNumero
 		e.Message, e.Updated = message, j.now()
 		return put(b, e)
-	})
+	}, nil
 }
 
 // Resolve records an operator's verdict on an entry whose outcome is not

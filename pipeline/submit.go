@@ -33,6 +33,7 @@ type Journal interface {
 	Get(k journal.Key) (journal.Entry, bool, error)
 	Begin(k journal.Key, bodyHash, source string) (journal.Entry, error)
 	Finish(k journal.Key, st journal.State, facturaID, numero, pvNumero int64, message string) error
+	FinishAsync(k journal.Key, st journal.State, facturaID, numero, pvNumero int64, message string) <-chan error
 	NextAllowed(tenant, window string) (time.Time, error)
 	SetNextAllowed(tenant, window string, t time.Time) error
 }
@@ -84,6 +85,8 @@ type submitter struct {
 	mu      sync.Mutex
 	res     SubmitResult
 	limiter *rate.Limiter
+	// finishing counts outcomes queued in the journal but not yet durable.
+	finishing sync.WaitGroup
 }
 
 // Prepare checks every valid request against the journal: a key already ok
@@ -215,6 +218,7 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 	}
 	close(queue)
 	wg.Wait()
+	s.finishing.Wait()
 	s.res.Sent = int(s.sent.Load())
 	if ctx.Err() != nil {
 		s.res.Interrupted = true
@@ -374,9 +378,16 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 		r.Status, r.Outcome = writers.StatusUnknown, msg.New("sub.unknown", reason, jb.key.String())
 	}
 	r.FacturaID, r.Numero, r.PVNumero = fid, num, pv
-	if err := s.j.Finish(jb.key, st, fid, num, pv, text); err != nil {
-		s.fatal(fmt.Errorf("journal outcome for %s: %w", jb.key, err))
-	}
+	// The outcome is queued now and made durable together with this
+	// worker's next intent (one fsync for both); Submit waits for it. A
+	// crash before it lands leaves the entry sending, i.e. unknown: never
+	// a double send.
+	done := s.j.FinishAsync(jb.key, st, fid, num, pv, text)
+	s.finishing.Go(func() {
+		if err := <-done; err != nil {
+			s.fatal(fmt.Errorf("journal outcome for %s: %w", jb.key, err))
+		}
+	})
 }
 
 func quoted(s string) string {
