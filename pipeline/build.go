@@ -25,6 +25,14 @@ type builder struct {
 	// bad marks cells that could not be parsed, so that validation does not
 	// report the same cell again as missing.
 	bad map[cellKey]bool
+	// rows are the current request's rows and cells their decoded cells,
+	// decoded once per request (the strings point into the row store).
+	rows  []int32
+	cells [][]string
+	slab  []nxapi.Decimal // backing store of the request's *Decimal fields
+	// msgs collects the messages of the rows this builder settles; the
+	// sheet merges every builder's map when validation ends.
+	msgs map[int32][]msg.Message
 }
 
 type cellKey struct {
@@ -32,11 +40,20 @@ type cellKey struct {
 	field string
 }
 
-func newBuilder(sh *Sheet) *builder { return &builder{sh: sh} }
+func newBuilder(sh *Sheet) *builder { return &builder{sh: sh, msgs: map[int32][]msg.Message{}} }
 
-func (b *builder) reset() {
+// reset starts on request r: no issues yet, its rows decoded.
+func (b *builder) reset(r *Request) {
 	b.issues = b.issues[:0]
 	clear(b.bad)
+	b.rows = r.Rows
+	n := len(b.sh.Info.Header)
+	for len(b.cells) < len(r.Rows) {
+		b.cells = append(b.cells, make([]string, 0, n))
+	}
+	for k, row := range r.Rows {
+		b.cells[k] = b.sh.store.cells(int(row), n, b.cells[k])
+	}
 }
 
 func (b *builder) fail(row int32, field string, m msg.Message) {
@@ -50,50 +67,57 @@ func (b *builder) fail(row int32, field string, m msg.Message) {
 	}
 }
 
-// requestValue returns the request-level cell for path: the first non-blank
-// value among rows; two different non-blank values are an error on every row.
-func (b *builder) requestValue(rows []int32, path string) (string, int32, bool) {
-	col := b.sh.Layout.Col(path)
-	if col < 0 {
-		return "", -1, false
-	}
+// requestValue returns the request-level cell of column c: the first
+// non-blank value among the request's rows; two different non-blank values
+// are an error on every row.
+func (b *builder) requestValue(c presentCol) (string, int32, bool) {
 	val, at := "", int32(-1)
 	conflict := false
-	for _, r := range rows {
-		c := strings.TrimSpace(b.sh.store.cell(int(r), col))
-		if c == "" {
+	for k, r := range b.rows {
+		v := strings.TrimSpace(b.cells[k][c.idx])
+		if v == "" {
 			continue
 		}
 		if at < 0 {
-			val, at = c, r
+			val, at = v, r
 			continue
 		}
-		if c != val && !sameValue(b.sh, path, c, val) {
+		if v != val && !sameValue(b.sh, c.Column, v, val) {
 			conflict = true
 		}
 	}
-	if conflict {
-		var vals []string
-		seen := map[string]bool{}
-		for _, r := range rows {
-			c := strings.TrimSpace(b.sh.store.cell(int(r), col))
-			if c != "" && !seen[c] {
-				seen[c] = true
-				vals = append(vals, c)
-			}
-		}
-		for _, r := range rows {
-			b.fail(r, path, msg.New("row.conflict", b.header(path), joinQuoted(vals)))
-		}
-		return "", -1, false
+	if !conflict {
+		return val, at, at >= 0
 	}
-	return val, at, at >= 0
+	var vals []string
+	seen := map[string]bool{}
+	for k := range b.rows {
+		v := strings.TrimSpace(b.cells[k][c.idx])
+		if v != "" && !seen[v] {
+			seen[v] = true
+			vals = append(vals, v)
+		}
+	}
+	for _, r := range b.rows {
+		b.fail(r, c.Path, msg.New("row.conflict", b.header(c.Path), joinQuoted(vals)))
+	}
+	return "", -1, false
+}
+
+// requestText returns the request-level text of path, if present.
+func (b *builder) requestText(path string) (string, bool) {
+	for _, c := range b.sh.reqCols {
+		if c.Path == path {
+			v, _, ok := b.requestValue(c)
+			return v, ok
+		}
+	}
+	return "", false
 }
 
 // sameValue reports whether two spellings of a request-level value mean the
 // same ("1500" and "1.500,00").
-func sameValue(sh *Sheet, path, a, c string) bool {
-	col, _ := sh.Kind.Column(path)
+func sameValue(sh *Sheet, col schema.Column, a, c string) bool {
 	va, ea := parseCell(sh, col, a)
 	vc, ec := parseCell(sh, col, c)
 	return ea == nil && ec == nil && va == vc
@@ -106,85 +130,99 @@ func (b *builder) header(path string) string {
 	return path
 }
 
-// parseCell converts a non-blank cell to the column's Go type.
-func parseCell(sh *Sheet, c schema.Column, s string) (any, error) {
-	raw := sh.Info.RawNumbers
-	switch c.Type {
-	case schema.Int:
-		return schema.ParseInt(s, raw)
-	case schema.Number:
-		return schema.ParseNumber(s, sh.Sep, raw)
-	case schema.Bool:
-		return schema.ParseBool(s)
-	case schema.Date:
-		return schema.ParseDate(s, raw, sh.Info.Date1904)
-	case schema.MedioTipo:
-		return schema.ParseTipoMedio(s)
-	case schema.StockTipo:
-		return schema.ParseTipoStock(s)
-	case schema.Condicion:
-		return schema.ParseCondicion(s)
-	case schema.Digits:
-		return schema.DigitsOnly(s), nil
-	}
-	return s, nil
+// cellValue is a parsed cell: one field is set, per the column's type.
+// A struct, not an interface, so parsing a million cells boxes nothing.
+type cellValue struct {
+	i int64         // Int, MedioTipo, StockTipo, Condicion
+	d nxapi.Decimal // Number
+	s string        // Text, Digits, Date
+	b bool          // Bool
 }
 
-// value parses the cell of path at row into its Go value; ok is false when
-// the cell is blank or could not be parsed (the problem is recorded).
-func (b *builder) value(row int32, path, text string) (any, bool) {
-	if strings.TrimSpace(text) == "" {
-		return nil, false
+// parseCell converts a non-blank cell to the column's value.
+func parseCell(sh *Sheet, c schema.Column, s string) (cellValue, error) {
+	raw := sh.Info.RawNumbers
+	var v cellValue
+	var err error
+	switch c.Type {
+	case schema.Int:
+		v.i, err = schema.ParseInt(s, raw)
+	case schema.Number:
+		v.d, err = schema.ParseNumber(s, sh.Sep, raw)
+	case schema.Bool:
+		v.b, err = schema.ParseBool(s)
+	case schema.Date:
+		v.s, err = schema.ParseDate(s, raw, sh.Info.Date1904)
+	case schema.MedioTipo:
+		var t nxapi.TipoMedio
+		t, err = schema.ParseTipoMedio(s)
+		v.i = int64(t)
+	case schema.StockTipo:
+		var t nxapi.TipoStock
+		t, err = schema.ParseTipoStock(s)
+		v.i = int64(t)
+	case schema.Condicion:
+		var n int
+		n, err = schema.ParseCondicion(s)
+		v.i = int64(n)
+	case schema.Digits:
+		v.s = schema.DigitsOnly(s)
+	default:
+		v.s = s
 	}
-	col, _ := b.sh.Kind.Column(path)
-	v, err := parseCell(b.sh, col, text)
+	return v, err
+}
+
+// value parses a non-blank cell of column c at row into its Go value; ok
+// is false when the cell is blank or could not be parsed (the problem is
+// recorded).
+func (b *builder) value(row int32, c schema.Column, text string) (cellValue, bool) {
+	if strings.TrimSpace(text) == "" {
+		return cellValue{}, false
+	}
+	v, err := parseCell(b.sh, c, text)
 	if err != nil {
 		var ce *schema.CellError
 		if errors.As(err, &ce) {
-			b.fail(row, path, msg.New("row.cell", b.header(path), ce.Msg))
+			b.fail(row, c.Path, msg.New("row.cell", b.header(c.Path), ce.Msg))
 		} else {
-			b.fail(row, path, msg.New("row.cell", b.header(path), err.Error()))
+			b.fail(row, c.Path, msg.New("row.cell", b.header(c.Path), err.Error()))
 		}
-		return nil, false
+		return cellValue{}, false
 	}
 	return v, true
 }
 
 // requestFields parses every request-level column of the request.
-func (b *builder) requestFields(rows []int32, set func(path string, v any)) {
-	for _, c := range b.sh.Kind.Columns() {
-		if c.Level != schema.RequestLevel || c.Path == schema.Movimiento {
-			continue
-		}
-		text, at, ok := b.requestValue(rows, c.Path)
+func (b *builder) requestFields(set func(path string, v cellValue)) {
+	for _, c := range b.sh.reqCols {
+		text, at, ok := b.requestValue(c)
 		if !ok {
 			continue
 		}
-		if v, ok := b.value(at, c.Path, text); ok {
+		if v, ok := b.value(at, c.Column, text); ok {
 			set(c.Path, v)
 		}
 	}
 }
 
-// lineFields parses the line-level columns of one row.
-func (b *builder) lineFields(row int32, set func(path string, v any)) {
-	for _, c := range b.sh.Kind.Columns() {
-		if c.Level != schema.LineLevel {
-			continue
-		}
-		col := b.sh.Layout.Col(c.Path)
-		if col < 0 {
-			continue
-		}
-		if v, ok := b.value(row, c.Path, b.sh.store.cell(int(row), col)); ok {
+// lineFields parses the line-level columns of the request's k-th row.
+func (b *builder) lineFields(k int, set func(path string, v cellValue)) {
+	for _, c := range b.sh.lineCols {
+		if v, ok := b.value(b.rows[k], c.Column, b.cells[k][c.idx]); ok {
 			set(c.Path, v)
 		}
 	}
 }
 
-func decPtr(v any) *nxapi.Decimal {
-	d := v.(nxapi.Decimal)
-	return &d
+// dec returns a pointer to a copy of d from a slab shared by the request,
+// one allocation per request instead of one per amount.
+func (b *builder) dec(d nxapi.Decimal) *nxapi.Decimal {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]nxapi.Decimal, 0, max(16, 3*len(b.rows)))
+	}
+	b.slab = append(b.slab, d)
+	return &b.slab[len(b.slab)-1]
 }
 
 // buildVenta builds the sale of the request's rows; numero = ordenId.
@@ -198,56 +236,56 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 		}
 		return medio
 	}
-	b.requestFields(r.Rows, func(path string, val any) {
+	b.requestFields(func(path string, val cellValue) {
 		switch path {
 		case "ordenId":
-			v.OrdenID = val.(int64)
+			v.OrdenID = val.i
 		case "detalle":
-			v.Detalle = val.(string)
+			v.Detalle = val.s
 		case "listaPrecioId":
-			v.ListaPrecioID = val.(int64)
+			v.ListaPrecioID = val.i
 		case "puntoVentaId":
-			v.PuntoVentaID = val.(int64)
+			v.PuntoVentaID = val.i
 		case "entidadId":
-			v.EntidadID = val.(int64)
+			v.EntidadID = val.i
 		case "empleadoId":
-			v.EmpleadoID = val.(int64)
+			v.EmpleadoID = val.i
 		case "usuario.nombre":
-			usuario.Nombre = val.(string)
+			usuario.Nombre = val.s
 		case "usuario.email":
-			usuario.Email = val.(string)
+			usuario.Email = val.s
 		case "usuario.dni":
-			usuario.DNI = val.(string)
+			usuario.DNI = val.s
 		case "usuario.cuit":
-			usuario.CUIT = val.(string)
+			usuario.CUIT = val.s
 		case "usuario.telefono":
-			usuario.Telefono = val.(string)
+			usuario.Telefono = val.s
 		case "usuario.condicion":
-			c := val.(int)
+			c := int(val.i)
 			usuario.Condicion = &c
 		case "subtotal":
-			v.Subtotal = decPtr(val)
+			v.Subtotal = b.dec(val.d)
 		case "descuento":
-			v.Descuento = decPtr(val)
+			v.Descuento = b.dec(val.d)
 		case "recargo":
-			v.Recargo = decPtr(val)
+			v.Recargo = b.dec(val.d)
 		case "envio":
-			v.Envio = decPtr(val)
+			v.Envio = b.dec(val.d)
 		case "total":
-			v.Total = decPtr(val)
+			v.Total = b.dec(val.d)
 		case "medioPago.tipo":
-			mp().Tipo = val.(nxapi.TipoMedio)
+			mp().Tipo = nxapi.TipoMedio(val.i)
 		case "medioPago.cuentaBancariaId":
-			mp().CuentaBancariaID = val.(int64)
+			mp().CuentaBancariaID = val.i
 		case "medioPago.tarjetaId":
-			mp().TarjetaID = val.(int64)
+			mp().TarjetaID = val.i
 		case "medioPago.externalId":
-			mp().ExternalID = val.(string)
+			mp().ExternalID = val.s
 		default:
 			if d, ok := strings.CutPrefix(path, "direccionEnvio."); ok {
-				setDireccion(envio, d, val.(string))
+				setDireccion(envio, d, val.s)
 			} else if d, ok := strings.CutPrefix(path, "direccionFacturacion."); ok {
-				setDireccion(fact, d, val.(string))
+				setDireccion(fact, d, val.s)
 			}
 		}
 	})
@@ -265,20 +303,20 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	// validation names the column to fill.
 	v.MedioPago = medio
 	v.Productos = make([]nxapi.Producto, 0, len(r.Rows))
-	for _, row := range r.Rows {
+	for k := range r.Rows {
 		var p nxapi.Producto
-		b.lineFields(row, func(path string, val any) {
+		b.lineFields(k, func(path string, val cellValue) {
 			switch path {
 			case "productos.articuloId":
-				p.ArticuloID = val.(int64)
+				p.ArticuloID = val.i
 			case "productos.precio":
-				p.Precio = decPtr(val)
+				p.Precio = b.dec(val.d)
 			case "productos.cantidad":
-				p.Cantidad = decPtr(val)
+				p.Cantidad = b.dec(val.d)
 			case "productos.talleId":
-				p.TalleID = val.(int64)
+				p.TalleID = val.i
 			case "productos.colorId":
-				p.ColorID = val.(int64)
+				p.ColorID = val.i
 			}
 		})
 		v.Productos = append(v.Productos, p)
@@ -309,23 +347,23 @@ func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 		}
 		return medio
 	}
-	b.requestFields(r.Rows, func(path string, val any) {
+	b.requestFields(func(path string, val cellValue) {
 		switch path {
 		case "facturaId":
-			f.FacturaID = val.(int64)
+			f.FacturaID = val.i
 		case "puntoVentaId":
-			f.PuntoVentaID = val.(int64)
+			f.PuntoVentaID = val.i
 		case "electronica":
-			e := val.(bool)
+			e := val.b
 			f.Electronica = &e
 		case "medioPago.tipo":
-			mp().Tipo = val.(nxapi.TipoMedio)
+			mp().Tipo = nxapi.TipoMedio(val.i)
 		case "medioPago.cuentaBancariaId":
-			mp().CuentaBancariaID = val.(int64)
+			mp().CuentaBancariaID = val.i
 		case "medioPago.tarjetaId":
-			mp().TarjetaID = val.(int64)
+			mp().TarjetaID = val.i
 		case "medioPago.externalId":
-			mp().ExternalID = val.(string)
+			mp().ExternalID = val.s
 		}
 	})
 	// The electronica column exists (it is required); blank means no.
@@ -340,45 +378,45 @@ func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 // buildStock builds one movement chunk.
 func (b *builder) buildStock(r *Request) *nxapi.StockMovimiento {
 	m := &nxapi.StockMovimiento{}
-	b.requestFields(r.Rows, func(path string, val any) {
+	b.requestFields(func(path string, val cellValue) {
 		switch path {
 		case "depositoId":
-			m.DepositoID = val.(int64)
+			m.DepositoID = val.i
 		case "motivoId":
-			m.MotivoID = val.(int64)
+			m.MotivoID = val.i
 		case "tipo":
-			m.Tipo = val.(nxapi.TipoStock)
+			m.Tipo = nxapi.TipoStock(val.i)
 		case "fecha":
-			m.Fecha = val.(string)
+			m.Fecha = val.s
 		case "detalle":
-			m.Detalle = val.(string)
+			m.Detalle = val.s
 		case "sref":
-			m.Sref = val.(string)
+			m.Sref = val.s
 		case "depositoDosId":
-			m.DepositoDosID = val.(int64)
+			m.DepositoDosID = val.i
 		case "sucursalDosId":
-			m.SucursalDosID = val.(int64)
+			m.SucursalDosID = val.i
 		}
 	})
 	m.Articulos = make([]nxapi.StockArticulo, 0, len(r.Rows))
-	for _, row := range r.Rows {
+	for k := range r.Rows {
 		var a nxapi.StockArticulo
-		b.lineFields(row, func(path string, val any) {
+		b.lineFields(k, func(path string, val cellValue) {
 			switch path {
 			case "articulos.articuloId":
-				a.ArticuloID = val.(int64)
+				a.ArticuloID = val.i
 			case "articulos.cantidad":
-				a.Cantidad = decPtr(val)
+				a.Cantidad = b.dec(val.d)
 			case "articulos.colorId":
-				a.ColorID = val.(int64)
+				a.ColorID = val.i
 			case "articulos.talleId":
-				a.TalleID = val.(int64)
+				a.TalleID = val.i
 			case "articulos.precio":
-				a.Precio = decPtr(val)
+				a.Precio = b.dec(val.d)
 			case "articulos.detalle":
-				a.Detalle = val.(string)
+				a.Detalle = val.s
 			case "articulos.sref":
-				a.Sref = val.(string)
+				a.Sref = val.s
 			}
 		})
 		m.Articulos = append(m.Articulos, a)

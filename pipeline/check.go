@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
@@ -23,54 +25,109 @@ func (f *File) Validate(cat *validation.Catalog, keepBodies bool) {
 	}
 }
 
+// parallelFrom is the number of requests above which validation is split
+// across cores; below it, goroutines cost more than they save.
+const parallelFrom = 2000
+
 func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
-	b := newBuilder(sh)
-	firstKey := map[string]int32{} // facturar: facturaId -> first row
-	for _, r := range sh.Requests {
-		b.reset()
-		var body any
-		var issues []validation.Issue
-		switch sh.Kind {
-		case schema.Venta:
-			v := b.buildVenta(r)
-			issues, body = validation.Venta(v, cat), v
-		case schema.Facturar:
-			fa := b.buildFacturar(r)
-			issues, body = validation.Facturar(fa, cat), fa
-			if r.Key != "" {
-				if first, dup := firstKey[r.Key]; dup {
-					b.fail(r.Rows[0], "facturaId", msg.New("row.dupfactura", r.Key, sh.store.rowNumber(int(first))))
-				} else {
-					firstKey[r.Key] = r.Rows[0]
-				}
+	dups := sh.repeatedKeys()
+	workers := 1
+	if len(sh.Requests) >= parallelFrom {
+		workers = min(runtime.GOMAXPROCS(0), 8)
+	}
+	// Requests own disjoint rows, so workers only share read-only state;
+	// each collects its rows' messages in its own map, merged at the end.
+	builders := make([]*builder, workers)
+	var wg sync.WaitGroup
+	per := (len(sh.Requests) + workers - 1) / workers
+	for w := range workers {
+		b := newBuilder(sh)
+		builders[w] = b
+		lo, hi := w*per, min((w+1)*per, len(sh.Requests))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, r := range sh.Requests[lo:hi] {
+				first, dup := dups[r]
+				b.check(r, cat, keepBodies, first, dup)
 			}
-		case schema.Stock:
-			m := b.buildStock(r)
-			issues, body = validation.Stock(m, cat), m
-		}
-		for _, is := range issues {
-			b.addValidation(r, is)
-		}
-		for _, row := range r.Rows {
-			if p := sh.problems[int(row)]; p != nil {
-				b.issues = append(b.issues, rowIssue{row: row, msg: p.Msg})
-			}
-		}
-		sh.settle(r, b.issues)
-		if r.Status == writers.StatusValid {
-			js, err := json.Marshal(body)
-			if err != nil { // cannot happen with these types; never send what we cannot hash
-				r.Status = writers.StatusInvalid
-				sh.results[r.Rows[0]].msgs = append(sh.results[r.Rows[0]].msgs, msg.New("row.internal", err.Error()))
-				continue
-			}
-			sum := sha256.Sum256(js)
-			r.BodyHash = hex.EncodeToString(sum[:])
-			if keepBodies {
-				r.Body = js
-			}
+		}()
+	}
+	wg.Wait()
+	for _, b := range builders {
+		for row, ms := range b.msgs {
+			sh.msgs[row] = ms
 		}
 	}
+}
+
+// repeatedKeys finds presales whose facturaId already appeared on an earlier
+// row: those later rows are errors (the API would take the first and refuse
+// the rest as in progress). The value is the first row's index.
+func (sh *Sheet) repeatedKeys() map[*Request]int32 {
+	dups := map[*Request]int32{}
+	if sh.Kind != schema.Facturar {
+		return dups
+	}
+	first := map[string]int32{}
+	for _, r := range sh.Requests {
+		if r.Key == "" {
+			continue
+		}
+		if f, seen := first[r.Key]; seen {
+			dups[r] = f
+		} else {
+			first[r.Key] = r.Rows[0]
+		}
+	}
+	return dups
+}
+
+// check builds request r, validates it, settles its rows and, for a run,
+// keeps its exact JSON body and hash. dup marks a repeated facturaId whose
+// first row is dupOf.
+func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, dupOf int32, dup bool) {
+	sh := b.sh
+	b.reset(r)
+	var body any
+	var issues []validation.Issue
+	switch sh.Kind {
+	case schema.Venta:
+		v := b.buildVenta(r)
+		issues, body = validation.Venta(v, cat), v
+	case schema.Facturar:
+		fa := b.buildFacturar(r)
+		issues, body = validation.Facturar(fa, cat), fa
+	case schema.Stock:
+		m := b.buildStock(r)
+		issues, body = validation.Stock(m, cat), m
+	}
+	if dup {
+		b.fail(r.Rows[0], "facturaId", msg.New("row.dupfactura", r.Key, sh.store.rowNumber(int(dupOf))))
+	}
+	for _, is := range issues {
+		b.addValidation(r, is)
+	}
+	for _, row := range r.Rows {
+		if p := sh.problems[int(row)]; p != nil {
+			b.issues = append(b.issues, rowIssue{row: row, msg: p.Msg})
+		}
+	}
+	b.settle(r)
+	// Only a run needs the exact body and its hash (journal keys and
+	// conflicts); validate skips the cost.
+	if !keepBodies || r.Status != writers.StatusValid {
+		return
+	}
+	js, err := json.Marshal(body)
+	if err != nil { // cannot happen with these types; never send what we cannot hash
+		r.Status = writers.StatusInvalid
+		b.msgs[r.Rows[0]] = append(b.msgs[r.Rows[0]], msg.New("row.internal", err.Error()))
+		return
+	}
+	sum := sha256.Sum256(js)
+	r.BodyHash = hex.EncodeToString(sum[:])
+	r.Body = js
 }
 
 // addValidation maps a validation issue onto the rows it concerns: a line
@@ -94,33 +151,32 @@ func (b *builder) addValidation(r *Request, is validation.Issue) {
 
 // settle sets the request's status from its issues and gives every row its
 // messages: its own problems, or which rows of the same request have them.
-func (sh *Sheet) settle(r *Request, issues []rowIssue) {
+func (b *builder) settle(r *Request) {
+	r.Status = writers.StatusValid
+	if len(b.issues) == 0 {
+		return
+	}
 	bad := map[int32]bool{}
-	for _, is := range issues {
-		res := &sh.results[is.row]
+	for _, is := range b.issues {
 		if !is.warning {
 			bad[is.row] = true
 		}
-		res.msgs = appendUnique(res.msgs, is.msg)
+		b.msgs[is.row] = appendUnique(b.msgs[is.row], is.msg)
 	}
-	r.Status = writers.StatusValid
-	if len(bad) > 0 {
-		r.Status = writers.StatusInvalid
+	if len(bad) == 0 {
+		r.Warned = true
+		return
 	}
-	r.Warned = len(issues) > len(bad) && len(bad) == 0
+	r.Status = writers.StatusInvalid
 	var badRows []string
-	if len(bad) > 0 {
-		for _, row := range r.Rows {
-			if bad[row] {
-				badRows = append(badRows, strconv.Itoa(sh.store.rowNumber(int(row))))
-			}
+	for _, row := range r.Rows {
+		if bad[row] {
+			badRows = append(badRows, strconv.Itoa(b.sh.store.rowNumber(int(row))))
 		}
 	}
 	for _, row := range r.Rows {
-		res := &sh.results[row]
-		res.status = r.Status
-		if len(bad) > 0 && !bad[row] {
-			res.msgs = append(res.msgs, msg.New("row.otherrows", r.Label, strings.Join(badRows, ", ")))
+		if !bad[row] {
+			b.msgs[row] = append(b.msgs[row], msg.New("row.otherrows", r.Label(), strings.Join(badRows, ", ")))
 		}
 	}
 }
@@ -136,7 +192,7 @@ func appendUnique(ms []msg.Message, m msg.Message) []msg.Message {
 
 // RowMessage renders the messages of row i of the sheet in language l.
 func (sh *Sheet) RowMessage(i int, l msg.Lang) string {
-	ms := sh.results[i].msgs
+	ms := sh.msgs[int32(i)]
 	switch len(ms) {
 	case 0:
 		return ""

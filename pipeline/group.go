@@ -18,9 +18,14 @@ type Request struct {
 	Kind schema.Kind
 	// Key is the business key the journal and the API's anti-duplicate guard
 	// use: the ordenId, the facturaId, or the stock packing key and chunk.
-	Key   string
-	Label msg.Message // what result.request shows
-	Rows  []int32     // indexes of the sheet's rows, in input order
+	Key  string
+	Rows []int32 // indexes of the sheet's rows, in input order
+	// firstRow names a request without a key by its row; pack, chunk and
+	// chunks name a stock movement part. Labels are derived from them
+	// rather than stored: a 200,000-sale file would otherwise keep 200,000
+	// rendered labels.
+	firstRow            int32
+	pack, chunk, chunks int32
 
 	Status   writers.Status
 	Outcome  msg.Message // the send outcome, when there is one
@@ -31,23 +36,33 @@ type Request struct {
 	Warned                      bool // valid, with warnings
 }
 
+// Label is what result.request shows for the request.
+func (r *Request) Label() msg.Message {
+	switch {
+	case r.Key == "":
+		return msg.New("req.row", int(r.firstRow))
+	case r.Kind == schema.Venta:
+		return msg.New("req.venta", r.Key)
+	case r.Kind == schema.Facturar:
+		return msg.New("req.facturar", r.Key)
+	}
+	return msg.New("req.stock", int(r.pack), int(r.chunk), int(r.chunks))
+}
+
 // group splits a sheet's rows into requests for its kind.
 func group(sh *Sheet, maxArticulos int) {
-	sh.results = make([]rowResult, sh.store.len())
-	for i := range sh.results {
-		sh.results[i].req = -1
-	}
 	switch sh.Kind {
 	case schema.Venta:
-		groupByKey(sh, "ordenId", "req.venta")
+		groupByKey(sh, "ordenId")
 	case schema.Facturar:
 		groupByRow(sh)
 	case schema.Stock:
 		groupStock(sh, maxArticulos)
 	}
+	sh.reqOf = make([]int32, sh.store.len())
 	for ri, r := range sh.Requests {
 		for _, row := range r.Rows {
-			sh.results[row].req = int32(ri)
+			sh.reqOf[row] = int32(ri)
 		}
 	}
 }
@@ -65,22 +80,37 @@ func keyText(s string, raw bool) string {
 
 // groupByKey puts all rows with the same key column value into one request.
 // Rows with a blank key each become a request of their own (invalid later).
-func groupByKey(sh *Sheet, path, labelKey string) {
+func groupByKey(sh *Sheet, path string) {
 	col := sh.Layout.Col(path)
-	index := map[string]int{}
+	byInt := map[int64]int32{} // the usual case: integer keys, no string per row
+	byText := map[string]int32{}
+	add := func(ri int32, i int) { sh.Requests[ri].Rows = append(sh.Requests[ri].Rows, int32(i)) }
+	newReq := func(k string) int32 {
+		sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k})
+		return int32(len(sh.Requests) - 1)
+	}
 	for i := 0; i < sh.store.len(); i++ {
-		k := keyText(sh.store.cell(i, col), sh.Info.RawNumbers)
-		if k == "" {
-			sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Label: msg.New("req.row", sh.store.rowNumber(i)), Rows: []int32{int32(i)}})
+		c := strings.TrimSpace(sh.store.cell(i, col))
+		if c == "" {
+			add(newReq(""), i)
+			sh.Requests[len(sh.Requests)-1].firstRow = int32(sh.store.rowNumber(i))
 			continue
 		}
-		ri, ok := index[k]
-		if !ok {
-			ri = len(sh.Requests)
-			index[k] = ri
-			sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k, Label: msg.New(labelKey, k)})
+		if n, err := schema.ParseInt(c, sh.Info.RawNumbers); err == nil {
+			ri, ok := byInt[n]
+			if !ok {
+				ri = newReq(strconv.FormatInt(n, 10))
+				byInt[n] = ri
+			}
+			add(ri, i)
+			continue
 		}
-		sh.Requests[ri].Rows = append(sh.Requests[ri].Rows, int32(i))
+		ri, ok := byText[c]
+		if !ok {
+			ri = newReq(c)
+			byText[c] = ri
+		}
+		add(ri, i)
 	}
 }
 
@@ -89,11 +119,8 @@ func groupByRow(sh *Sheet) {
 	col := sh.Layout.Col("facturaId")
 	for i := 0; i < sh.store.len(); i++ {
 		k := keyText(sh.store.cell(i, col), sh.Info.RawNumbers)
-		label := msg.New("req.facturar", k)
-		if k == "" {
-			label = msg.New("req.row", sh.store.rowNumber(i))
-		}
-		sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k, Label: label, Rows: []int32{int32(i)}})
+		sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k, Rows: []int32{int32(i)},
+			firstRow: int32(sh.store.rowNumber(i))})
 	}
 }
 
@@ -148,10 +175,12 @@ func groupStock(sh *Sheet, maxArticulos int) {
 		for c := 0; c < chunks; c++ {
 			end := min((c+1)*maxArticulos, len(p.rows))
 			sh.Requests = append(sh.Requests, &Request{
-				Kind:  schema.Stock,
-				Key:   id + "#" + strconv.Itoa(c+1),
-				Label: msg.New("req.stock", n+1, c+1, chunks),
-				Rows:  p.rows[c*maxArticulos : end],
+				Kind:   schema.Stock,
+				Key:    id + "#" + strconv.Itoa(c+1),
+				Rows:   p.rows[c*maxArticulos : end],
+				pack:   int32(n + 1),
+				chunk:  int32(c + 1),
+				chunks: int32(chunks),
 			})
 		}
 	}

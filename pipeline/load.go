@@ -48,18 +48,23 @@ type Sheet struct {
 
 	store    rowStore
 	problems map[int]*readers.Error // row index → malformed row
-	results  []rowResult            // per row, in input order
+	reqOf    []int32                // row index → index into Requests
+	// msgs holds the messages of the rows that have any; most rows of a
+	// large clean file have none, so a map costs far less than a slice.
+	msgs map[int32][]msg.Message
+	// reqCols and lineCols are the kind's columns present in the header.
+	reqCols, lineCols []presentCol
+	labels            map[msg.Lang][]string // rendered request labels
+}
+
+// presentCol is a column of the kind found in the header at idx.
+type presentCol struct {
+	schema.Column
+	idx int
 }
 
 // Rows returns the number of data rows in the sheet.
 func (s *Sheet) Rows() int { return s.store.len() }
-
-// rowResult is the outcome of one input row.
-type rowResult struct {
-	req    int32 // index into Requests; -1 when the row belongs to none
-	status writers.Status
-	msgs   []msg.Message
-}
 
 // FileError is a problem that makes a whole file or sheet unusable. It is
 // reported with its position and counts as a configuration error.
@@ -169,7 +174,17 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		}
 		return nil, nil, fe
 	}
-	sh := &Sheet{Info: info, Kind: kind, Layout: lay, problems: map[int]*readers.Error{}}
+	sh := &Sheet{Info: info, Kind: kind, Layout: lay, problems: map[int]*readers.Error{}, msgs: map[int32][]msg.Message{}}
+	for _, c := range kind.Columns() {
+		i := lay.Col(c.Path)
+		switch {
+		case i < 0 || c.Path == schema.Movimiento:
+		case c.Level == schema.LineLevel:
+			sh.lineCols = append(sh.lineCols, presentCol{c, i})
+		default:
+			sh.reqCols = append(sh.reqCols, presentCol{c, i})
+		}
+	}
 	var det schema.SepDetector
 	numCols := numberColumns(kind, lay)
 	ncol := len(info.Header)

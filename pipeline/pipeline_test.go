@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -286,5 +287,40 @@ func TestFileErrors(t *testing.T) {
 				t.Errorf("messages %v lack %s", fe.Msgs, tt.want)
 			}
 		})
+	}
+}
+
+// TestParallelValidationMatchesInput runs a file large enough to validate
+// on several cores (CI runs it under -race) and checks every row landed on
+// its own request's outcome and message.
+func TestParallelValidationMatchesInput(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(ventaHeader)
+	const sales = parallelFrom + 500
+	for i := range sales {
+		total := "10"
+		if i%7 == 0 {
+			total = "11" // wrong: subtotal 10
+		}
+		// Two lines per sale, the second far away, to cross worker ranges.
+		fmt.Fprintf(&sb, "%d,c%d@x.com,100,5,1,10,0,0,0,%s,EFECTIVO\n", 10_000+i, i, total)
+	}
+	for i := range sales {
+		fmt.Fprintf(&sb, "%d,,101,5,1,,,,,,\n", 10_000+i)
+	}
+	f := load(t, "big.csv", sb.String(), LoadOptions{})
+	sh := f.Sheets[0]
+	for i, r := range rowsOf(sh) {
+		sale := i % sales
+		wantBad := sale%7 == 0
+		if got := r.Status == writers.StatusInvalid; got != wantBad {
+			t.Fatalf("row %d (sale %d): status %s, want invalid=%v", r.Row, sale, r.Status, wantBad)
+		}
+		if wantBad && !strings.Contains(r.Msg, "11,00") {
+			t.Fatalf("row %d: message %q does not show the total", r.Row, r.Msg)
+		}
+		if want := fmt.Sprintf("venta %d", 10_000+sale); r.Request != want {
+			t.Fatalf("row %d: request %q, want %q", r.Row, r.Request, want)
+		}
 	}
 }

@@ -64,34 +64,53 @@ func (sh *Sheet) Table(l msg.Lang) writers.Table {
 	return writers.Table{
 		Sheet:  sh.Info.Name,
 		Header: sh.Info.Header,
-		Rows:   sh.rows(l),
+		Rows:   sh.rowsWhere(l, nil),
 	}
 }
 
-func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] {
+// ErrorsTable is Table with only the rows that need attention, chosen
+// before any row is rendered.
+func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table {
+	t := sh.Table(l)
+	t.Rows = sh.rowsWhere(l, writers.NeedsAttention)
+	return t
+}
+
+func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil) }
+
+// label returns the request's rendered label, rendered once per language.
+func (sh *Sheet) label(ri int32, l msg.Lang) string {
+	if sh.labels == nil {
+		sh.labels = map[msg.Lang][]string{}
+	}
+	ls := sh.labels[l]
+	if ls == nil {
+		ls = make([]string, len(sh.Requests))
+		sh.labels[l] = ls
+	}
+	if ls[ri] == "" {
+		ls[ri] = sh.Requests[ri].Label().In(l)
+	}
+	return ls[ri]
+}
+
+func (sh *Sheet) rowsWhere(l msg.Lang, keep func(writers.Status) bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
 		n := len(sh.Info.Header)
 		buf := make([]string, 0, n)
-		labels := map[int32]string{}
 		for i := 0; i < sh.store.len(); i++ {
-			res := &sh.results[i]
+			ri := sh.reqOf[i]
+			if keep != nil && !keep(sh.Requests[ri].Status) {
+				continue
+			}
 			row := writers.Row{
 				Cells:     sh.store.cells(i, n, buf),
-				Status:    res.status,
 				SourceRow: sh.store.rowNumber(i),
 			}
 			msgText := sh.RowMessage(i, l)
-			if res.req >= 0 {
-				r := sh.Requests[res.req]
-				lab, ok := labels[res.req]
-				if !ok {
-					lab = r.Label.In(l)
-					if len(labels) > 1024 {
-						clear(labels)
-					}
-					labels[res.req] = lab
-				}
-				row.Request = lab
+			{
+				r := sh.Requests[ri]
+				row.Request = sh.label(ri, l)
 				row.Status = r.Status
 				if r.Outcome.Key != "" {
 					if msgText != "" {
@@ -123,15 +142,9 @@ func idText(n int64) string {
 func (f *File) Counts() (rows, requests map[writers.Status]int) {
 	rows, requests = map[writers.Status]int{}, map[writers.Status]int{}
 	for _, sh := range f.Sheets {
-		for i := range sh.results {
-			st := sh.results[i].status
-			if r := sh.results[i].req; r >= 0 {
-				st = sh.Requests[r].Status
-			}
-			rows[st]++
-		}
 		for _, r := range sh.Requests {
 			requests[r.Status]++
+			rows[r.Status] += len(r.Rows)
 		}
 	}
 	return rows, requests
@@ -166,7 +179,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 			if r.FacturaID == 0 {
 				continue
 			}
-			c := writers.Created{Request: r.Label.In(o.Lang), FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero}
+			c := writers.Created{Request: r.Label().In(o.Lang), FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero}
 			for _, row := range r.Rows {
 				c.Rows = append(c.Rows, sh.store.rowNumber(int(row)))
 			}
@@ -187,7 +200,8 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 // requestTotal returns the sale's total as typed in its rows.
 func (sh *Sheet) requestTotal(r *Request) nxapi.Decimal {
 	b := newBuilder(sh)
-	text, _, ok := b.requestValue(r.Rows, "total")
+	b.reset(r)
+	text, ok := b.requestText("total")
 	if !ok {
 		return 0
 	}
@@ -219,7 +233,7 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 		if err := writers.WriteCSV(res, sh.Table(o.Lang)); err != nil {
 			return p, err
 		}
-		if err := writers.WriteErrorsCSV(errs, sh.Table(o.Lang)); err != nil {
+		if err := writers.WriteErrorsCSV(errs, sh.ErrorsTable(o.Lang)); err != nil {
 			return p, err
 		}
 		p.CSV = append(p.CSV, res)

@@ -105,6 +105,43 @@ func sepEvidence(s string) Sep {
 	return SepUnknown
 }
 
+// plainNumber parses the common case without allocating: digits with at
+// most one decimal separator that the file's convention (or a raw cell)
+// allows, and at most Scale decimals.
+func plainNumber(s string, sep Sep, raw bool) (nxapi.Decimal, bool) {
+	if len(s) == 0 || len(s) > 16 { // no int64 overflow while accumulating
+		return 0, false
+	}
+	var ip, fp int64
+	frac := -1 // digits after the separator; -1 before it
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			if frac < 0 {
+				ip = ip*10 + int64(c-'0')
+				continue
+			}
+			frac++
+			if frac > nxapi.Scale {
+				return 0, false
+			}
+			fp = fp*10 + int64(c-'0')
+		case frac < 0 && i > 0 && ((c == '.' && (raw || sep == SepDot)) || (c == ',' && !raw && sep == SepComma)):
+			frac = 0
+		default:
+			return 0, false
+		}
+	}
+	if frac == 0 || ip > 900_000_000_000_000 { // the general path judges the range
+		return 0, false
+	}
+	for k := max(frac, 0); k < nxapi.Scale; k++ {
+		fp *= 10
+	}
+	return nxapi.NewDecimal(ip, fp), true
+}
+
 // IsRawNumber reports whether s is a spreadsheet's raw numeric value
 // ("1234.5", "-3", "1E-05").
 func IsRawNumber(s string) bool {
@@ -139,6 +176,15 @@ func IsRawNumber(s string) bool {
 // "1.234,56", "1,234.56", with an optional leading "$". raw says the cell
 // came from a spreadsheet's numeric value.
 func ParseNumber(s string, sep Sep, raw bool) (nxapi.Decimal, error) {
+	if d, ok := plainNumber(s, sep, raw); ok {
+		return d, nil
+	}
+	return parseNumberText(s, sep, raw)
+}
+
+// parseNumberText is ParseNumber's general path: signs, "$", thousands
+// separators, exponents, and the messages for what does not parse.
+func parseNumberText(s string, sep Sep, raw bool) (nxapi.Decimal, error) {
 	s = strings.TrimSpace(s)
 	if raw && IsRawNumber(s) {
 		d, err := nxapi.ParseDecimal(s)
@@ -246,27 +292,54 @@ func ParseBool(s string) (bool, error) {
 // enumKey folds an enum name: "Depósito banco", "deposito_banco" and
 // "DEPOSITO-BANCO" all become DEPOSITOBANCO.
 func enumKey(s string) string {
+	if isEnumCanonical(s) {
+		return strings.ReplaceAll(s, "_", "")
+	}
 	return strings.ToUpper(strings.ReplaceAll(Normalize(s), "-", ""))
+}
+
+// isEnumCanonical reports text already in the API's spelling (EFECTIVO,
+// DEPOSITO_BANCO, 9): the common case, folded without allocating.
+func isEnumCanonical(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// Enum names folded once, so that parsing a cell does not fold them again.
+var (
+	tipoMedioByKey = foldEnum(nxapi.TipoMedioNames)
+	tipoStockByKey = foldEnum(nxapi.TipoStockNames)
+)
+
+func foldEnum[T ~int](names map[T]string) map[string]T {
+	out := map[string]T{}
+	for v, name := range names {
+		out[enumKey(name)] = v
+		out[strconv.Itoa(int(v))] = v
+	}
+	return out
 }
 
 // ParseTipoMedio reads a TipoMedio name or number.
 func ParseTipoMedio(s string) (nxapi.TipoMedio, error) {
-	k := enumKey(s)
-	for t, name := range nxapi.TipoMedioNames {
-		if k == enumKey(name) || k == strconv.Itoa(int(t)) {
-			return t, nil
-		}
+	if t, ok := tipoMedioByKey[enumKey(s)]; ok {
+		return t, nil
 	}
 	return 0, cellErr("cell.badmedio", s)
 }
 
 // ParseTipoStock reads a TipoStockTransaccion name or number.
 func ParseTipoStock(s string) (nxapi.TipoStock, error) {
-	k := enumKey(s)
-	for t, name := range nxapi.TipoStockNames {
-		if k == enumKey(name) || k == strconv.Itoa(int(t)) {
-			return t, nil
-		}
+	if t, ok := tipoStockByKey[enumKey(s)]; ok {
+		return t, nil
 	}
 	return 0, cellErr("cell.badtipostock", s)
 }

@@ -9,8 +9,15 @@ import (
 func FuzzParseNumber(f *testing.F) {
 	for _, s := range []string{"1.234,56", "1,234.56", "-0,5", "1E-05", "$ 3", "1.234.5", "٣", "9999999999999999"} {
 		f.Add(s, 0, false)
+		f.Add(s, 1, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, sep int, raw bool) {
+		if fast, ok := plainNumber(s, Sep(sep%3), raw); ok {
+			slow, err := parseNumberText(s, Sep(sep%3), raw)
+			if err != nil || slow != fast {
+				t.Fatalf("%q: fast path %v, general path %v, %v", s, fast, slow, err)
+			}
+		}
 		d, err := ParseNumber(s, Sep(sep%3), raw)
 		if err != nil {
 			if _, ok := err.(*CellError); !ok {

@@ -2,7 +2,9 @@ package validation
 
 import (
 	"errors"
+	"math"
 	"math/big"
+	"math/bits"
 	"strings"
 
 	"github.com/nxbatch/nxbatch/nxapi"
@@ -85,6 +87,19 @@ func (c *checker) subtotalOfLines(v *nxapi.Venta) {
 	if v.Subtotal == nil || len(v.Productos) == 0 {
 		return
 	}
+	for _, p := range v.Productos {
+		if p.Precio == nil || p.Cantidad == nil {
+			return // already reported as missing
+		}
+	}
+	// The usual case fits in int64 exactly; big.Int only when it would not.
+	if sum, ok := linesSum64(v.Productos); ok {
+		if roundDiv64(sum, 1_000_000) == v.Subtotal.Cents() {
+			return
+		}
+		c.warn("subtotal", request, "val.subtotal.lines", Amount(*v.Subtotal), Amount(nxapi.Decimal(roundDiv64(sum, 10_000))))
+		return
+	}
 	// Each product has 2×Scale decimals; big.Int keeps it exact at any size.
 	var sum, term, b big.Int
 	for _, p := range v.Productos {
@@ -105,6 +120,37 @@ func (c *checker) subtotalOfLines(v *nxapi.Venta) {
 		return
 	}
 	c.warn("subtotal", request, "val.subtotal.lines", Amount(*v.Subtotal), Amount(nxapi.Decimal(shown.Int64())))
+}
+
+// linesSum64 returns Σ precio × cantidad with 2×Scale decimals; ok is false
+// when a product or the sum would overflow int64.
+func linesSum64(ps []nxapi.Producto) (int64, bool) {
+	var sum int64
+	for _, p := range ps {
+		a, b := int64(*p.Precio), int64(*p.Cantidad)
+		if a < 0 || b < 0 {
+			return 0, false
+		}
+		hi, lo := bits.Mul64(uint64(a), uint64(b))
+		if hi != 0 || lo > math.MaxInt64 {
+			return 0, false
+		}
+		t := int64(lo)
+		if sum > math.MaxInt64-t {
+			return 0, false
+		}
+		sum += t
+	}
+	return sum, true
+}
+
+// roundDiv64 is roundDiv for a non-negative int64.
+func roundDiv64(x, d int64) int64 {
+	q, r := x/d, x%d
+	if 2*r >= d {
+		q++
+	}
+	return q
 }
 
 // roundDiv returns x/d rounded half away from zero, the rounding of
