@@ -90,7 +90,11 @@ func TestInterruptSettlesInFlight(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for sum(sb.Server.State(), postVenta) < 20 {
+	for deadline := time.Now().Add(time.Minute); sum(sb.Server.State(), postVenta) < 20; {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("no 20 requests in a minute: %s", ended(t, cmd.Wait(), out, errb))
+		}
 		time.Sleep(2 * time.Millisecond)
 	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
