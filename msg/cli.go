@@ -16,3 +16,13 @@ func init() {
 		"run.maxerrors":   {ES: "se detuvo el envío tras %d rechazos seguidos (--max-errors): revise el motivo en el informe", EN: "sending stopped after %d rejections in a row (--max-errors): check the reason in the report"},
 	})
 }
+
+// Lines of the validate command.
+func init() {
+	register(map[string]Text{
+		"val.cli.nocatalog": {
+			ES: "no se verifican los ids contra los catálogos de la API: %s (use --catalog DIR, o --offline para no intentarlo)",
+			EN: "ids are not checked against the API's catalogs: %s (use --catalog DIR, or --offline not to try)",
+		},
+	})
+}

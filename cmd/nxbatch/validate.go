@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/readers"
@@ -77,7 +78,41 @@ func (f *inputFlags) lang() msg.Lang {
 type validateCmd struct {
 	inputFlags
 	Catalog string `help:"Folder with medios-pago.json and motivos.json (the API's answers) to check ids against." type:"existingdir"`
-	Offline bool   `help:"Never use the network (catalogs only from --catalog)."`
+	Offline bool   `help:"Never use the network: catalogs only from --catalog (otherwise, with NX_BASE_URL set, they come from the API through the per-tenant cache)."`
+	connFlags
+	stateFlags
+	CatalogTTL time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
+}
+
+// apiCatalogs fetches (or reuses from the per-tenant cache) the catalogs the
+// files need, when a connection is configured. Any problem only means the
+// catalog checks are skipped, which the notes say.
+func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *validation.Catalog {
+	if c.Offline || c.BaseURL == "" {
+		return nil
+	}
+	need := catalog.Need{}
+	for _, f := range files {
+		for _, sh := range f.Sheets {
+			need.Motivos = need.Motivos || sh.Kind == schema.Stock
+			need.MediosPago = need.MediosPago || sh.Kind != schema.Stock
+		}
+	}
+	cn, err := connect(e, c.connFlags, sandboxFlags{}, c.stateFlags, journal.Options{}, l)
+	if err != nil {
+		fmt.Fprintln(e.stderr, msg.New("val.cli.nocatalog", err.Error()).In(l))
+		return nil
+	}
+	defer cn.Close()
+	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
+	for _, n := range notes {
+		fmt.Fprintln(e.stderr, n.In(l))
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, msg.New("val.cli.nocatalog", err.Error()).In(l))
+		return nil
+	}
+	return cat
 }
 
 // Run validates every file and writes its reports.
@@ -96,6 +131,7 @@ func (c *validateCmd) Run(e *env) error {
 	}
 	l := c.lang()
 	code := exitOK
+	var files []*pipeline.File
 	for _, path := range c.Files {
 		f, err := pipeline.Load(path, lo)
 		if err != nil {
@@ -103,15 +139,21 @@ func (c *validateCmd) Run(e *env) error {
 			code = max(code, exitUsage)
 			continue
 		}
+		files = append(files, f)
+	}
+	if cat == nil {
+		cat = c.apiCatalogs(e, files, l)
+	}
+	for _, f := range files {
 		f.Validate(cat, false)
 		printPlan(e, f, l)
 		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: c.ReportDir, Lang: l, Command: "validate",
 			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX})
 		if err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("write reports of %s: %w", path, err)}
+			return &exitError{code: exitUsage, err: fmt.Errorf("write reports of %s: %w", f.Path, err)}
 		}
 		rows, _ := f.Counts()
-		printFileSummary(e, path, rows, paths, l)
+		printFileSummary(e, f.Path, rows, paths, l)
 		if rows[writers.StatusInvalid] > 0 {
 			code = max(code, exitRowProblems)
 		}
