@@ -4,8 +4,8 @@ package msg
 func init() {
 	register(map[string]Text{
 		"hdr.missing": {
-			ES: "falta la columna obligatoria %s (archivo de tipo %s): agréguela al encabezado o indique su nombre con --map",
-			EN: "the required column %s is missing (file of kind %s): add it to the header or name it with --map",
+			ES: "para un archivo de tipo %s faltan columnas obligatorias: %s. Agréguelas al encabezado o indique con --map cómo se llaman en su planilla",
+			EN: "a file of kind %s lacks required columns: %s. Add them to the header or name your own columns with --map",
 		},
 		"hdr.duplicate": {
 			ES: "las columnas «%s» y «%s» completan el mismo campo %s: deje una sola",

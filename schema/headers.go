@@ -185,12 +185,16 @@ func Match(k Kind, header []string, m Mapping) (*Layout, []*HeaderError) {
 		}
 		lay.Index[path] = i
 	}
+	var missing []string
 	for _, c := range cols {
 		if c.Required {
 			if _, ok := lay.Index[c.Path]; !ok {
-				errs = append(errs, &HeaderError{Msg: msg.New("hdr.missing", c.Path, string(k))})
+				missing = append(missing, c.Path)
 			}
 		}
+	}
+	if len(missing) > 0 {
+		errs = append(errs, &HeaderError{Msg: msg.New("hdr.missing", string(k), strings.Join(missing, ", "))})
 	}
 	return lay, errs
 }
