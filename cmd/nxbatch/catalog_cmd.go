@@ -18,21 +18,8 @@ type catalogCmd struct {
 	Export catalogExportCmd `cmd:"" help:"Write the catalogs to FILE.xlsx or FILE.csv, or to a folder as the API's JSON (for validate --catalog)."`
 }
 
-// catalogFlags are the connection and cache flags every catalog command takes.
-type catalogFlags struct {
-	connFlags
-	sandboxFlags
-	stateFlags
-	Lang string `help:"Language of the output: es or en." default:"es" enum:"es,en"`
-}
-
-func (f *catalogFlags) lang() msg.Lang {
-	l, _ := msg.ParseLang(f.Lang)
-	return l
-}
-
 type catalogPullCmd struct {
-	catalogFlags
+	apiFlags
 	Only       []string      `help:"Catalogs to fetch, comma separated: medios-pago, motivos, depositos, config, puntos-venta, empleados (default: all, in that order)."`
 	WaitWindow bool          `name:"wait-window" help:"Wait out the shared 60 s window between catalogs instead of leaving the rest for a later pull."`
 	MaxAge     time.Duration `name:"max-age" help:"Keep cached catalogs younger than this instead of fetching them again (0: fetch all)." default:"0s"`
@@ -45,7 +32,7 @@ func (c *catalogPullCmd) Run(e *env) error {
 		return usageErr("%v", err)
 	}
 	l := c.lang()
-	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags, journal.Options{}, l)
+	cn, err := c.apiFlags.connect(e, journal.Options{})
 	if err != nil {
 		return err
 	}
@@ -84,16 +71,16 @@ func reportPull(e *env, pulled []catalog.Pulled, l msg.Lang) error {
 }
 
 type catalogShowCmd struct {
-	catalogFlags
+	apiFlags
 	Offline bool          `help:"Only show the cache; never ask the API."`
 	MaxAge  time.Duration `name:"max-age" help:"Fetch a catalog again when its cached copy is older than this (and the window allows)." default:"1h"`
 }
 
 // loadForShow returns the cached snapshot, first fetching the catalogs
 // that are missing or stale when the window allows (never waiting).
-func loadForShow(e *env, f catalogFlags, offline bool, maxAge time.Duration) (*catalog.Snapshot, error) {
+func loadForShow(e *env, f apiFlags, offline bool, maxAge time.Duration) (*catalog.Snapshot, error) {
 	l := f.lang()
-	cn, err := connect(e, f.connFlags, f.sandboxFlags, f.stateFlags, journal.Options{}, l)
+	cn, err := f.connect(e, journal.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +109,7 @@ func loadForShow(e *env, f catalogFlags, offline bool, maxAge time.Duration) (*c
 
 // Run prints the catalogs.
 func (c *catalogShowCmd) Run(e *env) error {
-	s, err := loadForShow(e, c.catalogFlags, c.Offline, c.MaxAge)
+	s, err := loadForShow(e, c.apiFlags, c.Offline, c.MaxAge)
 	if err != nil {
 		return err
 	}
@@ -131,7 +118,7 @@ func (c *catalogShowCmd) Run(e *env) error {
 }
 
 type catalogExportCmd struct {
-	catalogFlags
+	apiFlags
 	Offline bool          `help:"Only export the cache; never ask the API."`
 	MaxAge  time.Duration `name:"max-age" help:"Fetch a catalog again when its cached copy is older than this (and the window allows)." default:"1h"`
 	File    string        `arg:"" help:"FILE.xlsx, FILE.csv, or a folder (ending in /) for medios-pago.json and motivos.json."`
@@ -139,7 +126,7 @@ type catalogExportCmd struct {
 
 // Run writes the catalogs to the file.
 func (c *catalogExportCmd) Run(e *env) error {
-	s, err := loadForShow(e, c.catalogFlags, c.Offline, c.MaxAge)
+	s, err := loadForShow(e, c.apiFlags, c.Offline, c.MaxAge)
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,29 @@ type stateFlags struct {
 	Wait    time.Duration `help:"How long to wait for another nxbatch process that holds the journal (0: exit at once)." default:"0s"`
 }
 
+// langFlag is the language of messages and reports.
+type langFlag struct {
+	Lang string `help:"Language of messages and reports: es or en." enum:"es,en" default:"es"`
+}
+
+func (f langFlag) lang() msg.Lang {
+	l, _ := msg.ParseLang(f.Lang)
+	return l
+}
+
+// apiFlags are what every command that talks to the API takes.
+type apiFlags struct {
+	connFlags
+	sandboxFlags
+	stateFlags
+	langFlag
+}
+
+// connect opens the connection these flags describe.
+func (f apiFlags) connect(e *env, jo journal.Options) (*conn, error) {
+	return connect(e, f.connFlags, f.sandboxFlags, f.stateFlags, jo, f.lang())
+}
+
 // sandboxFlags start the embedded sandbox instead of talking to NX_BASE_URL.
 type sandboxFlags struct {
 	Sandbox    bool `help:"Use an embedded API sandbox started in-process with the demo data (no token needed)."`

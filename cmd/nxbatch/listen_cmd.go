@@ -19,13 +19,13 @@ type listenCmd struct {
 	Store        string        `help:"Store directory: the durable event log, the stock snapshot and the shared secret." default:".nxbatch/listen" type:"path"`
 	MaxBody      int64         `help:"Largest event body accepted, in bytes." default:"4194304"`
 	ReplayWindow time.Duration `help:"A body identical to one received this long before is a replay and changes nothing." default:"1h"`
-	Lang         string        `help:"Language of messages: es or en." enum:"es,en" default:"es"`
+	langFlag
 }
 
 // Run serves until SIGINT or SIGTERM, then applies every stored event and
 // saves the snapshot.
 func (c *listenCmd) Run(e *env) error {
-	l, _ := msg.ParseLang(c.Lang)
+	l := c.lang()
 	secret, hasSecret, err := listener.LoadSecret(c.Store)
 	if err != nil {
 		return usageErr("%v", err)

@@ -19,12 +19,12 @@ type stockExportCmd struct {
 	File  string `arg:"" help:"Output file, .csv or .xlsx." type:"path"`
 	Store string `help:"listen's store directory." default:".nxbatch/listen" type:"path"`
 	Since string `help:"Only rows changed since then: a duration back from now (24h, 90m) or a date (2026-11-20, 20/11/2026, RFC 3339)."`
-	Lang  string `help:"Language of messages: es or en." enum:"es,en" default:"es"`
+	langFlag
 }
 
 // Run writes the snapshot; it works while listen runs.
 func (c *stockExportCmd) Run(e *env) error {
-	l, _ := msg.ParseLang(c.Lang)
+	l := c.lang()
 	since, err := parseSince(c.Since, time.Now())
 	if err != nil {
 		return &exitError{code: exitUsage, err: errors.New(msg.New("lst.since.bad", c.Since).In(l))}

@@ -21,7 +21,7 @@ const sandboxTemplateScale = 0.001
 
 // templateCmd writes an XLSX template for a kind.
 type templateCmd struct {
-	catalogFlags
+	apiFlags
 	Kind       string        `arg:"" help:"Kind of template: venta, facturar or stock." enum:"venta,facturar,stock"`
 	Output     string        `short:"o" help:"Workbook to write (default: KIND.xlsx)." type:"path"`
 	Rows       int           `help:"Rows prepared with formats and drop-downs." default:"1000"`

@@ -27,8 +27,8 @@ type inputFlags struct {
 	Decimal      string   `help:"Decimal separator of text numbers: comma or dot; detected per file when not given." enum:",comma,dot" default:""`
 	MaxArticulos int      `help:"Most articles in one stock movement request." default:"500"`
 	ReportDir    string   `help:"Folder for the reports (default: beside each input file)." type:"path"`
-	Lang         string   `help:"Language of report messages: es or en." enum:"es,en" default:"es"`
 	NoXLSX       bool     `name:"no-xlsx" help:"Write only the CSV reports (faster on very large files)."`
+	langFlag
 }
 
 func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
@@ -68,11 +68,6 @@ func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
 	}
 	o.Sep = sep
 	return o, nil
-}
-
-func (f *inputFlags) lang() msg.Lang {
-	l, _ := msg.ParseLang(f.Lang)
-	return l
 }
 
 type validateCmd struct {

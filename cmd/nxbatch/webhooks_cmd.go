@@ -26,23 +26,10 @@ type webhooksCmd struct {
 	Delete webhooksDeleteCmd `cmd:"" help:"Delete a webhook by id. On this API deleting an id that does not exist is an error."`
 }
 
-// webhookFlags are shared by the webhooks subcommands.
-type webhookFlags struct {
-	connFlags
-	sandboxFlags
-	stateFlags
-	Lang string `help:"Language of messages: es or en." enum:"es,en" default:"es"`
-}
-
-func (f *webhookFlags) lang() msg.Lang {
-	l, _ := msg.ParseLang(f.Lang)
-	return l
-}
-
 // admin connects and builds the paced webhook administrator.
-func (f *webhookFlags) admin(e *env) (*webhook.Admin, *conn, error) {
+func (f *apiFlags) admin(e *env) (*webhook.Admin, *conn, error) {
 	l := f.lang()
-	cn, err := connect(e, f.connFlags, f.sandboxFlags, f.stateFlags, journal.Options{}, l)
+	cn, err := f.connect(e, journal.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,7 +42,7 @@ func (f *webhookFlags) admin(e *env) (*webhook.Admin, *conn, error) {
 }
 
 type webhooksListCmd struct {
-	webhookFlags
+	apiFlags
 }
 
 // Run prints the webhooks.
@@ -74,7 +61,7 @@ func (c *webhooksListCmd) Run(e *env) error {
 }
 
 type webhooksSetCmd struct {
-	webhookFlags
+	apiFlags
 	URL      string   `name:"url" help:"Absolute http(s) URL where the ERP posts the events (listen's address as the ERP reaches it)." required:""`
 	Format   string   `help:"Event payload: flat (one record per variant) or grouped (one object per article)." enum:"flat,grouped" default:"flat"`
 	Header   []string `help:"Header the ERP sends with every event, as NAME=VALUE (repeatable)." placeholder:"NAME=VALUE"`
@@ -154,7 +141,7 @@ func (c *webhooksSetCmd) Run(e *env) error {
 }
 
 type webhooksDeleteCmd struct {
-	webhookFlags
+	apiFlags
 	ID int64 `arg:"" help:"Id of the webhook to delete (see webhooks list)."`
 }
 
