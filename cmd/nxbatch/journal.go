@@ -2,9 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"text/tabwriter"
+	"time"
 
+	"github.com/gocarina/gocsv"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/writers"
 )
 
 type journalCmd struct {
@@ -19,6 +23,37 @@ type journalFlags struct {
 type journalListCmd struct {
 	journalFlags
 	Status string `help:"Only entries in this state: sending, ok, rejected, unknown, failed." enum:",sending,ok,rejected,unknown,failed" default:""`
+	Format string `help:"Output format: table (for people) or csv (for scripts)." enum:"table,csv" default:"table"`
+}
+
+// listingRow is one journal entry as journal list --format csv writes it.
+type listingRow struct {
+	Key       string `csv:"key"`
+	State     string `csv:"state"`
+	Attempts  int    `csv:"attempts"`
+	First     string `csv:"first"`
+	Last      string `csv:"last"`
+	FacturaID int64  `csv:"facturaId"`
+	Numero    int64  `csv:"numero"`
+	PVNumero  int64  `csv:"pvNumero"`
+	Source    string `csv:"source"`
+	Message   string `csv:"message"`
+	Note      string `csv:"note"`
+}
+
+// writeCSV writes entries as CSV; text that a spreadsheet would run as a
+// formula is neutralised, as in every report.
+func writeListingCSV(w io.Writer, entries []journal.Entry) error {
+	rows := make([]listingRow, 0, len(entries))
+	for _, en := range entries {
+		rows = append(rows, listingRow{
+			Key: en.Key.String(), State: string(en.State), Attempts: en.Attempts,
+			First: en.First.UTC().Format(time.RFC3339), Last: en.Last.UTC().Format(time.RFC3339),
+			FacturaID: en.FacturaID, Numero: en.Numero, PVNumero: en.PVNumero,
+			Source: writers.Neutralize(en.Source), Message: writers.Neutralize(en.Message), Note: writers.Neutralize(en.Note),
+		})
+	}
+	return gocsv.Marshal(&rows, w)
 }
 
 // Run prints the journal's entries as a table.
@@ -31,6 +66,9 @@ func (c *journalListCmd) Run(e *env) error {
 	entries, err := j.List(journal.State(c.Status))
 	if err != nil {
 		return usageErr("list journal: %v", err)
+	}
+	if c.Format == "csv" {
+		return writeListingCSV(e.stdout, entries)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tSTATE\tATTEMPTS\tLAST\tFACTURAID\tNUMERO\tPVNUMERO\tSOURCE\tMESSAGE\tNOTE")

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"golang.org/x/text/encoding/charmap"
+
+	"github.com/nxbatch/nxbatch/journal"
 )
 
 // runCLI runs nxbatch in-process with args and returns its exit code and
@@ -148,5 +150,33 @@ func TestValidateExitCodesAndLanguage(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, dir, "--version"); code != exitOK || !strings.Contains(out, "nxbatch") {
 		t.Errorf("--version: exit %d, out %q", code, out)
+	}
+}
+
+func TestJournalListCSV(t *testing.T) {
+	dir := t.TempDir()
+	jpath := filepath.Join(dir, "j")
+	j, err := journal.Open(jpath, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "1001"}
+	if _, err := j.Begin(k, "h", "v.csv rows 2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Finish(k, journal.Rejected, 0, 0, 0, "-no existe"); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	code, out, stderr := runCLI(t, dir, "journal", "list", "--journal", jpath, "--format", "csv")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "key,state,attempts") {
+		t.Fatalf("csv = %q", out)
+	}
+	if !strings.HasPrefix(lines[1], "t1/venta/1001,rejected,1,") || !strings.Contains(lines[1], "'-no existe") {
+		t.Errorf("row = %q (want the key, state, attempts and the neutralised message)", lines[1])
 	}
 }
