@@ -113,7 +113,9 @@ func (c *Cache) save(s Snapshot) error {
 
 // Get returns the catalogs need asks for: fresh from the cache, fetched
 // when stale and the window allows, or stale (with a note of their age)
-// when it does not. Notes say what was used or skipped, for the user.
+// when it does not. Notes say what was used or skipped, for the user. A 401
+// is returned as an error (apiclient.ErrUnauthorized): nothing else would
+// be accepted with that token either.
 func (c *Cache) Get(ctx context.Context, need Need) (*validation.Catalog, []msg.Message, error) {
 	s, err := c.Load()
 	if err != nil {
@@ -164,6 +166,11 @@ func (c *Cache) Get(ctx context.Context, need Need) (*validation.Catalog, []msg.
 			return nil, nil, err
 		}
 		if err := it.fetch(); err != nil {
+			if errors.Is(err, apiclient.ErrUnauthorized) {
+				// A refused token refuses everything that follows too: the
+				// caller stops before sending anything.
+				return nil, notes, err
+			}
 			var we *apiclient.WaitError
 			if errors.As(err, &we) {
 				_ = c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(we.Wait))

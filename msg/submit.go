@@ -38,3 +38,14 @@ func init() {
 		},
 	})
 }
+
+// Why an outcome is unknown.
+func init() {
+	register(map[string]Text{
+		"sub.reason.timeout":   {ES: "la API no respondió a tiempo", EN: "the API did not answer in time"},
+		"sub.reason.cut":       {ES: "se cortó la conexión después de enviar la solicitud", EN: "the connection was cut after the request was sent"},
+		"sub.reason.transport": {ES: "falla de conexión después de enviar: %s", EN: "connection failure after sending: %s"},
+		"sub.reason.status":    {ES: "la API respondió con un error interno (HTTP %d)", EN: "the API answered with an internal error (HTTP %d)"},
+		"sub.reason.nodata":    {ES: "la API respondió (HTTP %d) sin decir si la registró", EN: "the API answered (HTTP %d) without saying whether it was recorded"},
+	})
+}

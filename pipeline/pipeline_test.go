@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
@@ -321,6 +324,25 @@ func TestParallelValidationMatchesInput(t *testing.T) {
 		}
 		if want := fmt.Sprintf("venta %d", 10_000+sale); r.Request != want {
 			t.Fatalf("row %d: request %q, want %q", r.Row, r.Request, want)
+		}
+	}
+}
+
+func TestUnknownReasonIsReadable(t *testing.T) {
+	tests := []struct {
+		out  apiclient.Outcome
+		want string
+	}{
+		{apiclient.Outcome{Message: "La solicitud ya se esta procesando", Status: 400}, "«La solicitud ya se esta procesando»"},
+		{apiclient.Outcome{Err: fmt.Errorf("Post %q: %w", "http://x/venta", context.DeadlineExceeded)}, "no respondió a tiempo"},
+		{apiclient.Outcome{Err: fmt.Errorf("Post %q: %w", "http://x/venta", io.EOF), Written: true}, "se cortó la conexión"},
+		{apiclient.Outcome{Status: 502}, "HTTP 502"},
+		{apiclient.Outcome{Status: 200}, "sin decir si la registró"},
+	}
+	for _, tt := range tests {
+		got := unknownReason(tt.out).In(msg.ES)
+		if !strings.Contains(got, tt.want) || strings.Contains(got, "http://") {
+			t.Errorf("%+v: %q, want it to contain %q and no URL", tt.out, got, tt.want)
 		}
 	}
 }

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -367,14 +370,8 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 		s.stop()
 	default: // Unknown, or Resend past maxResends
 		st = journal.Unknown
-		reason := text
-		if reason == "" && out.Err != nil {
-			reason = out.Err.Error()
-		}
-		if reason == "" {
-			reason = "HTTP " + strconv.Itoa(out.Status)
-		}
-		text = reason
+		reason := unknownReason(out)
+		text = reason.In(msg.ES)
 		r.Status, r.Outcome = writers.StatusUnknown, msg.New("sub.unknown", reason, jb.key.String())
 	}
 	r.FacturaID, r.Numero, r.PVNumero = fid, num, pv
@@ -388,6 +385,25 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 			s.fatal(fmt.Errorf("journal outcome for %s: %w", jb.key, err))
 		}
 	})
+}
+
+// unknownReason says, in the user's words, why an outcome is not known:
+// the API's own text when it gave one, else what happened on the wire.
+func unknownReason(out apiclient.Outcome) msg.Message {
+	var ne net.Error
+	switch {
+	case out.Message != "":
+		return msg.New("api.quoted", out.Message)
+	case errors.Is(out.Err, context.DeadlineExceeded) || (errors.As(out.Err, &ne) && ne.Timeout()):
+		return msg.New("sub.reason.timeout")
+	case errors.Is(out.Err, io.EOF) || errors.Is(out.Err, io.ErrUnexpectedEOF) || errors.Is(out.Err, syscall.ECONNRESET):
+		return msg.New("sub.reason.cut")
+	case out.Err != nil && out.Status == 0:
+		return msg.New("sub.reason.transport", out.Err.Error())
+	case out.Status >= 500:
+		return msg.New("sub.reason.status", out.Status)
+	}
+	return msg.New("sub.reason.nodata", out.Status)
 }
 
 func quoted(s string) string {

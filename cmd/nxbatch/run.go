@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
@@ -82,11 +83,14 @@ func (c *runCmd) Run(e *env) error {
 		files = append(files, f)
 	}
 	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
-	if err != nil {
-		return usageErr("catalogs: %v", err)
-	}
 	for _, n := range notes {
 		fmt.Fprintln(e.stderr, n.In(l))
+	}
+	if errors.Is(err, apiclient.ErrUnauthorized) {
+		return &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(l))}
+	}
+	if err != nil {
+		return usageErr("catalogs: %v", err)
 	}
 	pacing := pipeline.Pacing{Rate: c.Rate, StockWindow: scale(stockWindow)}
 	for _, f := range files {
