@@ -20,7 +20,7 @@ func init() {
 // Lines of the validate command.
 func init() {
 	register(map[string]Text{
-		"val.cli.nocatalog": {
+		"cmd.nocatalog": {
 			ES: "no se verifican los ids contra los catálogos de la API: %s (use --catalog DIR, o --offline para no intentarlo)",
 			EN: "ids are not checked against the API's catalogs: %s (use --catalog DIR, or --offline not to try)",
 		},

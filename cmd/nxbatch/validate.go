@@ -95,7 +95,7 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *v
 	}
 	cn, err := connect(e, c.connFlags, sandboxFlags{}, c.stateFlags, journal.Options{}, l)
 	if err != nil {
-		fmt.Fprintln(e.stderr, msg.New("val.cli.nocatalog", err.Error()).In(l))
+		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
 		return nil
 	}
 	defer cn.Close()
@@ -104,7 +104,7 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *v
 		fmt.Fprintln(e.stderr, n.In(l))
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, msg.New("val.cli.nocatalog", err.Error()).In(l))
+		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
 		return nil
 	}
 	return cat
