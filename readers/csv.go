@@ -249,6 +249,10 @@ type csvRows struct {
 	header  []string // physical header, to name the column of a bad quote
 	// lineOffset counts lines removed before the parser (a "sep=" line).
 	lineOffset int
+	// folded counts the line breaks inside quoted cells of the records read
+	// so far: a spreadsheet shows such a cell within one row, so they do not
+	// count as rows.
+	folded int
 }
 
 func (c *csvRows) next() (int, []string, error) {
@@ -257,15 +261,24 @@ func (c *csvRows) next() (int, []string, error) {
 		return 0, nil, c.readError(rec, err)
 	}
 	line, _ := c.r.FieldPos(0)
-	line += c.lineOffset
+	row := c.row(line)
+	// The record's own line breaks: from its first line to where its last
+	// cell starts, plus those inside that last cell.
+	last := len(rec) - 1
+	lastLine, _ := c.r.FieldPos(last)
+	c.folded += lastLine - line + strings.Count(rec[last], "\n")
 	end := c.r.InputOffset()
 	if end-c.lastEnd > int64(c.max) {
-		return 0, nil, c.tooLarge(line)
+		return 0, nil, c.tooLarge(row)
 	}
 	c.lastEnd = end
 	c.capped.recordEnded(end)
-	return line, rec, nil
+	return row, rec, nil
 }
+
+// row turns the parser's line number of a record's start into the
+// spreadsheet's row number.
+func (c *csvRows) row(line int) int { return line + c.lineOffset - c.folded }
 
 func (c *csvRows) columnName(names []string) { c.header = names }
 
@@ -290,14 +303,14 @@ func (c *csvRows) readError(rec []string, err error) error {
 		if i := len(rec); i < len(c.header) && c.header[i] != "" {
 			col = c.header[i]
 		}
-		return &Error{Pos: c.pos(pe.StartLine + c.lineOffset), Column: col, Msg: msg.New(key, pe.Line+c.lineOffset), Err: err}
+		return &Error{Pos: c.pos(c.row(pe.StartLine)), Column: col, Msg: msg.New(key, pe.Line+c.lineOffset), Err: err}
 	case errors.Is(err, errRecordTooLarge):
-		line := 0
+		row := 0
 		if len(rec) > 0 {
-			line, _ = c.r.FieldPos(0)
-			line += c.lineOffset
+			line, _ := c.r.FieldPos(0)
+			row = c.row(line)
 		}
-		return c.tooLarge(line)
+		return c.tooLarge(row)
 	}
 	return &Error{Pos: c.pos(0), Msg: msg.New("rd.io", causeText(err)), Err: fmt.Errorf("reading csv: %w", err)}
 }

@@ -156,15 +156,17 @@ func TestCSVRows(t *testing.T) {
 		want       []row
 	}{
 		{
-			name:       "quoted newlines keep the start line",
-			content:    "a;b\n1;\"two\nlines\"\n2;x\n3;\"three\r\nline\r\ncell\"\n4;y\n",
+			// A spreadsheet shows a quoted multi-line cell inside one row:
+			// row numbers count records (and blank lines), not text lines.
+			name:       "quoted newlines stay inside one spreadsheet row",
+			content:    "a;b\n1;\"two\nlines\"\n2;x\n3;\"three\r\nline\r\ncell\"\n\n4;y\n",
 			wantHeader: []string{"a", "b"},
 			wantRow:    1,
 			want: []row{
 				{Row: 2, Cells: []string{"1", "two\nlines"}},
-				{Row: 4, Cells: []string{"2", "x"}},
-				{Row: 5, Cells: []string{"3", "three\nline\ncell"}},
-				{Row: 8, Cells: []string{"4", "y"}},
+				{Row: 3, Cells: []string{"2", "x"}},
+				{Row: 4, Cells: []string{"3", "three\nline\ncell"}},
+				{Row: 6, Cells: []string{"4", "y"}},
 			},
 		},
 		{
@@ -225,7 +227,7 @@ func TestCSVRows(t *testing.T) {
 			wantRow:    1,
 			want: []row{
 				{Row: 2, Cells: []string{"1", "x\ny"}},
-				{Row: 5, Cells: []string{"3", "4"}},
+				{Row: 4, Cells: []string{"3", "4"}},
 			},
 		},
 		{
@@ -362,6 +364,7 @@ func TestCSVBadQuotes(t *testing.T) {
 		{"never closed", "a;b\n1;2\n3;\"abierta\n4;5\n6;7\n", 1, 3, "b", "rd.quote"},
 		{"in the header", "a;b\"c\n1;2\n", 0, 1, "", "rd.barequote"},
 		{"after a sep= line", "sep=;\na;b\n1;2\"\n", 0, 3, "b", "rd.barequote"},
+		{"after a multi-line cell", "a;b\n1;\"x\ny\nz\"\n3;4 \"in\n", 1, 3, "b", "rd.barequote"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -410,6 +413,7 @@ func TestCSVHugeCell(t *testing.T) {
 	}{
 		{"unquoted", "a;b\n1;2\n3;" + huge + "\n4;5\n", 3, "rd.rowtoolarge", 1},
 		{"quoted with newlines", "a;b\n1;2\n\n3;\"" + strings.Repeat("line\n", 1<<20) + "\"\n", 4, "rd.rowtoolarge", 1},
+		{"after a multi-line cell", "a;b\n1;\"x\ny\"\n3;" + huge + "\n", 3, "rd.rowtoolarge", 1},
 		{"unclosed quote", "a;b\n1;\"" + strings.Repeat("row;x\n", 1<<20), 2, "rd.rowtoolarge", 0},
 		{"just over the cap", "a;b\n1;2\n3;" + strings.Repeat("y", maxCell) + "\n", 3, "rd.rowtoolarge", 1},
 	}
