@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/xuri/excelize/v2"
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/msg"
@@ -343,6 +344,43 @@ func TestUnknownReasonIsReadable(t *testing.T) {
 		got := unknownReason(tt.out).In(msg.ES)
 		if !strings.Contains(got, tt.want) || strings.Contains(got, "http://") {
 			t.Errorf("%+v: %q, want it to contain %q and no URL", tt.out, got, tt.want)
+		}
+	}
+}
+
+// TestXLSXTextNumbersFollowTheFile checks that a text cell that looks like a
+// stored number but is not one ("1.500", as the XLSX report writes a CSV
+// input's cell) is read with the file's decimal separator, not as 1.5.
+func TestXLSXTextNumbersFollowTheFile(t *testing.T) {
+	x := excelize.NewFile()
+	rows := [][]any{
+		{"ordenId", "usuario.email", "productos.articuloId", "productos.precio", "productos.cantidad", "subtotal", "descuento", "recargo", "envio", "total", "medioPago.tipo"},
+		{1, "a@x.com", 100, "1.500", 1, "1.500,00", 0, 0, 0, 1500, "EFECTIVO"},
+		{2, "b@x.com", 100, 2.5, 2, 5, 0, 0, 0, 5, "EFECTIVO"},
+	}
+	for i, r := range rows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+1)
+		if err := x.SetSheetRow("Sheet1", cell, &r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "v.xlsx")
+	if err := x.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Validate(nil, true)
+	sh := f.Sheets[0]
+	for _, want := range []string{`"productos":[{"articuloId":100,"precio":1500,"cantidad":1}]`, `"productos":[{"articuloId":100,"precio":2.5,"cantidad":2}]`} {
+		found := false
+		for _, r := range sh.Requests {
+			found = found || strings.Contains(string(r.Body), want)
+		}
+		if !found {
+			t.Errorf("no request has %s; rows: %+v", want, rowsOf(sh))
 		}
 	}
 }

@@ -136,6 +136,9 @@ func plainNumber(s string, sep Sep, raw bool) (nxapi.Decimal, bool) {
 	if frac == 0 || ip > 900_000_000_000_000 { // the general path judges the range
 		return 0, false
 	}
+	if raw && frac >= 2 && s[len(s)-1] == '0' { // text, not a stored number: see IsRawNumber
+		return 0, false
+	}
 	for k := max(frac, 0); k < nxapi.Scale; k++ {
 		fp *= 10
 	}
@@ -143,7 +146,10 @@ func plainNumber(s string, sep Sep, raw bool) (nxapi.Decimal, bool) {
 }
 
 // IsRawNumber reports whether s is a spreadsheet's raw numeric value
-// ("1234.5", "-3", "1E-05").
+// ("1234.5", "-3", "1E-05"). Spreadsheets store a number in its shortest
+// form, at most with a single ".0" for a whole number, so a value with
+// two or more decimals ending in 0 ("1.500") is a text cell, typed the way
+// the file writes numbers: in Argentina, one thousand five hundred.
 func IsRawNumber(s string) bool {
 	if s == "" {
 		return false
@@ -153,11 +159,16 @@ func IsRawNumber(s string) bool {
 		i++
 	}
 	digits, dot, exp := 0, false, false
+	fracDigits, fracLast := 0, byte(0)
 	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= '0' && c <= '9':
 			digits++
+			if dot && !exp {
+				fracDigits++
+				fracLast = c
+			}
 		case c == '.' && !dot && !exp:
 			dot = true
 		case (c == 'E' || c == 'e') && !exp && digits > 0:
@@ -169,7 +180,7 @@ func IsRawNumber(s string) bool {
 			return false
 		}
 	}
-	return digits > 0
+	return digits > 0 && !(fracDigits >= 2 && fracLast == '0')
 }
 
 // ParseNumber parses a locale-formatted number: "1234.56", "1234,56",

@@ -120,6 +120,13 @@ func TestParseNumber(t *testing.T) {
 		{"$ 1.500,00", SepComma, false, "1500", ""},
 		{"-10,5", SepComma, false, "-10.5", ""},
 		{"1234.5", SepComma, true, "1234.5", ""}, // raw xlsx number ignores the text convention
+		// A stored number is never written with trailing zeros after the
+		// point, so such a cell is text typed the file's way.
+		{"1.500", SepComma, true, "1500", ""},
+		{"12.500,50", SepComma, true, "12500.5", ""},
+		{"1.500", SepUnknown, true, "", "cell.ambiguous"},
+		{"1.500", SepDot, true, "1.5", ""},
+		{"1500.0", SepComma, true, "1500", ""}, // how some libraries store a whole number
 		{"1E-05", SepUnknown, true, "", "cell.precision"},
 		{"1.5E3", SepUnknown, true, "1500", ""},
 		{"0,00001", SepComma, false, "", "cell.precision"},
