@@ -200,6 +200,18 @@ func TestCSVRows(t *testing.T) {
 			},
 		},
 		{
+			// The user cleared a row of an errors file: what is left is
+			// ignored, so the row is empty.
+			name:       "a row with only result cells is empty",
+			content:    "ordenId;detalle;result.status;result.message\n1;a;invalid;mal\n; ;invalid;mal\n2;;;\n",
+			wantHeader: []string{"ordenId", "detalle"},
+			wantRow:    1,
+			want: []row{
+				{Row: 2, Cells: []string{"1", "a"}},
+				{Row: 4, Cells: []string{"2", ""}},
+			},
+		},
+		{
 			name:       "trailing empty header cells are not columns",
 			content:    "a;b;;\n1;2;;\n3;4;5;\n",
 			wantHeader: []string{"a", "b"},

@@ -152,7 +152,7 @@ func (s *SheetReader) Next() (Record, error) {
 			s.failed = err
 			return Record{}, err
 		}
-		if blankRow(raw) {
+		if s.blankRecord(raw) {
 			continue
 		}
 		return s.shape(row, raw), nil
@@ -300,6 +300,20 @@ func (s *SheetReader) keepOrAll() []int {
 
 func (s *SheetReader) rowError(row int, column string, cause error, m msg.Message) *Error {
 	return &Error{Pos: Position{File: s.info.File, Sheet: s.info.Name, Row: row}, Column: column, Msg: m, Err: cause}
+}
+
+// blankRecord reports whether a row below the header is empty once the
+// result.* columns of an earlier report, ignored on input, are left out.
+func (s *SheetReader) blankRecord(raw []string) bool {
+	if s.keep == nil {
+		return blankRow(raw)
+	}
+	for _, k := range s.keep {
+		if k < len(raw) && !blank(raw[k]) {
+			return false
+		}
+	}
+	return len(raw) <= s.width || blankRow(raw[s.width:])
 }
 
 // blankRow reports whether every cell is empty or blanks only.
