@@ -400,7 +400,8 @@ var heldKinds = map[string]bool{"venta": true, "facturar": true}
 // when the entry is OK, Sending or Unknown (unless Options.RetryUnknown):
 // the caller decides skip/conflict/unknown before, this is the safety net
 // against a double send. It refuses with a *TooSoonError when the previous
-// attempt is younger than the key hold.
+// attempt, counted from its outcome when that came later, is younger than
+// the key hold.
 func (j *Journal) Begin(k Key, bodyHash, source string) (Entry, error) {
 	if err := k.validate(); err != nil {
 		return Entry{}, err
@@ -417,7 +418,15 @@ func (j *Journal) Begin(k Key, bodyHash, source string) (Entry, error) {
 			if e.State == OK || e.State == Sending || (e.State == Unknown && !j.retryU) {
 				return &NotSendableError{Key: k, State: e.State}
 			}
-			if wait := j.hold - now.Sub(e.Last); wait > 0 && heldKinds[k.Kind] {
+			// The API takes the key when the request arrives, which may be
+			// long after the intent: only the outcome's time (Updated, when
+			// Finish set it; Resolve's is an operator's, much later) bounds
+			// that moment, so the hold counts from the later of the two.
+			since := e.Last
+			if (e.State == Rejected || e.State == Unknown) && e.Updated.After(since) {
+				since = e.Updated
+			}
+			if wait := j.hold - now.Sub(since); wait > 0 && heldKinds[k.Kind] {
 				// A clock set back makes Last look in the future; never ask
 				// for more than one hold.
 				return &TooSoonError{Key: k, Hold: j.hold, Wait: min(wait, j.hold)}

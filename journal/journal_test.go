@@ -531,3 +531,47 @@ func TestStockKeysAreNotHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyHoldCountsFromTheAnswer: the API takes the key when the request
+// arrives, which may be well after the intent was journaled (a slow
+// network, a slow server); only the answer bounds that moment. Counting
+// the hold from the intent let a resend arrive while the API still held
+// the key, and "La solicitud ya se esta procesando" made a refused
+// request unknown.
+func TestKeyHoldCountsFromTheAnswer(t *testing.T) {
+	k := Key{"t1", "venta", "501"}
+	tests := []struct {
+		name     string
+		answered time.Duration // from the intent to the outcome
+		after    time.Duration // from the outcome to the next Begin
+		wantWait time.Duration // 0: Begin is allowed
+	}{
+		{name: "answer at once, hold over", after: 30 * time.Second},
+		{name: "slow answer, hold from the intent over but not from the answer", answered: 8 * time.Second, after: 25 * time.Second, wantWait: 5 * time.Second},
+		{name: "slow answer, hold from the answer over", answered: 8 * time.Second, after: 30 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newClock()
+			j, _ := mustOpen(t, Options{Now: clk.Now})
+			if _, err := j.Begin(k, "h", "first"); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(tc.answered)
+			if err := j.Finish(k, Rejected, 0, 0, 0, "Articulo no encontrado"); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(tc.after)
+			_, err := j.Begin(k, "h", "second")
+			var ts *TooSoonError
+			switch {
+			case tc.wantWait == 0 && err != nil:
+				t.Fatalf("Begin = %v, want allowed", err)
+			case tc.wantWait != 0 && !errors.As(err, &ts):
+				t.Fatalf("Begin = %v, want too soon by %v", err, tc.wantWait)
+			case tc.wantWait != 0 && ts.Wait != tc.wantWait:
+				t.Errorf("wait = %v, want %v", ts.Wait, tc.wantWait)
+			}
+		})
+	}
+}
