@@ -350,8 +350,13 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 		}
 		r.Status, r.Outcome = writers.StatusOK, msg.New("sub.ok")
 		s.inARow.Store(0)
-	case apiclient.Rejected:
+	case apiclient.Rejected, apiclient.Resend:
+		// Resend here means the resends ran out: every answer proved the
+		// request was not processed, so a later run may send it again.
 		st = journal.Rejected
+		if out.Class == apiclient.Resend {
+			text = resendReason(out)
+		}
 		r.Status, r.Outcome = writers.StatusRejected, msg.New("sub.rejected", out.Status, quoted(text))
 		if n := s.inARow.Add(1); s.o.MaxErrors > 0 && n >= int64(s.o.MaxErrors) {
 			s.mu.Lock()
@@ -368,7 +373,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 		s.res.Aborted = true
 		s.mu.Unlock()
 		s.stop()
-	default: // Unknown, or Resend past maxResends
+	default: // Unknown
 		st = journal.Unknown
 		reason := unknownReason(out)
 		text = reason.In(msg.ES)
