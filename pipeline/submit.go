@@ -264,6 +264,12 @@ func (s *submitter) one(ctx context.Context, jb job, isStock bool) {
 		if isStock && !s.waitStockWindow(ctx) {
 			return
 		}
+		// The window is persisted before the intent: if it cannot be, the
+		// journal is failing and the movement must not leave, and no entry
+		// is left sending (which the next run would call unknown).
+		if isStock && !s.markStockSent() {
+			return
+		}
 		_, err := s.j.Begin(jb.key, r.BodyHash, source(jb))
 		var soon *journal.TooSoonError
 		switch {
@@ -285,9 +291,6 @@ func (s *submitter) one(ctx context.Context, jb job, isStock bool) {
 		// In-flight requests are settled even after an interrupt: cancelling
 		// one mid-flight would only turn a known outcome into an unknown one.
 		sendCtx := context.WithoutCancel(ctx)
-		if isStock {
-			s.markStockSent()
-		}
 		var out apiclient.Outcome
 		switch jb.sh.Kind {
 		case schema.Venta:
@@ -446,11 +449,14 @@ func (s *submitter) waitStockWindow(ctx context.Context) bool {
 }
 
 // markStockSent persists when the next movement may leave, before this one
-// does, so that a restarted run never trips the window.
-func (s *submitter) markStockSent() {
+// does, so that a restarted run never trips the window. False means the
+// journal failed and the run is stopping.
+func (s *submitter) markStockSent() bool {
 	if err := s.j.SetNextAllowed(s.o.Tenant, stockWindowName, s.o.Now().Add(s.o.StockWindow+s.stockMargin())); err != nil {
 		s.fatal(fmt.Errorf("journal stock window: %w", err))
+		return false
 	}
+	return true
 }
 
 // pushStockWindow moves the stock window out after the API asked to wait.

@@ -100,3 +100,40 @@ func TestResendsRunOutAsRejected(t *testing.T) {
 		})
 	}
 }
+
+// failingWindows is a journal whose rate-window writes fail, as when the
+// disk fills between two writes.
+type failingWindows struct{ *journal.Journal }
+
+func (failingWindows) SetNextAllowed(string, string, time.Time) error {
+	return errors.New("write journal: no space left on device")
+}
+
+// TestJournalFailureBeforeAMovementStopsIt: once the stock window cannot be
+// made durable the journal is failing, and the run must stop before the
+// movement leaves: its outcome could not be journaled either.
+func TestJournalFailureBeforeAMovementStopsIt(t *testing.T) {
+	f := load(t, "stock.csv", oneStock, LoadOptions{})
+	j := failingWindows{openJournal(t)}
+	send := &fakeSender{answer: func(string, int) apiclient.Outcome {
+		return apiclient.Outcome{Class: apiclient.OK, Status: 200}
+	}}
+	o := fastOptions()
+	if _, err := Prepare([]*File{f}, j, o); err != nil {
+		t.Fatal(err)
+	}
+	res := Submit(context.Background(), []*File{f}, send, j, o)
+	if res.Err == nil {
+		t.Error("Submit reported no journal failure")
+	}
+	if n := send.calls["stock"]; n != 0 {
+		t.Errorf("%d movements sent after the journal failed", n)
+	}
+	r := f.Sheets[0].Requests[0]
+	if r.Status != writers.StatusPending {
+		t.Errorf("status %s, want pending (not sent)", r.Status)
+	}
+	if _, found, _ := j.Get(journal.Key{Tenant: o.Tenant, Kind: "stock", Business: r.Key}); found {
+		t.Error("an intent was journaled for a movement that never left: the next run would call it unknown")
+	}
+}
