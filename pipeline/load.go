@@ -154,6 +154,11 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 	}
 	defer sr.Close()
 	info := sr.Info()
+	// A report neutralises its header like its cells; read it back as typed
+	// so that kind detection and a mapping find the user's own names.
+	for i, h := range info.Header {
+		info.Header[i] = writers.Unneutralize(h)
+	}
 	kind := o.Kind
 	if kind == "" {
 		k, ok := schema.DetectKind(info.Header, o.Mapping)

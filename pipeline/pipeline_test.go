@@ -252,6 +252,35 @@ func TestErrorsFileRefeedsAsIs(t *testing.T) {
 	}
 }
 
+// TestNeutralisedHeaderRefeeds checks that a header the report neutralised
+// (a user's own column starting with '@' or '-') comes back as typed, so that
+// a mapping still finds it and the next report does not add a second '.
+func TestNeutralisedHeaderRefeeds(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "v.csv")
+	content := "@orden,-notas," + strings.TrimPrefix(ventaHeader, "ordenId,") + "2,x,b@x.com,100,5,1,5,0,0,0,6,EFECTIVO\n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := LoadOptions{Mapping: schema.Mapping{schema.Normalize("@orden"): "ordenId"}}
+	f, err := Load(path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Validate(nil, false)
+	paths, err := f.WriteReports(ReportOptions{Lang: msg.ES, NoXLSX: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(paths.Errors[0], o)
+	if err != nil {
+		t.Fatalf("errors file does not load: %v", err)
+	}
+	if got := again.Sheets[0].Info.Header[:2]; !cmp.Equal(got, []string{"@orden", "-notas"}) {
+		t.Errorf("re-fed header %q, want the header as typed", got)
+	}
+}
+
 func TestFileErrors(t *testing.T) {
 	tests := []struct {
 		name, file, content string
