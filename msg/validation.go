@@ -103,8 +103,8 @@ func init() {
 
 		// Payment.
 		"val.medioPago.required": {
-			ES: "medioPago.tipo está vacío (la API respondería «%s»): escriba EFECTIVO, DEPOSITO_BANCO, VIRTUAL, TARJETA o CUENTA_CORRIENTE",
-			EN: "medioPago.tipo is empty (the API would answer «%s»): write EFECTIVO, DEPOSITO_BANCO, VIRTUAL, TARJETA or CUENTA_CORRIENTE",
+			ES: "medioPago.tipo está vacío (la API respondería «%s»): escriba uno de %s",
+			EN: "medioPago.tipo is empty (the API would answer «%s»): write one of %s",
 		},
 		"val.medioPago.unknown": {
 			ES: "medioPago.tipo vale %d, que no es un medio de pago: use uno de %s",

@@ -28,7 +28,11 @@ var (
 // tenant's /medios-pago answer.
 func (c *checker) medioPago(m *nxapi.MedioPago, venta bool, mp *nxapi.MediosPagoConfig) {
 	if m == nil || m.Tipo == 0 {
-		c.add("medioPago.tipo", request, "val.medioPago.required", nxapi.MsgMedioPagoReq)
+		list := allTipos
+		if venta {
+			list = ventaTipos
+		}
+		c.add("medioPago.tipo", request, "val.medioPago.required", nxapi.MsgMedioPagoReq, list)
 		return
 	}
 	c.optionalID("medioPago.cuentaBancariaId", request, m.CuentaBancariaID)
