@@ -18,7 +18,8 @@ type progress struct {
 	p     *mpb.Progress
 	bar   *mpb.Bar
 	mu    sync.Mutex
-	last  time.Time
+	last  time.Time // last log line
+	tick  time.Time // last settled request, for the bar's ETA
 	done  int
 }
 
@@ -26,6 +27,7 @@ const logEvery = 10 * time.Second
 
 func newProgress(e *env, total int) *progress {
 	pr := &progress{e: e, total: total, last: time.Now()}
+	pr.tick = pr.last
 	if total == 0 {
 		return pr
 	}
@@ -40,12 +42,12 @@ func newProgress(e *env, total int) *progress {
 
 // update is called after each request is settled, from any goroutine.
 func (pr *progress) update(done int) {
-	if pr.bar != nil {
-		pr.bar.EwmaIncrement(time.Second)
-		return
-	}
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
+	if pr.bar != nil {
+		pr.bar.EwmaIncrement(pr.sinceTick(time.Now()))
+		return
+	}
 	pr.done = max(pr.done, done)
 	if time.Since(pr.last) >= logEvery {
 		pr.last = time.Now()
@@ -62,4 +64,13 @@ func (pr *progress) finish() {
 	if pr.total > 0 {
 		pr.e.log.Info("sending finished", "done", pr.done, "total", pr.total)
 	}
+}
+
+// sinceTick is how long the request settled at now took, as the bar's ETA
+// needs it: the time since the previous one settled (with several workers,
+// the run's pace per request, not one request's latency).
+func (pr *progress) sinceTick(now time.Time) time.Duration {
+	d := now.Sub(pr.tick)
+	pr.tick = now
+	return d
 }
