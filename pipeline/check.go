@@ -56,7 +56,7 @@ func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
 	wg.Wait()
 	for _, b := range builders {
 		for row, ms := range b.msgs {
-			sh.msgs[row] = ms
+			sh.msgs[row] = append(sh.msgs[row], ms...)
 		}
 	}
 }

@@ -413,3 +413,11 @@ func TestXLSXTextNumbersFollowTheFile(t *testing.T) {
 		}
 	}
 }
+
+func TestExtraCellsStayInTheReport(t *testing.T) {
+	f := load(t, "v.csv", ventaHeader+"1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO,nota suelta,42\n", LoadOptions{})
+	r := rowsOf(f.Sheets[0])[0]
+	if r.Status != writers.StatusInvalid || !strings.Contains(r.Msg, "«nota suelta», «42»") {
+		t.Errorf("row = %+v: want invalid with the extra cells quoted", r)
+	}
+}

@@ -218,7 +218,7 @@ func TestCSVRows(t *testing.T) {
 			wantRow:    1,
 			want: []row{
 				{Row: 2, Cells: []string{"1", "2"}},
-				{Row: 3, Cells: []string{"3", "4"}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 2 columnas: borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 3, Cells: []string{"3", "4"}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 2 columnas (las de más dicen «5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 			},
 		},
 		{
@@ -228,7 +228,7 @@ func TestCSVRows(t *testing.T) {
 			wantRow:    1,
 			want: []row{
 				{Row: 2, Cells: []string{"1", "2"}},
-				{Row: 3, Cells: []string{"1", "2"}, Problem: "la fila tiene 4 celdas pero el encabezado tiene 2 columnas: borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 3, Cells: []string{"1", "2"}, Problem: "la fila tiene 4 celdas pero el encabezado tiene 2 columnas (las de más dicen «3», «4»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 				{Row: 4, Cells: []string{"5", ""}},
 			},
 		},

@@ -234,7 +234,15 @@ func (s *SheetReader) shape(row int, raw []string) Record {
 	rec := Record{Row: row}
 	for i := len(raw) - 1; i >= s.width; i-- {
 		if !blank(raw[i]) {
-			rec.Problem = s.rowError(row, "", nil, msg.New("rd.ragged", i+1, s.width))
+			// The cells past the header have no column in any report: the
+			// message quotes them so that nothing typed is lost.
+			var extra []string
+			for _, c := range raw[s.width : i+1] {
+				if !blank(c) {
+					extra = append(extra, "«"+c+"»")
+				}
+			}
+			rec.Problem = s.rowError(row, "", nil, msg.New("rd.ragged", i+1, s.width, strings.Join(extra, ", ")))
 			break
 		}
 	}
