@@ -24,6 +24,14 @@ func init() {
 			ES: "esta operación ya se envió y aceptó el %s con otros datos: no se envía de nuevo. Si es otra operación, use otro número",
 			EN: "this request was already sent and accepted on %s with different data: it is not sent again. If it is a different one, give it another number",
 		},
+		"sub.conflict.stock": {
+			ES: "un movimiento con los mismos datos y los mismos artículos ya se envió y aceptó el %s con otras cantidades: no se envía de nuevo. Si es otro movimiento, distíngalo con la columna movimiento, la fecha o el detalle",
+			EN: "a movement with the same data and the same articles was already sent and accepted on %s with other quantities: it is not sent again. If it is a different movement, tell it apart with the movimiento, fecha or detalle column",
+		},
+		"sub.notsent": {
+			ES: "no se envió: la API lo rechazó antes de procesarlo (%s). Vuelva a ejecutar el archivo más tarde",
+			EN: "not sent: the API refused it before processing it (%s). Run the file again later",
+		},
 		"sub.duprun": {
 			ES: "la misma operación aparece también en %s: se envía una sola vez",
 			EN: "the same request also appears in %s: it is sent only once",

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -169,21 +170,49 @@ func groupStock(sh *Sheet, maxArticulos int) {
 		p.rows = append(p.rows, int32(i))
 	}
 	for n, p := range packs {
-		sum := sha256.Sum256([]byte(p.key))
-		id := hex.EncodeToString(sum[:6])
 		chunks := (len(p.rows) + maxArticulos - 1) / maxArticulos
 		for c := 0; c < chunks; c++ {
 			end := min((c+1)*maxArticulos, len(p.rows))
+			rows := p.rows[c*maxArticulos : end]
 			sh.Requests = append(sh.Requests, &Request{
 				Kind:   schema.Stock,
-				Key:    id + "#" + strconv.Itoa(c+1),
-				Rows:   p.rows[c*maxArticulos : end],
+				Key:    stockKey(sh, p.key, rows),
+				Rows:   rows,
 				pack:   int32(n + 1),
 				chunk:  int32(c + 1),
 				chunks: int32(chunks),
 			})
 		}
 	}
+}
+
+// stockKey is a movement chunk's journal key: its movement fields and the
+// set of articles (articuloId, colorId, talleId) it carries, never its
+// position. Rerunning a file gives the same keys (skipped); changing a
+// quantity keeps the key (a conflict, never a second movement); a re-fed
+// errors file with the fixed articles of a failed chunk gets a key of its
+// own instead of colliding with the chunks that went through.
+func stockKey(sh *Sheet, packKey string, rows []int32) string {
+	cols := []int{sh.Layout.Col("articulos.articuloId"), sh.Layout.Col("articulos.colorId"), sh.Layout.Col("articulos.talleId")}
+	arts := make([]string, 0, len(rows))
+	for _, r := range rows {
+		var b strings.Builder
+		for _, c := range cols {
+			if c >= 0 {
+				b.WriteString(keyText(sh.store.cell(int(r), c), sh.Info.RawNumbers))
+			}
+			b.WriteByte('/')
+		}
+		arts = append(arts, b.String())
+	}
+	sort.Strings(arts)
+	h := sha256.New()
+	h.Write([]byte(packKey))
+	for _, a := range arts {
+		h.Write([]byte{0})
+		h.Write([]byte(a))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // packValue canonicalises a movement-level cell so that "6" and

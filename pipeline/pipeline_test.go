@@ -421,3 +421,32 @@ func TestExtraCellsStayInTheReport(t *testing.T) {
 		t.Errorf("row = %+v: want invalid with the extra cells quoted", r)
 	}
 }
+
+func TestStockKeysFollowArticlesNotPositions(t *testing.T) {
+	row := func(art, qty string) string { return "1,1,6,2026-11-20," + art + "," + qty + ",\n" }
+	full := stockCSV(0, nil) + row("100", "5") + row("101", "5") + row("102", "5") + row("103", "bad")
+	sent := load(t, "inv.csv", full, LoadOptions{MaxArticulos: 2})
+	reqs := sent.Sheets[0].Requests
+	if len(reqs) != 2 || reqs[0].Status != writers.StatusValid || reqs[1].Status != writers.StatusInvalid {
+		t.Fatalf("chunks: %v", rowsOf(sent.Sheets[0]))
+	}
+	// The same file again: the same keys.
+	again := load(t, "inv.csv", full, LoadOptions{MaxArticulos: 2})
+	if again.Sheets[0].Requests[0].Key != reqs[0].Key {
+		t.Errorf("rerun changed the key of the sent chunk")
+	}
+	// A quantity changed in the sent chunk: same key, different body (a
+	// conflict for the journal, never a second movement).
+	edited := load(t, "inv.csv", strings.Replace(full, "100,5", "100,7", 1), LoadOptions{MaxArticulos: 2})
+	e0 := edited.Sheets[0].Requests[0]
+	if e0.Key != reqs[0].Key || e0.BodyHash == reqs[0].BodyHash {
+		t.Errorf("edited chunk: key %s (want %s), same body hash %v", e0.Key, reqs[0].Key, e0.BodyHash == reqs[0].BodyHash)
+	}
+	// The errors file, fixed: only the failed chunk's rows, now chunk 1 of
+	// their movement. Their key must not be the sent chunk's.
+	fixed := load(t, "inv.errors.csv", stockCSV(0, nil)+row("102", "5")+row("103", "4"), LoadOptions{MaxArticulos: 2})
+	f0 := fixed.Sheets[0].Requests[0]
+	if f0.Status != writers.StatusValid || f0.Key == reqs[0].Key {
+		t.Errorf("re-fed fix: status %s, key %s collides with the sent chunk %s", f0.Status, f0.Key, reqs[0].Key)
+	}
+}

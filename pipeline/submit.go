@@ -125,7 +125,7 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 							r.Outcome = msg.New("sub.skipped", e.Last.Local().Format("02/01/2006 15:04"))
 						} else {
 							r.Status = writers.StatusConflict
-							r.Outcome = msg.New("sub.conflict", e.Last.Local().Format("02/01/2006 15:04"))
+							r.Outcome = msg.New(conflictKey(sh.Kind), e.Last.Local().Format("02/01/2006 15:04"))
 						}
 						continue
 					case journal.Unknown, journal.Sending:
@@ -142,6 +142,16 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// conflictKey is the message for a key journaled ok with another body: a
+// stock movement is told apart by its movement columns, a sale or presale
+// by its number.
+func conflictKey(k schema.Kind) string {
+	if k == schema.Stock {
+		return "sub.conflict.stock"
+	}
+	return "sub.conflict"
 }
 
 // Submit sends every pending request of files: venta and facturar through
@@ -361,6 +371,9 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 			text = resendReason(out)
 		}
 		r.Status, r.Outcome = writers.StatusRejected, msg.New("sub.rejected", out.Status, quoted(text))
+		if out.Class == apiclient.Resend {
+			r.Outcome = msg.New("sub.notsent", text)
+		}
 		if n := s.inARow.Add(1); s.o.MaxErrors > 0 && n >= int64(s.o.MaxErrors) {
 			s.mu.Lock()
 			s.res.MaxErrors = true

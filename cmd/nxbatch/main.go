@@ -93,6 +93,14 @@ type cli struct {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		// The first signal asks for a clean stop (requests in flight are
+		// settled and journaled); restoring the default lets a second one
+		// end the process at once. What was in flight is then unknown.
+		<-ctx.Done()
+		stop()
+		fmt.Fprintln(os.Stderr, "nxbatch: stopping after the requests in flight; press Ctrl-C again to quit at once")
+	}()
 	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
 		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
 	err := run(e, os.Args[1:])
