@@ -7,6 +7,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/writers"
 )
 
 // sample is the absolute path of a file of the repo's sample folder (runs
@@ -83,12 +84,19 @@ func TestSamplesEveryKind(t *testing.T) {
 			}
 			noDuplicates(t, st)
 			sent := sum(st, tc.endpoint)
+			if s := w.readSummary(t, input); s.RequestsSent != sent || len(s.Created) != s.Requests[writers.StatusOK] {
+				t.Errorf("summary: requestsSent %d (sandbox got %d), created %d ids for %d ok requests",
+					s.RequestsSent, sent, len(s.Created), s.Requests[writers.StatusOK])
+			}
 
 			res := w.nx(t, w.runArgs(input)...)
 			if res.code != 0 {
 				t.Fatalf("rerun: %s", res)
 			}
 			again := w.readReport(t, input)
+			if s := w.readSummary(t, input); s.RequestsSent != 0 || s.Rows[writers.StatusSkipped] != len(rows) {
+				t.Errorf("rerun summary: requestsSent %d, skipped rows %d of %d", s.RequestsSent, s.Rows[writers.StatusSkipped], len(rows))
+			}
 			for i, r := range again {
 				if r["result.status"] != "skipped" {
 					t.Errorf("rerun row %s: status %q, want skipped", r["result.row"], r["result.status"])

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/writers"
 )
 
 // binary is the nxbatch executable TestMain builds from this tree.
@@ -251,4 +253,19 @@ func sum(st sandbox.State, endpoint string) int {
 		n += c
 	}
 	return n
+}
+
+// readSummary reads the summary.json of input's reports.
+func (w *workspace) readSummary(t *testing.T, input string) writers.Summary {
+	t.Helper()
+	base := strings.TrimSuffix(filepath.Base(input), filepath.Ext(input))
+	data, err := os.ReadFile(filepath.Join(w.reportDir(), base+".summary.json"))
+	if err != nil {
+		t.Fatalf("read summary: %v", err)
+	}
+	var s writers.Summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("parse summary: %v", err)
+	}
+	return s
 }

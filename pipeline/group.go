@@ -35,6 +35,9 @@ type Request struct {
 	// Ids the API returned (or the journal remembered).
 	FacturaID, Numero, PVNumero int64
 	Warned                      bool // valid, with warnings
+	// Sent counts the times this run put the request on the wire (a resend
+	// after a refusal that proved it unprocessed counts again).
+	Sent int
 }
 
 // Label is what result.request shows for the request.

@@ -24,8 +24,6 @@ type ReportOptions struct {
 	Tool    string // "nxbatch v..."
 	Started time.Time
 	Now     func() time.Time
-	// RequestsSent is how many requests reached the API in this run.
-	RequestsSent int
 	// NoXLSX skips the XLSX report (large files, cron jobs that read CSV).
 	NoXLSX bool
 }
@@ -161,7 +159,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	s := writers.Summary{
 		File: f.Path, SHA256: f.SHA256, Tool: o.Tool, Command: o.Command,
 		Started: o.Started, Finished: fin, Seconds: fin.Sub(o.Started).Seconds(),
-		Rows: rows, Requests: reqs, RequestsSent: o.RequestsSent,
+		Rows: rows, Requests: reqs,
 		Created: []writers.Created{},
 	}
 	var total nxapi.Decimal
@@ -170,6 +168,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 		kinds[string(sh.Kind)] = true
 		s.RequestsPlanned += len(sh.Requests)
 		for _, r := range sh.Requests {
+			s.RequestsSent += r.Sent
 			if r.Status != writers.StatusOK && r.Status != writers.StatusSkipped {
 				continue
 			}

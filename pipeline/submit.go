@@ -312,6 +312,7 @@ func (s *submitter) one(ctx context.Context, jb job, isStock bool) {
 		}
 		if out.Written || out.Status != 0 {
 			s.sent.Add(1)
+			r.Sent++
 		}
 		if out.Class == apiclient.Resend && attempt < maxResends {
 			if err := s.j.Finish(jb.key, journal.Rejected, 0, 0, 0, "not processed: "+resendReason(out)); err != nil {

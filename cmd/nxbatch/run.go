@@ -112,7 +112,7 @@ func (c *runCmd) Run(e *env) error {
 	for _, f := range files {
 		f.MarkPending()
 		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: c.ReportDir, Lang: l, Command: "run",
-			Tool: "nxbatch " + version, Started: started, RequestsSent: res.Sent, NoXLSX: c.NoXLSX})
+			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX})
 		if err != nil {
 			return &exitError{code: exitAborted, err: fmt.Errorf("write reports of %s: %w", f.Path, err)}
 		}
