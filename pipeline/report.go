@@ -98,30 +98,25 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(writers.Status) bool) iter.Seq[
 		buf := make([]string, 0, n)
 		for i := 0; i < sh.store.len(); i++ {
 			ri := sh.reqOf[i]
-			if keep != nil && !keep(sh.Requests[ri].Status) {
+			r := sh.Requests[ri]
+			if keep != nil && !keep(r.Status) {
 				continue
+			}
+			// The outcome of sending comes first, then what the row itself says.
+			text := sh.RowMessage(i, l)
+			if r.Outcome.Key != "" {
+				text = strings.TrimSuffix(r.Outcome.In(l)+"; "+text, "; ")
 			}
 			row := writers.Row{
 				Cells:     sh.store.cells(i, n, buf),
+				Status:    r.Status,
+				Message:   text,
 				SourceRow: sh.store.rowNumber(i),
+				Request:   sh.label(ri, l),
+				FacturaID: idText(r.FacturaID),
+				Numero:    idText(r.Numero),
+				PVNumero:  idText(r.PVNumero),
 			}
-			msgText := sh.RowMessage(i, l)
-			{
-				r := sh.Requests[ri]
-				row.Request = sh.label(ri, l)
-				row.Status = r.Status
-				if r.Outcome.Key != "" {
-					if msgText != "" {
-						msgText = r.Outcome.In(l) + "; " + msgText
-					} else {
-						msgText = r.Outcome.In(l)
-					}
-				}
-				row.FacturaID = idText(r.FacturaID)
-				row.Numero = idText(r.Numero)
-				row.PVNumero = idText(r.PVNumero)
-			}
-			row.Message = msgText
 			if !yield(row) {
 				return
 			}
