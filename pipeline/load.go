@@ -130,8 +130,10 @@ func Load(path string, o LoadOptions) (*File, error) {
 			<-sum
 			return nil, err
 		}
-		if skip != nil {
-			f.Warnings = append(f.Warnings, *skip)
+		if sh == nil {
+			if skip != nil {
+				f.Warnings = append(f.Warnings, *skip)
+			}
 			continue
 		}
 		if len(sh.Layout.Unknown) > 0 {
@@ -164,6 +166,10 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		k, ok := schema.DetectKind(info.Header, o.Mapping)
 		if !ok {
 			if name != "" && len(rf.Sheets()) > 1 {
+				if rf.Hidden(name) {
+					// A hidden sheet of lists (a template's) is not data.
+					return nil, nil, nil
+				}
 				m := msg.New("load.sheetnokind", name)
 				return nil, &m, nil
 			}

@@ -450,3 +450,31 @@ func TestStockKeysFollowArticlesNotPositions(t *testing.T) {
 		t.Errorf("re-fed fix: status %s, key %s collides with the sent chunk %s", f0.Status, f0.Key, reqs[0].Key)
 	}
 }
+
+func TestHiddenSheetsWithoutKindAreSkippedQuietly(t *testing.T) {
+	x := excelize.NewFile()
+	defer x.Close()
+	x.SetSheetName("Sheet1", "Ventas")
+	x.SetSheetRow("Ventas", "A1", &[]any{"ordenId", "usuario.email", "productos.articuloId", "productos.precio", "productos.cantidad", "subtotal", "descuento", "recargo", "envio", "total", "medioPago.tipo"})
+	x.SetSheetRow("Ventas", "A2", &[]any{1, "a@x.com", 100, 10, 1, 10, 0, 0, 0, 10, "EFECTIVO"})
+	for _, name := range []string{"Notas", "Listas"} {
+		x.NewSheet(name)
+		x.SetSheetRow(name, "A1", &[]any{"algo", "otra cosa"})
+	}
+	x.SetSheetVisible("Listas", false)
+	path := filepath.Join(t.TempDir(), "t.xlsx")
+	if err := x.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, w := range f.Warnings {
+		keys = append(keys, fmt.Sprint(w.Key, w.Args))
+	}
+	if d := cmp.Diff([]string{"load.sheetnokind[Notas]"}, keys); d != "" || len(f.Sheets) != 1 {
+		t.Errorf("sheets %d, warnings (-want +got):\n%s", len(f.Sheets), d)
+	}
+}

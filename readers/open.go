@@ -68,6 +68,16 @@ func (f *File) Sheets() []string {
 	return f.xl.GetSheetList()
 }
 
+// Hidden reports whether the workbook hides sheet name (a template's lists,
+// for example). CSV has no hidden sheets.
+func (f *File) Hidden(name string) bool {
+	if f.xl == nil {
+		return false
+	}
+	visible, err := f.xl.GetSheetVisible(name)
+	return err == nil && !visible
+}
+
 // Sheet starts reading one table and reads up to and including its header
 // row (the first non-empty row). A table without a non-empty row is an
 // *Error wrapping ErrNoHeader (ErrEmptyFile for a blank CSV file). Each call
