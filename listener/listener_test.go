@@ -65,8 +65,14 @@ func TestApply(t *testing.T) {
 		{"grouped deactivation of an unknown article", []string{`{"articuloId":200,"eliminado":true}`}, []string{"200=?x"}},
 		{"reactivation", []string{flat, `{"articuloId":100,"eliminado":true}`, `[{"articuloId":100,"colorId":1,"talleId":1,"unidades":4}]`},
 			[]string{"100/1/1/0=4", "100/1/2/0=7"}},
-		{"replay of an earlier body changes nothing", []string{flat, `[{"articuloId":100,"colorId":1,"talleId":2,"unidades":1}]`, flat},
-			[]string{"100/1/1/0=3", "100/1/2/0=1"}},
+		// Events carry no id or time: stock that goes back to an earlier
+		// level gives a body identical to an earlier event, and it is a
+		// real change, not a resend.
+		{"stock back to an earlier level is applied", []string{flat, `[{"articuloId":100,"colorId":1,"talleId":2,"unidades":1}]`, flat},
+			[]string{"100/1/1/0=3", "100/1/2/0=7"}},
+		{"deactivated again after a reactivation", []string{flat, `{"articuloId":100,"eliminado":true}`,
+			`[{"articuloId":100,"colorId":1,"talleId":1,"unidades":4}]`, `{"articuloId":100,"eliminado":true}`},
+			[]string{"100/1/1/0=4x", "100/1/2/0=7x"}},
 		{"records without articuloId are ignored", []string{`[{"codigo":"x","unidades":1}]`, `{"hola":1}`, `[1,2]`}, nil},
 	}
 	for _, tt := range tests {
@@ -93,6 +99,29 @@ func TestReplayWindowAndStats(t *testing.T) {
 	}
 	if n := len(st.Rows(t0.Add(3 * time.Hour))); n != 0 {
 		t.Fatalf("--since after the last change kept %d rows", n)
+	}
+}
+
+func TestReplayIsTheArticlesLastEvent(t *testing.T) {
+	a := `[{"articuloId":1,"unidades":2}]`
+	b := `[{"articuloId":2,"unidades":5}]`
+	a3 := `[{"articuloId":1,"unidades":3}]`
+	tests := []struct {
+		name    string
+		bodies  []string
+		replays int64
+	}{
+		{"resend right after", []string{a, a}, 1},
+		{"resend after another article's event", []string{a, b, a}, 1},
+		{"same body after the article changed", []string{a, a3, a}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := applyAll(tt.bodies...)
+			if st.Stats.Replays != tt.replays || st.Stats.Events != int64(len(tt.bodies))-tt.replays {
+				t.Fatalf("stats %+v, want %d replays", st.Stats, tt.replays)
+			}
+		})
 	}
 }
 

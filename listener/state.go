@@ -16,11 +16,8 @@ import (
 // pure function of the log, so it can always be rebuilt from it.
 type State struct {
 	Articulos map[int64]*Articulo `json:"articulos"`
-	// Recent holds the body hash of every event received within the replay
-	// window before the newest one, with its receipt time.
-	Recent map[string]time.Time `json:"recent"`
-	Seq    int64                `json:"seq"` // last event applied
-	Stats  Stats                `json:"stats"`
+	Seq       int64               `json:"seq"` // last event applied
+	Stats     Stats               `json:"stats"`
 }
 
 // Stats counts what processing did with the events.
@@ -32,10 +29,13 @@ type Stats struct {
 
 // Articulo is one article's last known state.
 type Articulo struct {
-	Codigo      string      `json:"codigo,omitempty"`
-	Eliminado   bool        `json:"eliminado,omitempty"`
-	Actualizado time.Time   `json:"actualizado"` // last event about the article
-	Variantes   []*Variante `json:"variantes,omitempty"`
+	Codigo      string    `json:"codigo,omitempty"`
+	Eliminado   bool      `json:"eliminado,omitempty"`
+	Actualizado time.Time `json:"actualizado"` // last event about the article
+	// Hash is the body hash of the last event about the article: a resend
+	// of that event is what a replay is.
+	Hash      string      `json:"hash,omitempty"`
+	Variantes []*Variante `json:"variantes,omitempty"`
 }
 
 // Variante is one variant's last reported stock.
@@ -51,7 +51,7 @@ type Variante struct {
 
 // NewState returns an empty snapshot.
 func NewState() *State {
-	return &State{Articulos: map[int64]*Articulo{}, Recent: map[string]time.Time{}}
+	return &State{Articulos: map[int64]*Articulo{}}
 }
 
 // record is any article record of either payload format: a flat
@@ -74,32 +74,39 @@ type record struct {
 }
 
 // Apply folds one logged event into s. An event whose body is identical to
-// one received within window before it is a replay and changes nothing: the
-// API's events carry no id or time of their own, so an identical body is
-// all that tells a resend apart.
+// the last event about each of its articles, received within window before
+// it, is a replay and changes nothing. The API's events carry no id or time
+// of their own, so a body identical to an older event is not enough: stock
+// that goes back to an earlier level (10, 15, 10) repeats a body, and that
+// is a real change.
 func (s *State) Apply(ev Event, window time.Duration) {
 	s.Seq = ev.Seq
-	if prev, ok := s.Recent[ev.Hash]; ok && ev.At.Sub(prev) <= window {
+	recs := decodeRecords(ev.Body)
+	if s.replay(recs, ev, window) {
 		s.Stats.Replays++
 		return
 	}
-	s.Recent[ev.Hash] = ev.At
-	if len(s.Recent) > 1024 && len(s.Recent)%1024 == 0 {
-		s.prune(ev.At.Add(-window))
-	}
 	s.Stats.Events++
-	for _, r := range decodeRecords(ev.Body) {
-		s.applyRecord(r, ev.At)
+	for _, r := range recs {
+		s.applyRecord(r, ev)
 	}
 }
 
-// prune forgets hashes received before cutoff; they can no longer match.
-func (s *State) prune(cutoff time.Time) {
-	for h, at := range s.Recent {
-		if at.Before(cutoff) {
-			delete(s.Recent, h)
+// replay reports whether every article recs name had ev's body as its last
+// event, within window.
+func (s *State) replay(recs []record, ev Event, window time.Duration) bool {
+	seen := false
+	for _, r := range recs {
+		if r.ArticuloID == nil || *r.ArticuloID <= 0 {
+			continue
 		}
+		a := s.Articulos[int64(*r.ArticuloID)]
+		if a == nil || a.Hash != ev.Hash || ev.At.Sub(a.Actualizado) > window {
+			return false
+		}
+		seen = true
 	}
+	return seen
 }
 
 // decodeRecords reads a flat array or a single grouped object; records that
@@ -123,7 +130,8 @@ func decodeRecords(body []byte) []record {
 	return out
 }
 
-func (s *State) applyRecord(r record, at time.Time) {
+func (s *State) applyRecord(r record, ev Event) {
+	at := ev.At
 	if r.ArticuloID == nil || *r.ArticuloID <= 0 {
 		s.Stats.Unrecognized++
 		return
@@ -134,7 +142,7 @@ func (s *State) applyRecord(r record, at time.Time) {
 		a = &Articulo{}
 		s.Articulos[id] = a
 	}
-	a.Actualizado = at
+	a.Actualizado, a.Hash = at, ev.Hash
 	if r.Codigo != "" {
 		a.Codigo = r.Codigo
 	}

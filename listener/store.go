@@ -34,13 +34,14 @@ const (
 	SecretFile   = "secret"
 )
 
-// DefaultReplayWindow is how long an identical body counts as a replay.
+// DefaultReplayWindow is how long a resent body counts as a replay.
 const DefaultReplayWindow = time.Hour
 
 // Options tune a store.
 type Options struct {
-	// ReplayWindow: a body identical to one received at most this long
-	// before is a replay and changes nothing. 0 means DefaultReplayWindow.
+	// ReplayWindow: a body identical to the last event about each of its
+	// articles, received at most this long before, is a replay and changes
+	// nothing. 0 means DefaultReplayWindow.
 	ReplayWindow time.Duration
 	// SnapshotEvery is how often a changed snapshot is rewritten; 0 means
 	// 2 s. It only bounds how much log a restart reapplies.
@@ -64,10 +65,17 @@ func (o *Options) defaults() {
 	}
 }
 
+// snapshotVersion changes whenever State.Apply changes what it makes of the
+// log: a snapshot of another version is rebuilt from the log, the truth.
+// Version 2 stopped treating every body seen within the replay window as a
+// replay.
+const snapshotVersion = 2
+
 // snapshotFile is what snapshot.json holds.
 type snapshotFile struct {
-	Offset int64  `json:"offset"` // bytes of the log the state covers
-	State  *State `json:"state"`
+	Version int    `json:"version"`
+	Offset  int64  `json:"offset"` // bytes of the log the state covers
+	State   *State `json:"state"`
 }
 
 // Store is an open event store: one process at a time (flock on the log).
@@ -125,12 +133,15 @@ func loadSnapshot(dir, logPath string, lg *slog.Logger) snapshotFile {
 	if err == nil {
 		err = json.Unmarshal(b, &sf)
 	}
+	if err == nil && sf.Version != snapshotVersion {
+		err = fmt.Errorf("snapshot of version %d, not %d", sf.Version, snapshotVersion)
+	}
 	if err == nil {
 		if fi, serr := os.Stat(logPath); serr != nil || fi.Size() < sf.Offset {
 			err = fmt.Errorf("snapshot covers %d bytes, more than the event log holds", sf.Offset)
 		}
 	}
-	if err != nil || sf.State == nil || sf.State.Articulos == nil || sf.State.Recent == nil {
+	if err != nil || sf.State == nil || sf.State.Articulos == nil {
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			lg.Warn("snapshot unreadable; rebuilding it from the event log", "error", err)
 		}
@@ -235,7 +246,7 @@ func (s *Store) process() {
 // file is written with the lock released, so that acknowledgements (which
 // hand events over under it) do not wait for the snapshot's fsync.
 func (s *Store) saveLocked() error {
-	b, err := json.Marshal(snapshotFile{Offset: s.applied, State: s.st})
+	b, err := json.Marshal(snapshotFile{Version: snapshotVersion, Offset: s.applied, State: s.st})
 	if err != nil {
 		return fmt.Errorf("encode snapshot: %w", err)
 	}

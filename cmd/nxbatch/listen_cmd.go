@@ -18,7 +18,7 @@ type listenCmd struct {
 	Addr         string        `help:"Address to listen on (the webhook URL must reach it; put TLS in front for the Internet)." default:"127.0.0.1:8092"`
 	Store        string        `help:"Store directory: the durable event log, the stock snapshot and the shared secret." default:".nxbatch/listen" type:"path"`
 	MaxBody      int64         `help:"Largest event body accepted, in bytes." default:"4194304"`
-	ReplayWindow time.Duration `help:"A body identical to one received this long before is a replay and changes nothing." default:"1h"`
+	ReplayWindow time.Duration `help:"A body identical to the last event about its articles, received at most this long before, is a replay and changes nothing." default:"1h"`
 	langFlag
 }
 
