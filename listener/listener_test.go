@@ -53,6 +53,14 @@ func TestApply(t *testing.T) {
 		{"grouped curve", []string{`{"articuloId":100,"codigo":"REM-1","stockTotal":10,"curva":[{"articuloId":100,"colorId":1,"talleId":2,"unidades":7},{"articuloId":100,"colorId":1,"talleId":1,"unidades":3}]}`},
 			[]string{"100/1/1/0=3", "100/1/2/0=7"}},
 		{"grouped without curve uses stockTotal", []string{`{"articuloId":105,"stockTotal":12.5,"curva":[]}`}, []string{"105/0/0/0=12.5"}},
+		{"grouped with a null curve uses stockTotal", []string{`{"articuloId":105,"stockTotal":12.5,"curva":null}`}, []string{"105/0/0/0=12.5"}},
+		{"grouped curve is the article's whole variant list", []string{
+			`{"articuloId":100,"stockTotal":10,"curva":[{"articuloId":100,"colorId":1,"talleId":2,"unidades":7},{"articuloId":100,"colorId":1,"talleId":1,"unidades":3}]}`,
+			`{"articuloId":100,"stockTotal":2,"curva":[{"articuloId":100,"colorId":1,"talleId":1,"unidades":2}]}`},
+			[]string{"100/1/1/0=2"}},
+		{"grouped article that gains a curve", []string{`{"articuloId":105,"stockTotal":4,"curva":[]}`,
+			`{"articuloId":105,"stockTotal":4,"curva":[{"articuloId":105,"colorId":3,"talleId":1,"unidades":4}]}`},
+			[]string{"105/3/1/0=4"}},
 		{"multi-warehouse: one row per warehouse, unidades of the main one ignored", []string{
 			`[{"articuloId":110,"unidades":5,"stockDepositos":[{"depositoId":3,"unidades":0},{"depositoId":1,"unidades":5},{"depositoId":2,"unidades":4.5}]}]`},
 			[]string{"110/0/0/1=5", "110/0/0/2=4.5", "110/0/0/3=0"}},

@@ -153,15 +153,22 @@ func (s *State) applyRecord(r record, ev Event) {
 		return
 	}
 	a.Eliminado = false
-	switch {
-	case r.Curva == nil:
+	if r.Curva == nil && r.StockTotal == nil {
+		// Flat: one variant per record, the others untouched.
 		a.set(int64(r.ColorID), int64(r.TalleID), r.Unidades, r.StockDepositos, at)
-	case len(*r.Curva) == 0 && r.StockTotal != nil:
-		a.set(0, 0, *r.StockTotal, nil, at)
-	default:
-		for _, c := range *r.Curva {
-			a.set(int64(c.ColorID), int64(c.TalleID), c.Unidades, c.StockDepositos, at)
+		return
+	}
+	// Grouped (only it has curva and stockTotal): the curve is the article's
+	// whole variant list, so a variant missing from it is gone.
+	a.Variantes = nil
+	if r.Curva == nil || len(*r.Curva) == 0 {
+		if r.StockTotal != nil {
+			a.set(0, 0, *r.StockTotal, r.StockDepositos, at)
 		}
+		return
+	}
+	for _, c := range *r.Curva {
+		a.set(int64(c.ColorID), int64(c.TalleID), c.Unidades, c.StockDepositos, at)
 	}
 }
 
