@@ -113,7 +113,7 @@ type Pulled struct {
 	Name    Name
 	Status  PullStatus
 	Fetched time.Time // when the copy now in the cache was fetched; zero when there is none
-	Next    time.Time // Waiting: when the window allows it
+	Next    time.Time // Waiting, or Failed on the server's 403 window: when the window allows it
 	Err     error     // Failed: why
 }
 
@@ -129,12 +129,26 @@ func (p Pulled) Message(now time.Time) msg.Message {
 	case Waiting:
 		why = msg.New("catc.pull.window", p.Next.Format("15:04:05"), seconds(p.Next.Sub(now)))
 	default:
-		why = msg.New("cat.fetchfailed", p.Err.Error())
+		why = failure(p)
 	}
 	if p.Fetched.IsZero() {
 		return msg.New("catc.pull.none", string(p.Name), why)
 	}
 	return msg.New("catc.pull.cached", string(p.Name), why, age(now, p.Fetched))
+}
+
+// failure says why a catalog could not be fetched in the user's words: a
+// refused token and the server's own window say what to do, quoting the
+// API's text as it came; anything else is told as it happened.
+func failure(p Pulled) msg.Message {
+	var we *apiclient.WaitError
+	switch {
+	case errors.Is(p.Err, apiclient.ErrUnauthorized):
+		return msg.New("catc.pull.unauthorized")
+	case errors.As(p.Err, &we) && we.Message != "" && !p.Next.IsZero():
+		return msg.New("catc.pull.apiwait", seconds(we.Wait), we.Message, p.Next.Format("15:04:05"))
+	}
+	return msg.New("cat.fetchfailed", p.Err.Error())
 }
 
 // age writes how old a copy is, to the minute (to the second when younger
@@ -323,6 +337,9 @@ func (c *Cache) fetchOne(ctx context.Context, sl slot, p *Pulled, wait bool, sle
 	}
 	if err != nil {
 		p.Status, p.Err = Failed, err
+		if errors.As(err, &we) {
+			p.Next = done.Add(c.Window)
+		}
 		return nil
 	}
 	*sl.fetched = now

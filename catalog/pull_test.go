@@ -310,3 +310,41 @@ func TestParseNames(t *testing.T) {
 		}
 	}
 }
+
+// TestPullRefusalSaysWhatToDo: a refused token and the server's own 403
+// window are told in the user's language, with what to do; the API's text is
+// quoted as it came, and a catalog not tried after a 401 names no other
+// catalog's path.
+func TestPullRefusalSaysWhatToDo(t *testing.T) {
+	unauthorized := fmt.Errorf("GET /integraciones/terceros/medios-pago: %w", apiclient.ErrUnauthorized)
+	wait := fmt.Errorf("GET /integraciones/terceros/medios-pago: %w",
+		&apiclient.WaitError{Wait: 45 * time.Second, Message: "Debe esperar 45 segundos entre cada solicitud"})
+	tests := []struct {
+		name string
+		fail error
+		want []string
+	}{
+		{name: "401", fail: unauthorized, want: []string{
+			"medios-pago: no se consultó (la API rechazó el token (HTTP 401): revise NX_TOKEN o --token-file) y no hay copia guardada",
+			"motivos: no se consultó (la API rechazó el token (HTTP 401): revise NX_TOKEN o --token-file) y no hay copia guardada",
+		}},
+		{name: "403 window", fail: wait, want: []string{
+			"medios-pago: no se consultó (la API pidió esperar 45 s: «Debe esperar 45 segundos entre cada solicitud»; se podrá pedir a las 10:00:45) y no hay copia guardada",
+			"motivos: no se consultó (la API permite una consulta de parámetros por minuto para todos los catálogos juntos; se podrá pedir a las 10:00:45 (en 45 s)) y no hay copia guardada",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, clk, _ := newCache(t, &fakeAPI{fail: map[Name]error{MediosPago: tt.fail}})
+			_, got, err := c.Pull(context.Background(), PullOptions{Names: []Name{MediosPago, Motivos}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, want := range tt.want {
+				if s := got[i].Message(clk.now).In(msg.ES); s != want {
+					t.Errorf("message\n got %s\nwant %s", s, want)
+				}
+			}
+		})
+	}
+}
