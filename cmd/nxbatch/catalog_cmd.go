@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
@@ -47,19 +48,25 @@ func (c *catalogPullCmd) Run(e *env) error {
 
 // reportPull prints one line per catalog and the command that fetches what
 // is missing; it fails (exit 1) only when nothing could be fetched and
-// nothing is cached.
+// nothing is cached, and aborts (exit 4) when the API refused the token,
+// cached copies or not: pulling again with that token cannot help.
 func reportPull(e *env, pulled []catalog.Pulled, l msg.Lang) error {
 	now := time.Now()
 	var missing []string
 	usable := 0
+	refused := false
 	for _, p := range pulled {
 		fmt.Fprintln(e.stdout, p.Message(now).In(l))
+		refused = refused || errors.Is(p.Err, apiclient.ErrUnauthorized)
 		if p.Status == catalog.Fetched || p.Status == catalog.Fresh || !p.Fetched.IsZero() {
 			usable++
 		}
 		if p.Status == catalog.Waiting || p.Status == catalog.Failed {
 			missing = append(missing, string(p.Name))
 		}
+	}
+	if refused {
+		return &exitError{code: exitAborted, err: errors.New(msg.New("catc.pull.unauthorized").In(l))}
 	}
 	if len(missing) > 0 {
 		fmt.Fprintln(e.stdout, msg.New("catc.pull.hint", strings.Join(missing, ",")).In(l))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/nxbatch/nxbatch/sandbox"
 )
 
 func testEnv(stdout, stderr *bytes.Buffer) *env {
@@ -123,5 +126,35 @@ func TestCatalogPullShowsWhatWasSkipped(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("show output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestCatalogPullRefusedToken: a token the API refuses stops `catalog pull`
+// with the aborted exit code (a nightly job must not take it for a pull that
+// merely waited) and says to check the token, without suggesting to pull
+// again with the same token.
+func TestCatalogPullRefusedToken(t *testing.T) {
+	srv, err := sandbox.Start(sandbox.DemoData(), sandbox.Options{}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir := t.TempDir()
+	jr := filepath.Join(dir, "journal")
+	tok := filepath.Join(dir, "token")
+	if err := os.WriteFile(tok, []byte("not-the-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	err = run(testEnv(&out, &errOut), []string{"catalog", "pull", "--base-url", srv.URL, "--token-file", tok, "--journal", jr})
+	if exitCode(err) != exitAborted {
+		t.Fatalf("exit = %d (%v), want %d\n%s", exitCode(err), err, exitAborted, out.String())
+	}
+	text := out.String() + errOut.String() + fmt.Sprint(err)
+	if !strings.Contains(text, "revise NX_TOKEN o --token-file") {
+		t.Errorf("output does not say to check the token:\n%s", text)
+	}
+	if strings.Contains(text, "Para traer lo que faltó") {
+		t.Errorf("output suggests pulling again with the refused token:\n%s", text)
 	}
 }
