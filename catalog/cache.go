@@ -104,6 +104,17 @@ func (c *Cache) save(s Snapshot) error {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return fmt.Errorf("create catalog cache: %w", err)
 	}
+	// The cache holds the company's bank accounts (CBU, alias): owner only.
+	// WriteFileAtomic keeps an existing file's mode, so set it there first;
+	// the folder may be shared or older than this rule.
+	f, err := os.OpenFile(c.path(), os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("create catalog cache: %w", err)
+	}
+	err = errors.Join(f.Chmod(0o600), f.Close())
+	if err != nil {
+		return fmt.Errorf("create catalog cache: %w", err)
+	}
 	return writers.WriteFileAtomic(c.path(), func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -3,6 +3,8 @@ package catalog
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -115,5 +117,50 @@ func TestGetWaitErrorPushesTheWindow(t *testing.T) {
 	c.Get(context.Background(), Need{MediosPago: true})
 	if got, want := w["tenant/"+WindowName], clk.now.Add(45*time.Second); !got.Equal(want) {
 		t.Errorf("window = %v, want %v", got, want)
+	}
+}
+
+// TestCacheFileIsOwnerOnly: the cache holds the company's bank accounts
+// (CBU, alias), so it is readable by its owner only, also in a folder that
+// already existed with looser permissions and over a file written by an
+// older version.
+func TestCacheFileIsOwnerOnly(t *testing.T) {
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, c *Cache)
+	}{
+		{name: "new folder"},
+		{name: "existing shared folder", prepare: func(t *testing.T, c *Cache) {
+			if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "existing readable file", prepare: func(t *testing.T, c *Cache) {
+			if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(c.path(), []byte("{}"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _, _ := newCache(t, &fakeAPI{})
+			c.Dir = filepath.Join(c.Dir, "catalogs")
+			if tt.prepare != nil {
+				tt.prepare(t, c)
+			}
+			if _, _, err := c.Pull(context.Background(), PullOptions{Names: []Name{MediosPago}}); err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(c.path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if perm := st.Mode().Perm(); perm&0o077 != 0 {
+				t.Errorf("cache file mode = %04o, want readable by its owner only", perm)
+			}
+		})
 	}
 }
