@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -87,8 +88,30 @@ func openLog(path string, offset int64, replay func(Event)) (*eventLog, error) {
 		f.Close()
 		return nil, fmt.Errorf("seek %s: %w", path, err)
 	}
+	// The file's fsync does not make its directory entry durable: without
+	// this, a power cut could take a just-created log (or store directory),
+	// and with it every event acknowledged so far.
+	for _, dir := range []string{filepath.Dir(path), filepath.Dir(filepath.Dir(path))} {
+		if err := syncDir(dir); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
 	return &eventLog{f: f, seq: last, size: end, wake: make(chan struct{}, 1),
 		done: make(chan struct{}), stopped: make(chan struct{})}, nil
+}
+
+// syncDir makes dir's entries (a created file's name) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("open store directory: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync store directory %s: %w", dir, err)
+	}
+	return nil
 }
 
 // scanLog reads complete lines from offset, returning the offset after the
