@@ -17,7 +17,8 @@ import (
 
 // Export writes tables to path: an .xlsx workbook with one sheet per
 // catalog, or one .csv in long form (catalog, then the table's own
-// columns), UTF-8 with a BOM so that Excel shows accents right. A folder
+// columns), ;-separated UTF-8 with a BOM and CRLF, so that Excel in Spanish
+// splits the columns and shows accents right. A folder
 // (an existing directory, or a path ending in a separator) gets the API's
 // own JSON answers, which `validate --catalog` reads.
 func Export(path string, s *Snapshot, tables []Table, l msg.Lang) error {
@@ -39,6 +40,9 @@ func exportCSV(path string, tables []Table, l msg.Lang) error {
 			return err
 		}
 		cw := csv.NewWriter(w)
+		// What Excel in Spanish (Argentina) opens by double-click, like the
+		// reports: ';' (the list separator beside a decimal comma), CRLF.
+		cw.Comma, cw.UseCRLF = ';', true
 		width := 0
 		for _, t := range tables {
 			width = max(width, len(t.Header))

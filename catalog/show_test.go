@@ -116,7 +116,7 @@ func TestExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	csvText := string(b)
-	for _, want := range []string{"\uFEFFcatálogo,tipo,código", "cuentas,10,Nación CC,Banco Nación", `cuentas,11,"'=HYPERLINK(""x"")"`, "motivos,1,Ajuste por inventario"} {
+	for _, want := range []string{"\uFEFFcatálogo;tipo;código", "cuentas;10;Nación CC;Banco Nación", `cuentas;11;"'=HYPERLINK(""x"")"`, "motivos;1;Ajuste por inventario"} {
 		if !strings.Contains(csvText, want) {
 			t.Errorf("csv lacks %q:\n%s", want, csvText)
 		}
@@ -161,5 +161,32 @@ func TestExport(t *testing.T) {
 
 	if err := Export(filepath.Join(dir, "cat.ods"), s, ts, msg.ES); err == nil || !strings.Contains(err.Error(), ".xlsx or .csv") {
 		t.Errorf("Export .ods err = %v", err)
+	}
+}
+
+// TestExportCSVOpensInSpanishExcel: Excel in Spanish (Argentina) splits a
+// plain CSV on ';' (the list separator where the decimal mark is a comma)
+// and writes CRLF, as nxbatch's own reports do; a comma-separated export
+// opens as one column.
+func TestExportCSVOpensInSpanishExcel(t *testing.T) {
+	s := demoSnapshot()
+	path := filepath.Join(t.TempDir(), "cat.csv")
+	if err := Export(path, s, Tables(s, msg.ES), msg.ES); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	tests := []struct{ line, want string }{
+		{lines[0], "\uFEFFcatálogo;tipo;código;sirve para venta;sirve para facturar;;\r\n"},
+		{lines[4], "catálogo;id;descripción;banco;alias;CBU;número\r\n"},
+		{lines[5], "cuentas;10;Nación CC;Banco Nación;;0110000000000000000010;\r\n"},
+	}
+	for _, tt := range tests {
+		if tt.line != tt.want {
+			t.Errorf("line = %q, want %q", tt.line, tt.want)
+		}
 	}
 }
