@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -24,6 +25,10 @@ import (
 func Export(path string, s *Snapshot, tables []Table, l msg.Lang) error {
 	if st, err := os.Stat(path); (err == nil && st.IsDir()) || strings.HasSuffix(path, string(filepath.Separator)) || strings.HasSuffix(path, "/") {
 		return ExportDir(path, s)
+	}
+	if !slices.ContainsFunc(tables, Table.Known) {
+		// Empty sheets would read as a company with no accounts at all.
+		return &msg.Error{Msg: msg.New("catc.export.nothing")}
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".xlsx":

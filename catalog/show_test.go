@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -187,6 +188,25 @@ func TestExportCSVOpensInSpanishExcel(t *testing.T) {
 	for _, tt := range tests {
 		if tt.line != tt.want {
 			t.Errorf("line = %q, want %q", tt.line, tt.want)
+		}
+	}
+}
+
+// TestExportNothingCached: with no catalog ever fetched, an export would be
+// a file of empty sheets that looks like a company with no accounts; it is
+// refused with what to run first, in every format.
+func TestExportNothingCached(t *testing.T) {
+	dir := t.TempDir()
+	s := &Snapshot{}
+	for _, name := range []string{"cat.xlsx", "cat.csv", "json" + string(filepath.Separator)} {
+		path := dir + string(filepath.Separator) + name
+		err := Export(path, s, Tables(s, msg.ES), msg.ES)
+		var me *msg.Error
+		if !errors.As(err, &me) || me.Msg.Key != "catc.export.nothing" {
+			t.Errorf("Export(%s) err = %v, want catc.export.nothing", name, err)
+		}
+		if _, err := os.Stat(path); err == nil && !strings.HasSuffix(name, string(filepath.Separator)) {
+			t.Errorf("Export(%s) wrote a file", name)
 		}
 	}
 }
