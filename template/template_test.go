@@ -531,3 +531,25 @@ func TestRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestStockIntroNamesEveryPackingField: the Instrucciones say which rows go
+// into one movement; rows that differ only in the transfer's destination go
+// into different movements (pipeline's packing key), so the text must name it.
+func TestStockIntroNamesEveryPackingField(t *testing.T) {
+	f, err := Build(schema.Stock, &catalog.Snapshot{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var intro string
+	for _, line := range strings.Split(instructions(t, f), "\n") {
+		if strings.HasPrefix(line, "Una fila por artículo") {
+			intro = line
+		}
+	}
+	for _, want := range []string{"depósito,", "tipo", "motivo", "fecha", "detalle", "sref", "depósito de destino", "sucursal de destino", "movimiento"} {
+		if !strings.Contains(intro, want) {
+			t.Errorf("stock intro lacks %q: %q", want, intro)
+		}
+	}
+}
