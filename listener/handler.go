@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -32,6 +33,15 @@ type Handler struct {
 	Secret  []byte // nil: no secret is required
 	MaxBody int64  // 0: DefaultMaxBody
 	Log     *slog.Logger
+	// SecretDir, when set with Secret, is where the secret is re-read from
+	// (at most once a second) when a request does not carry the one in use:
+	// after `webhooks set --secret` the ERP sends the new secret at once and
+	// does not retry refused events, so waiting for a restart loses them.
+	SecretDir string
+
+	mu       sync.Mutex
+	current  []byte // the secret in use once reloaded; nil: Secret
+	reloaded time.Time
 }
 
 // ServeHTTP answers one delivery. Refusals say why in plain text; they never
@@ -43,7 +53,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
 		return
 	}
-	if h.Secret != nil && !sameSecret(r.Header.Get(SecretHeader), h.Secret) {
+	if h.Secret != nil && !h.authentic(r.Header.Get(SecretHeader)) {
 		h.log().Warn("event refused: missing or wrong shared secret", "remote", r.RemoteAddr)
 		http.Error(w, "missing or wrong "+SecretHeader, http.StatusUnauthorized)
 		return
@@ -77,6 +87,30 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusOK)
 	h.log().Debug("event stored", "seq", ev.Seq, "bytes", len(body), "ack", time.Since(start))
+}
+
+// authentic reports whether got is the secret in use, re-reading the
+// secret file once on a mismatch in case it was rotated.
+func (h *Handler) authentic(got string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.current == nil {
+		h.current = h.Secret
+	}
+	if sameSecret(got, h.current) {
+		return true
+	}
+	if h.SecretDir == "" || time.Since(h.reloaded) < time.Second {
+		return false
+	}
+	h.reloaded = time.Now()
+	s, ok, err := LoadSecret(h.SecretDir)
+	if err != nil || !ok {
+		// A secret file now unreadable or removed does not lift the check.
+		return false
+	}
+	h.current = s
+	return sameSecret(got, h.current)
 }
 
 // sameSecret compares in constant time; hashing first makes the time

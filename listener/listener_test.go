@@ -194,6 +194,34 @@ func TestHandler(t *testing.T) {
 	}
 }
 
+// A new secret from `webhooks set --secret` is sent by the ERP at once, and
+// the API does not retry refused events: listen must not wait for a restart.
+func TestHandlerPicksUpARotatedSecret(t *testing.T) {
+	dir := t.TempDir()
+	if err := SaveSecret(dir, "old-secret"); err != nil {
+		t.Fatal(err)
+	}
+	s := openStore(t, dir)
+	defer s.Close()
+	srv := httptest.NewServer(&Handler{Store: s, Secret: []byte("old-secret"), SecretDir: dir})
+	defer srv.Close()
+	body := `[{"articuloId":1,"unidades":2}]`
+	if got := post(t, srv.URL, "old-secret", body); got != 200 {
+		t.Fatalf("configured secret: %d", got)
+	}
+	if err := SaveSecret(dir, "new-secret"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		secret string
+		want   int
+	}{{"new-secret", 200}, {"old-secret", 401}, {"other", 401}} {
+		if got := post(t, srv.URL, tt.secret, body); got != tt.want {
+			t.Errorf("after rotation, secret %q: status %d, want %d", tt.secret, got, tt.want)
+		}
+	}
+}
+
 func TestReopenAppliesTheLogAfterTheSnapshot(t *testing.T) {
 	dir := t.TempDir()
 	s := openStore(t, dir)

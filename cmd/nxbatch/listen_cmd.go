@@ -45,7 +45,7 @@ func (c *listenCmd) Run(e *env) error {
 	}
 	h := &listener.Handler{Store: st, MaxBody: c.MaxBody, Log: lg}
 	if hasSecret {
-		h.Secret = secret
+		h.Secret, h.SecretDir = secret, c.Store
 	}
 	// The sender gives up after 10 s (API spec 6.1): nothing here may take
 	// longer than that.
