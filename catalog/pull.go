@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -366,12 +367,24 @@ func (s *Snapshot) Catalog() *validation.Catalog {
 
 // Warehouses returns the integration's warehouses: /config/depositos when
 // fetched, else the list inside /config; ok is false when neither is known.
+// When /config lists the enabled branches, a warehouse of any other branch
+// is left out: the API refuses a movement there (403).
 func (s *Snapshot) Warehouses() ([]nxapi.Deposito, bool) {
-	if s.Depositos != nil {
-		return s.Depositos, true
+	deps := s.Depositos
+	if deps == nil && s.Config != nil {
+		deps = s.Config.Depositos
 	}
-	if s.Config != nil && s.Config.Depositos != nil {
-		return s.Config.Depositos, true
+	if deps == nil {
+		return nil, false
 	}
-	return nil, false
+	if s.Config == nil || s.Config.SucursalesExportacion == nil {
+		return deps, true
+	}
+	enabled := []nxapi.Deposito{}
+	for _, d := range deps {
+		if slices.ContainsFunc(s.Config.SucursalesExportacion, func(b nxapi.Sucursal) bool { return b.SucursalID == d.SucursalID }) {
+			enabled = append(enabled, d)
+		}
+	}
+	return enabled, true
 }

@@ -348,3 +348,37 @@ func TestPullRefusalSaysWhatToDo(t *testing.T) {
 		})
 	}
 }
+
+// TestWarehousesInEnabledBranches: a warehouse of a branch the integration
+// may not use is refused by the API (403 "El deposito N pertenece a una
+// sucursal no habilitada"), so when /config says which branches are enabled
+// the lists leave it out.
+func TestWarehousesInEnabledBranches(t *testing.T) {
+	deps := []nxapi.Deposito{{DepositoID: 1, SucursalID: 1}, {DepositoID: 9, SucursalID: 3}}
+	tests := []struct {
+		name string
+		s    Snapshot
+		want []int64
+	}{
+		{name: "branches unknown", s: Snapshot{Depositos: deps}, want: []int64{1, 9}},
+		{name: "config/depositos, branch 3 not enabled",
+			s:    Snapshot{Depositos: deps, Config: &nxapi.Config{SucursalesExportacion: []nxapi.Sucursal{{SucursalID: 1}}}},
+			want: []int64{1}},
+		{name: "only /config, branch 3 not enabled",
+			s:    Snapshot{Config: &nxapi.Config{Depositos: deps, SucursalesExportacion: []nxapi.Sucursal{{SucursalID: 1}, {SucursalID: 2}}}},
+			want: []int64{1}},
+		{name: "config without the branch list", s: Snapshot{Config: &nxapi.Config{Depositos: deps}}, want: []int64{1, 9}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := tt.s.Warehouses()
+			var ids []int64
+			for _, d := range got {
+				ids = append(ids, d.DepositoID)
+			}
+			if !ok || !cmp.Equal(ids, tt.want) {
+				t.Errorf("Warehouses() = %v, %v; want %v", ids, ok, tt.want)
+			}
+		})
+	}
+}
