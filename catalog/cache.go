@@ -182,11 +182,13 @@ func (c *Cache) Get(ctx context.Context, need Need) (*validation.Catalog, []msg.
 				// caller stops before sending anything.
 				return nil, notes, err
 			}
+			why := msg.New("cat.fetchfailed", err.Error())
 			var we *apiclient.WaitError
 			if errors.As(err, &we) {
 				_ = c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(we.Wait))
+				why = msg.New("cat.window", int(we.Wait.Seconds()+0.999))
 			}
-			notes = append(notes, c.stale(it.name, it.has(), *it.fetched, msg.New("cat.fetchfailed", err.Error())))
+			notes = append(notes, c.stale(it.name, it.has(), *it.fetched, why))
 			continue
 		}
 		*it.fetched = now

@@ -73,8 +73,9 @@ func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
 type validateCmd struct {
 	inputFlags
 	Catalog string `help:"Folder with medios-pago.json and motivos.json (the API's answers) to check ids against." type:"existingdir"`
-	Offline bool   `help:"Never use the network: catalogs only from --catalog (otherwise, with NX_BASE_URL set, they come from the API through the per-tenant cache)."`
+	Offline bool   `help:"Never use the network: catalogs only from --catalog (otherwise, with NX_BASE_URL set or --sandbox, they come from the API through the per-tenant cache)."`
 	connFlags
+	sandboxFlags
 	stateFlags
 	CatalogTTL time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
 }
@@ -83,7 +84,7 @@ type validateCmd struct {
 // files need, when a connection is configured. Any problem only means the
 // catalog checks are skipped, which the notes say.
 func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *validation.Catalog {
-	if c.Offline || c.BaseURL == "" {
+	if c.Offline || (c.BaseURL == "" && !c.Sandbox) {
 		return nil
 	}
 	need := catalog.Need{}
@@ -93,7 +94,7 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *v
 			need.MediosPago = need.MediosPago || sh.Kind != schema.Stock
 		}
 	}
-	cn, err := connect(e, c.connFlags, sandboxFlags{}, c.stateFlags, journal.Options{}, l)
+	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags, journal.Options{}, l)
 	if err != nil {
 		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
 		return nil
