@@ -122,99 +122,45 @@ func (c *Cache) save(s Snapshot) error {
 	})
 }
 
-// Get returns the catalogs need asks for: fresh from the cache, fetched
-// when stale and the window allows, or stale (with a note of their age)
-// when it does not. Notes say what was used or skipped, for the user. A 401
-// is returned as an error (apiclient.ErrUnauthorized): nothing else would
-// be accepted with that token either.
+// Get returns the catalogs need asks for, through Pull: a cached copy
+// younger than TTL as is, else fetched when the shared window allows, else
+// the stale copy. Notes say what was fetched, kept or left unchecked, for
+// the user. A 401 is returned as an error (apiclient.ErrUnauthorized):
+// nothing else would be accepted with that token either.
 func (c *Cache) Get(ctx context.Context, need Need) (*validation.Catalog, []msg.Message, error) {
-	s, err := c.Load()
+	var names []Name
+	if need.MediosPago {
+		names = append(names, MediosPago)
+	}
+	if need.Motivos {
+		names = append(names, Motivos)
+	}
+	if len(names) == 0 {
+		return &validation.Catalog{}, nil, nil
+	}
+	s, pulled, err := c.Pull(ctx, PullOptions{Names: names, MaxAge: c.TTL})
 	if err != nil {
 		return nil, nil, err
 	}
 	var notes []msg.Message
-	changed := false
-	type item struct {
-		name    string
-		want    bool
-		fetched *time.Time
-		has     func() bool
-		fetch   func() error
-	}
-	items := []item{
-		{"medios-pago", need.MediosPago, &s.MediosPagoFetched, func() bool { return s.MediosPago != nil }, func() error {
-			mp, err := c.Fetch.MediosPago(ctx)
-			if err == nil {
-				s.MediosPago = mp
-			}
-			return err
-		}},
-		{"motivos", need.Motivos, &s.MotivosFetched, func() bool { return s.Motivos != nil }, func() error {
-			m, err := c.Fetch.Motivos(ctx)
-			if err == nil {
-				s.Motivos = m
-			}
-			return err
-		}},
-	}
-	for _, it := range items {
-		if !it.want {
-			continue
-		}
-		now := c.now()
-		if it.has() && now.Sub(*it.fetched) < c.TTL {
-			continue
-		}
-		next, err := c.Windows.NextAllowed(c.Tenant, WindowName)
-		if err != nil {
-			return nil, nil, err
-		}
-		if now.Before(next) {
-			notes = append(notes, c.stale(it.name, it.has(), *it.fetched, msg.New("cat.window", int(next.Sub(now).Seconds()+1))))
-			continue
-		}
-		if err := c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(c.Window)); err != nil {
-			return nil, nil, err
-		}
-		if err := it.fetch(); err != nil {
-			if errors.Is(err, apiclient.ErrUnauthorized) {
-				// A refused token refuses everything that follows too: the
-				// caller stops before sending anything.
-				return nil, notes, err
-			}
-			why := msg.New("cat.fetchfailed", err.Error())
-			var we *apiclient.WaitError
-			if errors.As(err, &we) {
-				_ = c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(we.Wait))
-				why = msg.New("cat.window", int(we.Wait.Seconds()+0.999))
-			}
-			notes = append(notes, c.stale(it.name, it.has(), *it.fetched, why))
-			continue
-		}
-		*it.fetched = now
-		changed = true
-		notes = append(notes, msg.New("cat.fetched", it.name))
-	}
-	if changed {
-		if err := c.save(s); err != nil {
-			return nil, notes, err
+	now := c.now()
+	for _, p := range pulled {
+		switch {
+		case p.Status == Failed && errors.Is(p.Err, apiclient.ErrUnauthorized):
+			return nil, notes, p.Err
+		case p.Status == Fresh:
+		case p.Status != Fetched && p.Fetched.IsZero():
+			notes = append(notes, msg.New("cat.unchecked", p.Message(now)))
+		default:
+			notes = append(notes, p.Message(now))
 		}
 	}
-	cat := &validation.Catalog{}
-	if need.MediosPago {
-		cat.MediosPago = s.MediosPago
+	cat := s.Catalog()
+	if !need.MediosPago {
+		cat.MediosPago = nil
 	}
-	if need.Motivos {
-		cat.Motivos = s.Motivos
+	if !need.Motivos {
+		cat.Motivos = nil
 	}
 	return cat, notes, nil
-}
-
-// stale says what is used instead of a catalog that could not be fetched.
-func (c *Cache) stale(name string, has bool, fetched time.Time, why msg.Message) msg.Message {
-	if has {
-		age := c.now().Sub(fetched).Round(time.Minute)
-		return msg.New("cat.usingcache", name, why, age.String())
-	}
-	return msg.New("cat.skipped", name, why)
 }

@@ -30,7 +30,7 @@ func TestGet(t *testing.T) {
 			name:      "cold cache: the shared window allows one fetch, the other is skipped",
 			need:      both,
 			wantCalls: []Name{MediosPago},
-			wantNotes: []string{"cat.fetched", "cat.skipped"},
+			wantNotes: []string{"catc.pull.fetched", "cat.unchecked"},
 			wantMP:    true,
 		},
 		{
@@ -55,7 +55,7 @@ func TestGet(t *testing.T) {
 				w["tenant/"+WindowName] = clk.now.Add(30 * time.Second) // another run just asked
 			},
 			need:      Need{MediosPago: true},
-			wantNotes: []string{"cat.usingcache"},
+			wantNotes: []string{"catc.pull.cached"},
 			wantMP:    true,
 		},
 		{
@@ -65,7 +65,7 @@ func TestGet(t *testing.T) {
 			},
 			need:      Need{MediosPago: true},
 			wantCalls: []Name{MediosPago},
-			wantNotes: []string{"cat.skipped"},
+			wantNotes: []string{"cat.unchecked"},
 		},
 		{
 			name: "a 401 stops: nothing else would be accepted",
