@@ -164,8 +164,7 @@ func (b *builder) settle(r *Request) {
 		b.msgs[is.row] = appendUnique(b.msgs[is.row], is.msg)
 	}
 	if len(bad) == 0 {
-		r.Warned = true
-		return
+		return // warnings only: the request stays valid
 	}
 	r.Status = writers.StatusInvalid
 	var badRows []string

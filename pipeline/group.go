@@ -34,7 +34,6 @@ type Request struct {
 	Body     []byte // the exact JSON sent, kept only while a run needs it
 	// Ids the API returned (or the journal remembered).
 	FacturaID, Numero, PVNumero int64
-	Warned                      bool // valid, with warnings
 	// Sent counts the times this run put the request on the wire (a resend
 	// after a refusal that proved it unprocessed counts again).
 	Sent int

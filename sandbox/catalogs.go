@@ -89,7 +89,7 @@ func (s *Server) puntosVenta(w http.ResponseWriter, _ *call) {
 	out := []PuntoVenta{}
 	for _, p := range s.pvs {
 		if s.sucursales[p.SucursalID].Habilitada {
-			out = append(out, PuntoVenta{p.PuntoVentaID, p.Numero, p.Nombre, p.SucursalID})
+			out = append(out, PuntoVenta(p))
 		}
 	}
 	slices.SortFunc(out, func(a, b PuntoVenta) int { return int(a.PuntoVentaID - b.PuntoVentaID) })

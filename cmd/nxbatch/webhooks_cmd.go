@@ -15,10 +15,6 @@ import (
 	"github.com/nxbatch/nxbatch/webhook"
 )
 
-// defaultStore is where listen keeps events and the snapshot, and where
-// webhooks set keeps the shared secret for it.
-const defaultStore = ".nxbatch/listen"
-
 // webhooksCmd administers the integration's articulos webhook.
 type webhooksCmd struct {
 	List   webhooksListCmd   `cmd:"" help:"List the integration's webhooks (header values are not shown)."`
