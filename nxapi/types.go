@@ -26,6 +26,11 @@ const (
 	PathComprobante = Base + "/comprobante/" // + id
 	PathPuntosVenta = Base + "/puntos-venta"
 	PathEmpleados   = Base + "/empleados"
+	// The paginated voucher exports, which share one window.
+	PathVentaTotales  = Base + "/exportar/ventatotales/paginado"
+	PathVentaItems    = Base + "/exportar/ventaitems/paginado"
+	PathCompraTotales = Base + "/exportar/compratotales/paginado"
+	PathCompraItems   = Base + "/exportar/compraitems/paginado"
 )
 
 // TokenHeader carries the integration token on every request.
