@@ -677,12 +677,42 @@ func TestSpec4_7_ComprobanteOnlyOwnVouchers(t *testing.T) {
 	if c.OrdenID != 4242 || c.ComprobanteTipo != nxapi.ComprobanteVenta || c.Totales.Total != nxapi.DecimalFromInt(201) || len(c.Items) != 1 || c.Fecha != "01/09/2026 12:00:00" {
 		t.Fatalf("comprobante %+v", c)
 	}
+	h.clock.Advance(10 * time.Second) // the comprobante window
 	h.do("GET", nxapi.PathComprobante+"1001", nil).expect(t, 200, `"comprobanteTipo":33`)
 	for _, id := range []string{"2001", "99999", "abc", "-1"} {
+		h.clock.Advance(10 * time.Second)
 		r := h.do("GET", nxapi.PathComprobante+id, nil)
 		if r.status != 404 {
 			t.Fatalf("comprobante %s: %d %s, want 404 (never 403)", id, r.status, r.body)
 		}
+	}
+}
+
+// TestSpec8_ComprobanteWindow: GET /comprobante/{id} is a parameter-like
+// bucket of its own (public facts, "Reading back"), 10 s in production and
+// 3 s in test, counted from every request that reaches it, a 404 included,
+// and independent of the parameter endpoints' 60 s window.
+func TestSpec8_ComprobanteWindow(t *testing.T) {
+	for _, tc := range []struct {
+		env    string
+		window time.Duration
+	}{{"production", 10 * time.Second}, {"test", 3 * time.Second}, {"", 10 * time.Second}} {
+		t.Run("env "+tc.env, func(t *testing.T) {
+			h := newHarness(t, Options{Env: tc.env})
+			read := func() response { return h.do("GET", nxapi.PathComprobante+"1001", nil) }
+			read().expect(t, 200, `"facturaId":1001`)
+			h.clock.Advance(time.Second)
+			read().expect(t, 403, fmt.Sprintf("Debe esperar %d segundos entre cada solicitud", int(tc.window.Seconds())-1))
+			// The parameter window is another bucket: /config goes through.
+			h.do("GET", nxapi.PathConfig, nil).expect(t, 200, `"appId":1`)
+			h.clock.Advance(tc.window - time.Second)
+			// A 404 is a request that reached the endpoint: it takes the window.
+			h.do("GET", nxapi.PathComprobante+"2001", nil).expect(t, 404, "El comprobante 2001 no existe")
+			h.clock.Advance(tc.window - time.Millisecond)
+			read().expect(t, 403, "Debe esperar 1 segundos")
+			h.clock.Advance(time.Millisecond)
+			read().expect(t, 200, `"facturaId":1001`)
+		})
 	}
 }
 

@@ -15,16 +15,21 @@
 //     PENDIENTE is 200 with errores=true; an unknown id (article, presale,
 //     bank account, card, point of sale, warehouse) is 404; branch scope,
 //     an inactive entidadId and an invalid empleadoId are 403.
-//   - The 30 s anti-duplicate key (ordenId, facturaId) is taken once the body
-//     and medioPago pass, and held even when the request is then refused. A
-//     refused duplicate does not extend it. After 30 s a resend is a new sale.
+//   - The 30 s anti-duplicate key (ordenId, facturaId; sendrules.KeyHold) is
+//     taken once the body and medioPago pass, and held even when the request
+//     is then refused. A refused duplicate does not extend it. After 30 s a
+//     resend is a new sale.
 //   - /facturar converts the presale in place: the FACTURA_VENTA keeps the
 //     presale's facturaId and numero. /venta numbers new vouchers from 50001
 //     and does not move stock.
-//   - Rate windows (3 s stock, one 60 s window shared by /config,
-//     /config/depositos, /medios-pago, /motivos, /puntos-venta, /empleados,
-//     webhook list and webhook writes) count every request that reaches the
-//     endpoint, valid or not; a refused one does not restart the window. The
+//   - Rate windows come from the one table of the API's limits, package
+//     sendrules (which endpoint has which window: sendrules.WindowOf; how
+//     long, per environment: sendrules.Env.Limit): 3 s stock, one 60 s
+//     window shared by /config, /config/depositos, /medios-pago, /motivos,
+//     /puntos-venta, /empleados, GET /comprobante/{id} (10 s, test 3 s),
+//     webhook list (10 s, test 3 s) and webhook writes (30 s, test 3 s).
+//     They count every request that reaches the endpoint, valid or not (a
+//     404 too); a refused one does not restart the window. The
 //     refusal is 403 "Debe esperar N segundos entre cada solicitud", N being
 //     API seconds: the real time left divided by TimeScale, rounded up, at
 //     least 1, so a client started with the same scale waits N × scale.

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // DefaultToken is the X-NX-TOKEN the sandbox accepts when Options.Token is
@@ -32,9 +33,12 @@ const InspectPath = "/_sandbox/state"
 // Options tune a sandbox. The zero value serves the API as production would,
 // without faults.
 type Options struct {
-	Token     string        // accepted X-NX-TOKEN; "" means DefaultToken
-	Env       string        // "production" (default) or "test": webhook windows 10s/30s vs 3s/3s
-	TimeScale float64       // multiplies every window and the webhook delivery timeout; 0 means 1
+	Token string // accepted X-NX-TOKEN; "" means DefaultToken
+	// Env is the API environment whose windows apply, as sendrules.ParseEnv
+	// reads it: "" or "production" (the default), or "test". It is a string
+	// so that a command's --env value passes as is.
+	Env       string
+	TimeScale float64       // multiplies every window, the key hold and the webhook delivery timeout; 0 means 1
 	Latency   time.Duration // added to every API request (real time, not scaled)
 	// Fail500 is the fraction of creating POSTs (venta, facturar, stock
 	// movement) answered 500 before any processing.
@@ -66,7 +70,7 @@ type Server struct {
 	log     *slog.Logger
 	maxBody int64
 	fault   faults
-	wh      webhookWindows
+	env     sendrules.Env // whose window lengths apply
 
 	// Immutable after New.
 	cfg        DataConfig
@@ -111,8 +115,6 @@ type Server struct {
 
 type stockKey struct{ art, color, talle, dep int64 }
 
-type webhookWindows struct{ list, write time.Duration }
-
 // New builds a sandbox over a copy of d's state and starts its webhook
 // delivery worker; Close stops it.
 func New(d *Data, opts Options) (*Server, error) {
@@ -148,14 +150,11 @@ func New(d *Data, opts Options) (*Server, error) {
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBody
 	}
-	switch opts.Env {
-	case "", "production":
-		s.wh = webhookWindows{list: 10 * time.Second, write: 30 * time.Second}
-	case "test":
-		s.wh = webhookWindows{list: 3 * time.Second, write: 3 * time.Second}
-	default:
-		return nil, fmt.Errorf("sandbox: env %q must be production or test", opts.Env)
+	env, err := sendrules.ParseEnv(opts.Env)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	s.env = env
 	f, err := newFaults(opts)
 	if err != nil {
 		return nil, err
@@ -263,17 +262,6 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// windowKind names a rate window; parameter endpoints share one.
-type windowKind string
-
-const (
-	winNone         windowKind = ""
-	winStock        windowKind = "stock"
-	winParam        windowKind = "parametros"
-	winWebhookList  windowKind = "webhooks-list"
-	winWebhookWrite windowKind = "webhooks-write"
-)
-
 // handler serves one endpoint after auth, faults and the rate window.
 type handler func(s *Server, w http.ResponseWriter, c *call)
 
@@ -297,26 +285,30 @@ func (c *call) decode(v any) error {
 type endpoint struct {
 	method   string
 	pattern  string // counter key path
-	window   windowKind
-	creating bool // subject to fault injection
+	creating bool   // subject to fault injection
 	h        handler
 }
 
+// window is the endpoint's rate window, from the one table of the API's
+// limits (package sendrules), so that the sandbox and the client can never
+// disagree about which endpoints share a window.
+func (ep *endpoint) window() sendrules.Window { return sendrules.WindowOf(ep.method, ep.pattern) }
+
 var endpoints = []endpoint{
-	{"POST", nxapi.PathVenta, winNone, true, (*Server).venta},
-	{"POST", nxapi.PathFacturar, winNone, true, (*Server).facturar},
-	{"POST", nxapi.PathStock, winStock, true, (*Server).movimiento},
-	{"GET", nxapi.PathMediosPago, winParam, false, (*Server).mediosPago},
-	{"GET", nxapi.PathMotivos, winParam, false, (*Server).listMotivos},
-	{"GET", nxapi.PathConfig, winParam, false, (*Server).config},
-	{"GET", nxapi.PathDepositos, winParam, false, (*Server).configDepositos},
-	{"GET", nxapi.PathPuntosVenta, winParam, false, (*Server).puntosVenta},
-	{"GET", nxapi.PathEmpleados, winParam, false, (*Server).listEmpleados},
-	{"GET", nxapi.PathWebhooks, winWebhookList, false, (*Server).listWebhooks},
-	{"POST", nxapi.PathWebhooks, winWebhookWrite, false, (*Server).createWebhook},
-	{"POST", nxapi.PathWebhooks + "/{id}", winWebhookWrite, false, (*Server).editWebhook},
-	{"DELETE", nxapi.PathWebhooks + "/{id}", winWebhookWrite, false, (*Server).deleteWebhook},
-	{"GET", nxapi.PathComprobante + "{id}", winNone, false, (*Server).getComprobante},
+	{"POST", nxapi.PathVenta, true, (*Server).venta},
+	{"POST", nxapi.PathFacturar, true, (*Server).facturar},
+	{"POST", nxapi.PathStock, true, (*Server).movimiento},
+	{"GET", nxapi.PathMediosPago, false, (*Server).mediosPago},
+	{"GET", nxapi.PathMotivos, false, (*Server).listMotivos},
+	{"GET", nxapi.PathConfig, false, (*Server).config},
+	{"GET", nxapi.PathDepositos, false, (*Server).configDepositos},
+	{"GET", nxapi.PathPuntosVenta, false, (*Server).puntosVenta},
+	{"GET", nxapi.PathEmpleados, false, (*Server).listEmpleados},
+	{"GET", nxapi.PathWebhooks, false, (*Server).listWebhooks},
+	{"POST", nxapi.PathWebhooks, false, (*Server).createWebhook},
+	{"POST", nxapi.PathWebhooks + "/{id}", false, (*Server).editWebhook},
+	{"DELETE", nxapi.PathWebhooks + "/{id}", false, (*Server).deleteWebhook},
+	{"GET", nxapi.PathComprobante + "{id}", false, (*Server).getComprobante},
 }
 
 // route finds the endpoints of a path; id is the {id} segment, if any.
@@ -425,8 +417,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if ep.window != winNone {
-		if wait, ok := s.takeWindow(ep.window); !ok {
+	if win := ep.window(); win != sendrules.NoWindow {
+		if wait, ok := s.takeWindow(win); !ok {
 			writeError(sw, http.StatusForbidden, s.esperar(wait))
 			return
 		}
@@ -489,33 +481,16 @@ func (d *discardWriter) Header() http.Header         { return d.h }
 func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discardWriter) WriteHeader(int)             {}
 
-// scaled multiplies an API window by the time scale.
-func (s *Server) scaled(d time.Duration) time.Duration {
-	return time.Duration(float64(d) * s.scale)
-}
-
-// windowLength is the unscaled length of a rate window.
-func (s *Server) windowLength(k windowKind) time.Duration {
-	switch k {
-	case winStock:
-		return 3 * time.Second
-	case winParam:
-		return 60 * time.Second
-	case winWebhookList:
-		return s.wh.list
-	case winWebhookWrite:
-		return s.wh.write
-	}
-	return 0
-}
+// scaled multiplies an API duration by the time scale.
+func (s *Server) scaled(d time.Duration) time.Duration { return sendrules.Scale(d, s.scale) }
 
 // takeWindow lets a request through a rate window, starting a new window, or
 // returns how long (real time) the caller must still wait. A refused request
 // does not restart the window. There is one integration, so "per token" is
 // per sandbox.
-func (s *Server) takeWindow(k windowKind) (time.Duration, bool) {
+func (s *Server) takeWindow(k sendrules.Window) (time.Duration, bool) {
 	now := s.now()
-	length := s.scaled(s.windowLength(k))
+	length := s.scaled(s.env.Limit(k))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if last, ok := s.windows[string(k)]; ok {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // Estados and texts of vouchers (API spec 3).
@@ -32,9 +33,6 @@ const (
 	msgElectronicaReq  = "El campo electronica es requerido"                    // sandbox's own
 	msgNoPendiente     = "El comprobante %d no esta PENDIENTE (estado %s)"      // sandbox's own
 )
-
-// duplicateWindow is the anti-duplicate hold per ordenId and facturaId.
-const duplicateWindow = 30 * time.Second
 
 // comprobante is a voucher as the sandbox holds it.
 type comprobante struct {
@@ -139,7 +137,7 @@ func ventaBodyOK(v *nxapi.Venta) bool {
 }
 
 func (s *Server) ventaLocked(v *nxapi.Venta, now time.Time) (*nxapi.FacturaResult, *refusal) {
-	if t, ok := s.ordenSeen[v.OrdenID]; ok && now.Sub(t) < s.scaled(duplicateWindow) {
+	if t, ok := s.ordenSeen[v.OrdenID]; ok && now.Sub(t) < s.scaled(sendrules.KeyHold) {
 		return nil, refuse(http.StatusBadRequest, nxapi.MsgEnProceso) // status: sandbox's own
 	}
 	s.ordenSeen[v.OrdenID] = now
@@ -289,7 +287,7 @@ func (s *Server) facturar(w http.ResponseWriter, c *call) {
 }
 
 func (s *Server) facturarLocked(f *nxapi.Facturar, now time.Time) (*nxapi.FacturaResult, *refusal) {
-	if t, ok := s.facturaSeen[f.FacturaID]; ok && now.Sub(t) < s.scaled(duplicateWindow) {
+	if t, ok := s.facturaSeen[f.FacturaID]; ok && now.Sub(t) < s.scaled(sendrules.KeyHold) {
 		return nil, refuse(http.StatusBadRequest, nxapi.MsgEnProceso) // status: sandbox's own
 	}
 	s.facturaSeen[f.FacturaID] = now
