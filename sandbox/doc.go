@@ -24,10 +24,11 @@
 //     and does not move stock.
 //   - Rate windows come from the one table of the API's limits, package
 //     sendrules (which endpoint has which window: sendrules.WindowOf; how
-//     long, per environment: sendrules.Env.Limit): 3 s stock, one 60 s
-//     window shared by /config, /config/depositos, /medios-pago, /motivos,
-//     /puntos-venta, /empleados, GET /comprobante/{id} (10 s, test 3 s),
-//     webhook list (10 s, test 3 s) and webhook writes (30 s, test 3 s).
+//     long, per environment: sendrules.Env.Limit): 3 s for stock
+//     movements; one 60 s window shared by /config, /config/depositos,
+//     /medios-pago, /motivos, /puntos-venta and /empleados; 10 s (test 3 s)
+//     for GET /comprobante/{id}; 10 s (test 3 s) for the webhook list; one
+//     30 s (test 3 s) window for webhook writes.
 //     They count every request that reaches the endpoint, valid or not (a
 //     404 too); a refused one does not restart the window. The
 //     refusal is 403 "Debe esperar N segundos entre cada solicitud", N being
@@ -41,8 +42,30 @@
 //     worker, never retried. A deactivated article is [{articuloId,
 //     eliminado: true}] in flat format and {articuloId, eliminado: true} in
 //     grouped format.
-//   - Faults apply to the creating POSTs (venta, facturar, stock movement). A
-//     hung request is never processed; a dropped one always is.
+//
+// Every API request goes through the same steps, in this order:
+//
+//  1. added latency (Options.Latency);
+//  2. auth: a missing or wrong X-NX-TOKEN is 401;
+//  3. route: an unknown path 404, a wrong method 405;
+//  4. the body is read (a POST);
+//  5. the endpoint's rate window is taken: the API counts every request
+//     that reaches the endpoint, so a request refused later still took it;
+//  6. validation: the body, the business rules and the branch scope, which
+//     answer the API's refusals;
+//  7. the fault draw, only for a creating POST (venta, facturar, stock
+//     movement) that passed 6, that is one the API would process;
+//  8. processing, unless the draw was a 500 or a hang;
+//  9. the answer, unless the draw was a drop or a hang.
+//
+// So a fault never changes what the API would refuse: a refused request
+// gets its refusal whatever the faults, and draws nothing. A dropped answer
+// only ever hides a request that was processed in full (its key held, its
+// voucher or movement created); a 500 or a hang only ever hits a request
+// the API would have processed, and it is not processed: it leaves no trace
+// but the rate window it took (no key hold, no voucher). Steps 6 to 8 run
+// in one critical section, so nothing changes between the check and the
+// apply.
 //
 // GET InspectPath (outside the API) answers State; tests may also call the
 // Go methods State, StockOf, Comprobante, Flush, SetStock,

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/binary"
 	"fmt"
+	"hash"
 	"hash/fnv"
 	"math"
 	"time"
@@ -41,14 +42,13 @@ func newFaults(o Options) (faults, error) {
 	return f, nil
 }
 
-// drawFault decides the fate of a creating POST. The draw hashes the seed,
-// the endpoint, the body and the number of earlier arrivals of that same
-// body, so it does not depend on how concurrent requests interleave: the
-// same run against the same seed meets the same faults.
-func (s *Server) drawFault(pattern string, body []byte) faultKind {
+// faultHash starts the draw of a creating POST: the hash of the seed, the
+// endpoint and the body, taken outside the lock (a body may be megabytes).
+// It is nil when no fault is configured.
+func (s *Server) faultHash(pattern string, body []byte) hash.Hash64 {
 	f := s.fault
 	if f.fail500+f.drop+f.hang == 0 {
-		return faultNone
+		return nil
 	}
 	h := fnv.New64a()
 	var b [8]byte
@@ -57,11 +57,23 @@ func (s *Server) drawFault(pattern string, body []byte) faultKind {
 	h.Write([]byte(pattern))
 	h.Write([]byte{0})
 	h.Write(body)
+	return h
+}
+
+// drawFaultLocked decides the fate of a creating POST the API would
+// process; s.mu must be held. The draw hashes the seed, the endpoint, the
+// body and the number of earlier draws for that same body, so it does not
+// depend on how concurrent requests interleave: the same run against the
+// same seed meets the same faults. Requests the API refuses draw nothing.
+func (s *Server) drawFaultLocked(h hash.Hash64) faultKind {
+	if h == nil {
+		return faultNone
+	}
+	f := s.fault
 	bodyKey := h.Sum64()
-	s.mu.Lock()
 	n := s.bodySeen[bodyKey]
 	s.bodySeen[bodyKey] = n + 1
-	s.mu.Unlock()
+	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], uint64(n))
 	h.Write(b[:])
 	u := float64(mix(h.Sum64())>>11) / (1 << 53)

@@ -41,17 +41,22 @@ type Options struct {
 	TimeScale float64       // multiplies every window, the key hold and the webhook delivery timeout; 0 means 1
 	Latency   time.Duration // added to every API request (real time, not scaled)
 	// Fail500 is the fraction of creating POSTs (venta, facturar, stock
-	// movement) answered 500 before any processing.
+	// movement) that the API would process but that are answered 500 and
+	// not processed. A request the API would refuse is never faulted: it
+	// gets its refusal (see the package doc for the order).
 	Fail500 float64
-	// DropAfter is the fraction of creating POSTs processed in full and then
-	// answered by closing the connection without a response.
+	// DropAfter is the fraction of creating POSTs that the API would
+	// process that are processed in full and then answered by closing the
+	// connection without a response.
 	DropAfter float64
-	// Hang is the fraction of creating POSTs left hanging until the client
-	// gives up (or the sandbox closes). A hung request is NOT processed; a
-	// client cannot know that and must record it as unknown.
+	// Hang is the fraction of creating POSTs that the API would process
+	// that are left hanging until the client gives up (or the sandbox
+	// closes). A hung request is NOT processed; a client cannot know that
+	// and must record it as unknown.
 	Hang float64
 	// Seed makes the fault draws deterministic: a draw depends only on the
-	// seed, the endpoint, the body and how many times that same body came.
+	// seed, the endpoint, the body and how many times that same body drew
+	// before.
 	Seed int64
 	// FlujoDeposito overrides the data's config.flujoDeposito when non-zero
 	// (3 = multi-warehouse informative mode).
@@ -262,8 +267,14 @@ func (s *Server) Close() error {
 	return nil
 }
 
-// handler serves one endpoint after auth, faults and the rate window.
+// handler serves a reading or administering endpoint, after auth, route and
+// the rate window.
 type handler func(s *Server, w http.ResponseWriter, c *call)
+
+// preparer reads a creating POST's body: the refusals that need nothing but
+// the body (the API's "datos invalidos" family), or the creation to check
+// and apply (see Server.create).
+type preparer func(s *Server, c *call) (creation, *refusal)
 
 // call is what a handler needs from the request.
 type call struct {
@@ -282,11 +293,13 @@ func (c *call) decode(v any) error {
 	return json.Unmarshal(c.body, v)
 }
 
+// endpoint is one method and path of the API. Exactly one of h and prepare
+// is set.
 type endpoint struct {
-	method   string
-	pattern  string // counter key path
-	creating bool   // subject to fault injection
-	h        handler
+	method  string
+	pattern string   // counter key path
+	h       handler  // reading and administering endpoints
+	prepare preparer // creating POSTs (venta, facturar, stock movement): subject to faults
 }
 
 // window is the endpoint's rate window, from the one table of the API's
@@ -295,20 +308,20 @@ type endpoint struct {
 func (ep *endpoint) window() sendrules.Window { return sendrules.WindowOf(ep.method, ep.pattern) }
 
 var endpoints = []endpoint{
-	{"POST", nxapi.PathVenta, true, (*Server).venta},
-	{"POST", nxapi.PathFacturar, true, (*Server).facturar},
-	{"POST", nxapi.PathStock, true, (*Server).movimiento},
-	{"GET", nxapi.PathMediosPago, false, (*Server).mediosPago},
-	{"GET", nxapi.PathMotivos, false, (*Server).listMotivos},
-	{"GET", nxapi.PathConfig, false, (*Server).config},
-	{"GET", nxapi.PathDepositos, false, (*Server).configDepositos},
-	{"GET", nxapi.PathPuntosVenta, false, (*Server).puntosVenta},
-	{"GET", nxapi.PathEmpleados, false, (*Server).listEmpleados},
-	{"GET", nxapi.PathWebhooks, false, (*Server).listWebhooks},
-	{"POST", nxapi.PathWebhooks, false, (*Server).createWebhook},
-	{"POST", nxapi.PathWebhooks + "/{id}", false, (*Server).editWebhook},
-	{"DELETE", nxapi.PathWebhooks + "/{id}", false, (*Server).deleteWebhook},
-	{"GET", nxapi.PathComprobante + "{id}", false, (*Server).getComprobante},
+	{"POST", nxapi.PathVenta, nil, (*Server).prepareVenta},
+	{"POST", nxapi.PathFacturar, nil, (*Server).prepareFacturar},
+	{"POST", nxapi.PathStock, nil, (*Server).prepareMovimiento},
+	{"GET", nxapi.PathMediosPago, (*Server).mediosPago, nil},
+	{"GET", nxapi.PathMotivos, (*Server).listMotivos, nil},
+	{"GET", nxapi.PathConfig, (*Server).config, nil},
+	{"GET", nxapi.PathDepositos, (*Server).configDepositos, nil},
+	{"GET", nxapi.PathPuntosVenta, (*Server).puntosVenta, nil},
+	{"GET", nxapi.PathEmpleados, (*Server).listEmpleados, nil},
+	{"GET", nxapi.PathWebhooks, (*Server).listWebhooks, nil},
+	{"POST", nxapi.PathWebhooks, (*Server).createWebhook, nil},
+	{"POST", nxapi.PathWebhooks + "/{id}", (*Server).editWebhook, nil},
+	{"DELETE", nxapi.PathWebhooks + "/{id}", (*Server).deleteWebhook, nil},
+	{"GET", nxapi.PathComprobante + "{id}", (*Server).getComprobante, nil},
 }
 
 // route finds the endpoints of a path; id is the {id} segment, if any.
@@ -401,29 +414,78 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		c.body, c.bodyErr = io.ReadAll(http.MaxBytesReader(sw, r.Body, s.maxBody))
 	}
-	if ep.creating {
-		switch s.drawFault(ep.pattern, c.body) {
-		case fault500:
-			writeError(sw, http.StatusInternalServerError, msgInterno)
-			return
-		case faultHang:
-			// Not processed: wait for the client to give up.
-			s.pause(r.Context(), -1)
-			abort(sw)
-			return
-		case faultDrop:
-			ep.h(s, &discardWriter{h: http.Header{}}, c)
-			abort(sw)
-			return
-		}
-	}
 	if win := ep.window(); win != sendrules.NoWindow {
 		if wait, ok := s.takeWindow(win); !ok {
 			writeError(sw, http.StatusForbidden, s.esperar(wait))
 			return
 		}
 	}
+	if ep.prepare != nil {
+		s.create(sw, ep, c)
+		return
+	}
 	ep.h(s, sw, c)
+}
+
+// creation is a creating POST whose body was read, split in two so that the
+// fault injector can come between them. Both run with s.mu held, in one
+// critical section, so nothing can change between what check saw and what
+// apply does.
+type creation interface {
+	// check returns the refusal the API would answer, or nil when it would
+	// process the request. It changes nothing in the sandbox's state.
+	check(now time.Time) *refusal
+	// hold records what a refused request leaves behind: the anti-duplicate
+	// key of a sale or an invoicing (none for a stock movement).
+	hold(now time.Time)
+	// apply processes the request (holding its key, creating the voucher or
+	// the movement) and returns its 200 answer.
+	apply(now time.Time) any
+}
+
+// create serves a creating POST in the order of the package doc: the body
+// (prepare), the rules (check), then the fault draw, then processing and
+// the answer. So a fault never hides a refusal: a request the API would
+// refuse gets its refusal whatever the faults, a dropped answer only ever
+// hides a request that was processed, and a 500 or a hang only ever hits a
+// request the API would have processed (and, not processed, it leaves no
+// trace but the rate window it took).
+func (s *Server) create(w http.ResponseWriter, ep *endpoint, c *call) {
+	op, ref := ep.prepare(s, c)
+	if ref != nil {
+		ref.write(w)
+		return
+	}
+	h := s.faultHash(ep.pattern, c.body)
+	now := s.now()
+	s.mu.Lock()
+	if ref := op.check(now); ref != nil {
+		if !ref.duplicate {
+			op.hold(now)
+		}
+		s.mu.Unlock()
+		ref.write(w)
+		return
+	}
+	fault := s.drawFaultLocked(h)
+	var res any
+	if fault == faultNone || fault == faultDrop {
+		res = op.apply(now)
+	}
+	s.mu.Unlock()
+	switch fault {
+	case fault500:
+		writeError(w, http.StatusInternalServerError, msgInterno)
+	case faultHang:
+		// Not processed: wait for the client to give up.
+		s.pause(c.r.Context(), -1)
+		abort(w)
+	case faultDrop:
+		// Processed: the answer is lost with the connection.
+		abort(w)
+	default:
+		writeJSON(w, http.StatusOK, res)
+	}
 }
 
 // unknownPath is the counter key of paths outside the API.
@@ -472,14 +534,6 @@ func abort(w http.ResponseWriter) {
 	}
 	panic(http.ErrAbortHandler)
 }
-
-// discardWriter swallows the answer of a request whose connection will be
-// dropped.
-type discardWriter struct{ h http.Header }
-
-func (d *discardWriter) Header() http.Header         { return d.h }
-func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
-func (d *discardWriter) WriteHeader(int)             {}
 
 // scaled multiplies an API duration by the time scale.
 func (s *Server) scaled(d time.Duration) time.Duration { return sendrules.Scale(d, s.scale) }

@@ -22,36 +22,27 @@ const (
 	msgCantidadPositiva = "La cantidad del articulo %d debe ser mayor a cero"                  // sandbox's own
 )
 
-// movimiento is POST /stock/movimiento (API spec 4.4). The 3 s window has
-// already been taken by ServeHTTP: like the API's rate limit it counts every
-// request that reaches the endpoint, valid or not.
-func (s *Server) movimiento(w http.ResponseWriter, c *call) {
+// movimientoOp is a POST /stock/movimiento (API spec 4.4) on its way
+// through create. The 3 s window has already been taken by ServeHTTP: like
+// the API's rate limit it counts every request that reaches the endpoint,
+// valid or not, faulted or not.
+type movimientoOp struct {
+	s *Server
+	m *nxapi.StockMovimiento
+}
+
+func (s *Server) prepareMovimiento(c *call) (creation, *refusal) {
 	var m nxapi.StockMovimiento
 	if err := c.decode(&m); err != nil {
-		writeError(w, http.StatusForbidden, nxapi.MsgStockIncorrecto)
-		return
+		return nil, refuse(http.StatusForbidden, nxapi.MsgStockIncorrecto)
 	}
 	if m.MotivoID <= 0 {
-		writeError(w, http.StatusBadRequest, nxapi.MsgMotivoReq) // status: sandbox's own
-		return
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgMotivoReq) // status: sandbox's own
 	}
 	if !stockBodyOK(&m) {
-		writeError(w, http.StatusForbidden, nxapi.MsgStockIncorrecto)
-		return
+		return nil, refuse(http.StatusForbidden, nxapi.MsgStockIncorrecto)
 	}
-	now := s.now()
-	s.mu.Lock()
-	res, ref := s.movimientoLocked(&m, now)
-	s.mu.Unlock()
-	switch {
-	case ref == nil:
-		writeJSON(w, http.StatusOK, res)
-	case ref.status == http.StatusOK:
-		writeJSON(w, http.StatusOK, nxapi.NxResultado{Tipo: nxapi.NxValidacion,
-			Mensajes: []nxapi.Text{nxapi.Text(ref.text)}, Errores: []nxapi.Text{nxapi.Text(ref.text)}})
-	default:
-		writeError(w, ref.status, ref.text)
-	}
+	return &movimientoOp{s: s, m: &m}, nil
 }
 
 // stockBodyOK is the shape the DTO demands: a known tipo, a warehouse, and
@@ -98,44 +89,62 @@ func validFecha(f string) bool {
 	return false
 }
 
-func (s *Server) movimientoLocked(m *nxapi.StockMovimiento, now time.Time) (*nxapi.NxResultado, *refusal) {
+// check applies the branch scope and the business rules; a business
+// refusal is a 200 NxResultado tipo 2.
+func (o *movimientoOp) check(time.Time) *refusal {
+	ref := o.s.checkMovimiento(o.m)
+	if ref != nil {
+		ref.nx = true
+	}
+	return ref
+}
+
+func (s *Server) checkMovimiento(m *nxapi.StockMovimiento) *refusal {
 	if s.habilitada == 0 {
 		// Stock movement is deny-by-default (change history 2026-08-06).
-		return nil, refuse(http.StatusForbidden, msgSinSucursal)
+		return refuse(http.StatusForbidden, msgSinSucursal)
 	}
 	if ref := s.checkDeposito(m.DepositoID); ref != nil {
-		return nil, ref
+		return ref
 	}
 	if m.Tipo == nxapi.Transferencia {
 		if m.DepositoDosID <= 0 || m.DepositoDosID == m.DepositoID {
-			return nil, refuse(http.StatusOK, msgTransferDestino)
+			return refuse(http.StatusOK, msgTransferDestino)
 		}
 		if ref := s.checkDeposito(m.DepositoDosID); ref != nil {
-			return nil, ref
+			return ref
 		}
 		if suc := s.depositos[m.DepositoDosID].SucursalID; m.SucursalDosID != 0 && m.SucursalDosID != suc {
-			return nil, refuse(http.StatusOK, msgSucursalDos, m.SucursalDosID, m.DepositoDosID)
+			return refuse(http.StatusOK, msgSucursalDos, m.SucursalDosID, m.DepositoDosID)
 		}
 	}
 	if !s.motivoActivo(m.MotivoID) {
-		return nil, refuse(http.StatusOK, msgMotivoNo, m.MotivoID)
+		return refuse(http.StatusOK, msgMotivoNo, m.MotivoID)
 	}
 	if !validFecha(m.Fecha) {
-		return nil, refuse(http.StatusOK, msgFechaInvalida, m.Fecha)
+		return refuse(http.StatusOK, msgFechaInvalida, m.Fecha)
 	}
 	for _, a := range m.Articulos {
 		art, ok := s.articulos[a.ArticuloID]
 		if !ok || art.Eliminado {
-			return nil, refuse(http.StatusOK, msgArticuloNo, a.ArticuloID)
+			return refuse(http.StatusOK, msgArticuloNo, a.ArticuloID)
 		}
 		if !hasVariant(*art, a.ColorID, a.TalleID) {
-			return nil, refuse(http.StatusOK, msgArticuloVariante, a.ArticuloID, a.ColorID, a.TalleID)
+			return refuse(http.StatusOK, msgArticuloVariante, a.ArticuloID, a.ColorID, a.TalleID)
 		}
 		if *a.Cantidad <= 0 {
-			return nil, refuse(http.StatusOK, msgCantidadPositiva, a.ArticuloID)
+			return refuse(http.StatusOK, msgCantidadPositiva, a.ArticuloID)
 		}
 	}
-	// All checked: apply. Egresos may leave stock negative, as the ERP allows.
+	return nil
+}
+
+// hold: a stock movement has no key; the API spaces movements by time only.
+func (o *movimientoOp) hold(time.Time) {}
+
+// apply moves the stock. Egresos may leave stock negative, as the ERP allows.
+func (o *movimientoOp) apply(now time.Time) any {
+	s, m := o.s, o.m
 	var touched []int64
 	seen := map[int64]bool{}
 	for _, a := range m.Articulos {
@@ -162,7 +171,7 @@ func (s *Server) movimientoLocked(m *nxapi.StockMovimiento, now time.Time) (*nxa
 	body.Articulos = append([]nxapi.StockArticulo(nil), m.Articulos...)
 	s.movements = append(s.movements, Movement{ID: id, Arrived: now, Body: body})
 	s.enqueueChanges(touched)
-	return &nxapi.NxResultado{Tipo: nxapi.NxOK, ID: nxapi.ID(id)}, nil
+	return &nxapi.NxResultado{Tipo: nxapi.NxOK, ID: nxapi.ID(id)}
 }
 
 func (s *Server) motivoActivo(id int64) bool {

@@ -76,45 +76,58 @@ func seededComprobante(d DataComprobante, pv DataPuntoVenta) *comprobante {
 type refusal struct {
 	status int
 	text   string
+	// nx writes a 200 refusal as a stock movement's NxResultado tipo 2
+	// instead of an ajFacturaResult with errores.
+	nx bool
+	// duplicate is "La solicitud ya se esta procesando": the key is already
+	// held, and this refusal does not extend the hold.
+	duplicate bool
 }
 
 func refuse(status int, format string, args ...any) *refusal {
 	if len(args) > 0 {
 		format = fmt.Sprintf(format, args...)
 	}
-	return &refusal{status, format}
+	return &refusal{status: status, text: format}
+}
+
+// refuseDuplicate answers a key still held (spec 4.1.3, 4.2.4).
+func refuseDuplicate() *refusal {
+	return &refusal{status: http.StatusBadRequest, text: nxapi.MsgEnProceso, duplicate: true} // status: sandbox's own
 }
 
 func (f *refusal) write(w http.ResponseWriter) {
-	if f.status == http.StatusOK {
+	switch {
+	case f.status != http.StatusOK:
+		writeError(w, f.status, f.text)
+	case f.nx:
+		writeJSON(w, http.StatusOK, nxapi.NxResultado{Tipo: nxapi.NxValidacion,
+			Mensajes: []nxapi.Text{nxapi.Text(f.text)}, Errores: []nxapi.Text{nxapi.Text(f.text)}})
+	default:
 		writeJSON(w, http.StatusOK, nxapi.FacturaResult{Errores: true, Datos: map[string]nxapi.Text{"error": nxapi.Text(f.text)}})
-		return
 	}
-	writeError(w, f.status, f.text)
 }
 
-// venta is POST /venta (API spec 4.1). Refusals before the anti-duplicate
-// check (body, medioPago) do not hold the ordenId; every later one does,
-// because the key is taken when the request is accepted for processing.
-func (s *Server) venta(w http.ResponseWriter, c *call) {
+// ventaOp is a POST /venta (API spec 4.1) on its way through create.
+// Refusals of the body and medioPago (prepareVenta) do not hold the
+// ordenId; every later one does, because the key is taken when the request
+// is accepted for processing.
+type ventaOp struct {
+	s     *Server
+	v     *nxapi.Venta
+	pv    DataPuntoVenta          // set by check
+	items []nxapi.ComprobanteItem // set by check
+}
+
+func (s *Server) prepareVenta(c *call) (creation, *refusal) {
 	var v nxapi.Venta
 	if err := c.decode(&v); err != nil || !ventaBodyOK(&v) {
-		writeError(w, http.StatusBadRequest, nxapi.MsgVentaInvalida)
-		return
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgVentaInvalida)
 	}
 	if v.MedioPago == nil {
-		writeError(w, http.StatusBadRequest, nxapi.MsgMedioPagoReq)
-		return
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgMedioPagoReq)
 	}
-	now := s.now()
-	s.mu.Lock()
-	res, ref := s.ventaLocked(&v, now)
-	s.mu.Unlock()
-	if ref != nil {
-		ref.write(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	return &ventaOp{s: s, v: &v}, nil
 }
 
 // ventaBodyOK is rule 4.1.1: a body with an order id, products and the
@@ -136,28 +149,28 @@ func ventaBodyOK(v *nxapi.Venta) bool {
 	return true
 }
 
-func (s *Server) ventaLocked(v *nxapi.Venta, now time.Time) (*nxapi.FacturaResult, *refusal) {
+func (o *ventaOp) check(now time.Time) *refusal {
+	s, v := o.s, o.v
 	if t, ok := s.ordenSeen[v.OrdenID]; ok && now.Sub(t) < s.scaled(sendrules.KeyHold) {
-		return nil, refuse(http.StatusBadRequest, nxapi.MsgEnProceso) // status: sandbox's own
+		return refuseDuplicate()
 	}
-	s.ordenSeen[v.OrdenID] = now
 	switch v.MedioPago.Tipo {
 	case nxapi.Efectivo, nxapi.DepositoBanco, nxapi.Virtual: // 4.1.4
 	default:
-		return nil, refuse(http.StatusBadRequest, nxapi.MsgMedioNoCompatible)
+		return refuse(http.StatusBadRequest, nxapi.MsgMedioNoCompatible)
 	}
 	if ref := s.checkMedio(v.MedioPago); ref != nil {
-		return nil, ref
+		return ref
 	}
 	if v.EntidadID != 0 {
 		if e, ok := s.entidades[v.EntidadID]; !ok || !e.Activo {
-			return nil, refuse(http.StatusForbidden, msgEntidad, v.EntidadID)
+			return refuse(http.StatusForbidden, msgEntidad, v.EntidadID)
 		}
 	} else if u := v.Usuario; u == nil || (u.DNI == "" && u.CUIT == "" && u.Email == "") {
-		return nil, refuse(http.StatusBadRequest, msgUsuarioReq)
+		return refuse(http.StatusBadRequest, msgUsuarioReq)
 	}
 	if ref := s.checkEmpleado(v.EmpleadoID); ref != nil {
-		return nil, ref
+		return ref
 	}
 	pvID := v.PuntoVentaID
 	if pvID == 0 {
@@ -165,27 +178,36 @@ func (s *Server) ventaLocked(v *nxapi.Venta, now time.Time) (*nxapi.FacturaResul
 	}
 	pv, ref := s.checkPuntoVenta(pvID)
 	if ref != nil {
-		return nil, ref
+		return ref
 	}
 	items := make([]nxapi.ComprobanteItem, 0, len(v.Productos))
 	for _, p := range v.Productos {
 		a, ok := s.articulos[p.ArticuloID]
 		if !ok || a.Eliminado {
-			return nil, refuse(http.StatusNotFound, msgArticuloNo, p.ArticuloID)
+			return refuse(http.StatusNotFound, msgArticuloNo, p.ArticuloID)
 		}
 		line, _ := p.Precio.Mul(*p.Cantidad)
 		items = append(items, nxapi.ComprobanteItem{ArticuloID: p.ArticuloID, Descripcion: a.Nombre,
 			TalleID: p.TalleID, ColorID: p.ColorID, Cantidad: *p.Cantidad, Precio: *p.Precio, Subtotal: line})
 	}
 	if (*v.Subtotal + *v.Envio + *v.Recargo - *v.Descuento).Cents() != v.Total.Cents() {
-		return nil, refuse(http.StatusOK, nxapi.MsgTotales)
+		return refuse(http.StatusOK, nxapi.MsgTotales)
 	}
+	o.pv, o.items = pv, items
+	return nil
+}
+
+func (o *ventaOp) hold(now time.Time) { o.s.ordenSeen[o.v.OrdenID] = now }
+
+func (o *ventaOp) apply(now time.Time) any {
+	s, v, pv := o.s, o.v, o.pv
+	o.hold(now)
 	id := s.nextFactura
 	s.nextFactura++
 	s.comprobantes[id] = &comprobante{propio: true, entidadID: v.EntidadID, c: nxapi.Comprobante{
 		FacturaID: id, OrdenID: v.OrdenID, ComprobanteTipo: nxapi.ComprobanteVenta, Estado: estadoFacturaVenta,
 		Numero: v.OrdenID, PVNumero: pv.Numero, Fecha: now.UTC().Format(fechaLayout), SucursalID: pv.SucursalID,
-		PuntoVentaID: pv.PuntoVentaID, EmpleadoID: v.EmpleadoID, Items: items,
+		PuntoVentaID: pv.PuntoVentaID, EmpleadoID: v.EmpleadoID, Items: o.items,
 		Totales: nxapi.Totales{SubTotal: *v.Subtotal, Descuento: *v.Descuento, Recargo: *v.Recargo,
 			Envio: *v.Envio, Total: *v.Total, Pagado: *v.Total},
 	}}
@@ -194,7 +216,7 @@ func (s *Server) ventaLocked(v *nxapi.Venta, now time.Time) (*nxapi.FacturaResul
 		Estado: estadoFacturaVenta, Total: *v.Total, CreatedAt: now})
 	zero := nxapi.Decimal(0)
 	return &nxapi.FacturaResult{FacturaID: nxapi.ID(id), Numero: nxapi.ID(v.OrdenID), PVNumero: nxapi.ID(pv.Numero),
-		Estado: estadoFacturaVenta, Resultado: "A", Saldo: &zero, Datos: map[string]nxapi.Text{}}, nil
+		Estado: estadoFacturaVenta, Resultado: "A", Saldo: &zero, Datos: map[string]nxapi.Text{}}
 }
 
 // checkMedio enforces the ids each payment type needs and that the tenant has
@@ -253,61 +275,65 @@ func (s *Server) checkPuntoVenta(id int64) (DataPuntoVenta, *refusal) {
 	return pv, nil
 }
 
-// facturar is POST /facturar (API spec 4.2). The presale is converted in
-// place: the FACTURA_VENTA keeps the presale's facturaId and numero (spec 3:
-// "converted into a FACTURA_VENTA"), its type becomes 2 and its point of sale
-// the requested one.
-func (s *Server) facturar(w http.ResponseWriter, c *call) {
-	var f nxapi.Facturar
-	if err := c.decode(&f); err != nil || f.FacturaID <= 0 {
-		writeError(w, http.StatusBadRequest, nxapi.MsgFacturaIDReq)
-		return
-	}
-	if f.MedioPago == nil {
-		writeError(w, http.StatusBadRequest, nxapi.MsgMedioPagoReq)
-		return
-	}
-	if f.PuntoVentaID <= 0 {
-		writeError(w, http.StatusBadRequest, nxapi.MsgPuntoVentaReq)
-		return
-	}
-	if f.Electronica == nil {
-		writeError(w, http.StatusBadRequest, msgElectronicaReq)
-		return
-	}
-	now := s.now()
-	s.mu.Lock()
-	res, ref := s.facturarLocked(&f, now)
-	s.mu.Unlock()
-	if ref != nil {
-		ref.write(w)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+// facturarOp is a POST /facturar (API spec 4.2) on its way through create.
+// The presale is converted in place: the FACTURA_VENTA keeps the presale's
+// facturaId and numero (spec 3: "converted into a FACTURA_VENTA"), its type
+// becomes 2 and its point of sale the requested one.
+type facturarOp struct {
+	s  *Server
+	f  *nxapi.Facturar
+	pv DataPuntoVenta // set by check
+	cp *comprobante   // set by check
 }
 
-func (s *Server) facturarLocked(f *nxapi.Facturar, now time.Time) (*nxapi.FacturaResult, *refusal) {
-	if t, ok := s.facturaSeen[f.FacturaID]; ok && now.Sub(t) < s.scaled(sendrules.KeyHold) {
-		return nil, refuse(http.StatusBadRequest, nxapi.MsgEnProceso) // status: sandbox's own
+func (s *Server) prepareFacturar(c *call) (creation, *refusal) {
+	var f nxapi.Facturar
+	if err := c.decode(&f); err != nil || f.FacturaID <= 0 {
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgFacturaIDReq)
 	}
-	s.facturaSeen[f.FacturaID] = now
+	if f.MedioPago == nil {
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgMedioPagoReq)
+	}
+	if f.PuntoVentaID <= 0 {
+		return nil, refuse(http.StatusBadRequest, nxapi.MsgPuntoVentaReq)
+	}
+	if f.Electronica == nil {
+		return nil, refuse(http.StatusBadRequest, msgElectronicaReq)
+	}
+	return &facturarOp{s: s, f: &f}, nil
+}
+
+func (o *facturarOp) check(now time.Time) *refusal {
+	s, f := o.s, o.f
+	if t, ok := s.facturaSeen[f.FacturaID]; ok && now.Sub(t) < s.scaled(sendrules.KeyHold) {
+		return refuseDuplicate()
+	}
 	if _, ok := nxapi.TipoMedioNames[f.MedioPago.Tipo]; !ok { // 4.2.6: all five
-		return nil, refuse(http.StatusBadRequest, nxapi.MsgMedioNoCompatible)
+		return refuse(http.StatusBadRequest, nxapi.MsgMedioNoCompatible)
 	}
 	if ref := s.checkMedio(f.MedioPago); ref != nil {
-		return nil, ref
+		return ref
 	}
 	pv, ref := s.checkPuntoVenta(f.PuntoVentaID)
 	if ref != nil {
-		return nil, ref
+		return ref
 	}
 	cp, ok := s.comprobantes[f.FacturaID]
 	if !ok || !cp.propio {
-		return nil, refuse(http.StatusNotFound, msgComprobante, f.FacturaID)
+		return refuse(http.StatusNotFound, msgComprobante, f.FacturaID)
 	}
 	if cp.c.Estado != estadoPendiente {
-		return nil, refuse(http.StatusOK, msgNoPendiente, f.FacturaID, cp.c.Estado)
+		return refuse(http.StatusOK, msgNoPendiente, f.FacturaID, cp.c.Estado)
 	}
+	o.pv, o.cp = pv, cp
+	return nil
+}
+
+func (o *facturarOp) hold(now time.Time) { o.s.facturaSeen[o.f.FacturaID] = now }
+
+func (o *facturarOp) apply(now time.Time) any {
+	s, f, pv, cp := o.s, o.f, o.pv, o.cp
+	o.hold(now)
 	cp.c.ComprobanteTipo = nxapi.ComprobanteVenta
 	cp.c.Estado = estadoFacturaVenta
 	cp.c.PuntoVentaID, cp.c.PVNumero, cp.c.SucursalID = pv.PuntoVentaID, pv.Numero, pv.SucursalID
@@ -330,7 +356,7 @@ func (s *Server) facturarLocked(f *nxapi.Facturar, now time.Time) (*nxapi.Factur
 		res.CAE = nxapi.Text(fmt.Sprintf("7%013d", cp.c.FacturaID))
 		res.CAEVencimiento = nxapi.Text(now.UTC().AddDate(0, 0, 10).Format("02/01/2006"))
 	}
-	return res, nil
+	return res
 }
 
 // getComprobante is GET /comprobante/{id}: only this integration's vouchers;
