@@ -59,17 +59,51 @@ func TestBadInputAnswersJSONWithTheRightStatus(t *testing.T) {
 }
 
 func TestInspectionEndpoint(t *testing.T) {
-	h := newHarness(t, Options{})
+	const secret = "s3creto-compartido"
+	h := newHarness(t, Options{Env: "test"})
 	h.do("POST", nxapi.PathVenta, venta(5)).expect(t, 200, `"errores":false`)
 	h.do("POST", nxapi.PathStock, movimiento()).expect(t, 200, `"tipo":1`)
-	r := h.doToken("GET", InspectPath, nil, "")
-	var st State
-	if err := json.Unmarshal([]byte(r.body), &st); err != nil || r.status != 200 {
-		t.Fatalf("%d %s", r.status, r.body)
+	h.do("POST", nxapi.PathWebhooks, webhookBody("http://user:pw-en-url@127.0.0.1:9/hook", nil,
+		nxapi.WebhookHeader{Key: "X-NX-Secret", Value: secret})).expect(t, 200, `"id":1`)
+	for _, tc := range []struct {
+		name, token string
+		status      int
+	}{
+		{"without token", "", 401},
+		{"wrong token", "otro-token", 401},
+		{"sandbox token", DefaultToken, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := h.doToken("GET", InspectPath, nil, tc.token)
+			if r.status != tc.status {
+				t.Fatalf("%d %s, want %d", r.status, r.body, tc.status)
+			}
+			if strings.Contains(r.body, secret) || strings.Contains(r.body, "pw-en-url") {
+				t.Fatalf("the inspection shows a secret: %s", r.body)
+			}
+			if tc.status != 200 {
+				if strings.Contains(r.body, "vouchers") {
+					t.Fatalf("refused, but answered the state: %s", r.body)
+				}
+				return
+			}
+			var st State
+			if err := json.Unmarshal([]byte(r.body), &st); err != nil {
+				t.Fatalf("%s: %v", r.body, err)
+			}
+			if len(st.Vouchers) != 1 || st.Vouchers[0].OrdenID != 5 || st.Vouchers[0].CreatedAt.IsZero() || len(st.Movements) != 1 ||
+				st.Requests["POST "+nxapi.PathVenta][200] != 1 || len(st.Stock) != 4*(5*6+15) {
+				t.Fatalf("state %+v", st)
+			}
+			if wh := st.Webhooks; len(wh) != 1 || wh[0].Headers[0].Key != "X-NX-Secret" || wh[0].Headers[0].Value != RedactedValue ||
+				!strings.Contains(wh[0].URL, "127.0.0.1:9/hook") {
+				t.Fatalf("webhooks %+v, want the header key with its value redacted", wh)
+			}
+		})
 	}
-	if len(st.Vouchers) != 1 || st.Vouchers[0].OrdenID != 5 || len(st.Movements) != 1 ||
-		st.Requests["POST "+nxapi.PathVenta][200] != 1 || len(st.Stock) != 4*(5*6+15) {
-		t.Fatalf("state %+v", st)
+	// The in-process method keeps everything, for tests.
+	if wh := h.s.State().Webhooks; wh[0].Headers[0].Value != secret {
+		t.Fatalf("State() webhooks %+v", wh)
 	}
 }
 

@@ -67,7 +67,9 @@
 // in one critical section, so nothing changes between the check and the
 // apply.
 //
-// GET InspectPath (outside the API) answers State; tests may also call the
+// GET InspectPath (outside the API) answers State().Redacted(): it takes the
+// sandbox's token in X-NX-TOKEN like the API (401 without it) and never shows
+// a secret (webhook header values are redacted). Tests may also call the
 // Go methods State, StockOf, Comprobante, Flush, SetStock,
 // TriggerArticuloChange and DeactivateArticulo. Reload applies a new version
 // of the data file's articles and stock and sends the events of what changed.

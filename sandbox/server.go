@@ -366,12 +366,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // endpoint InspectPath.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == InspectPath {
-		if r.Method != http.MethodGet {
-			w.Header().Set("Allow", "GET")
-			writeError(w, http.StatusMethodNotAllowed, msgMetodo)
-			return
-		}
-		writeJSON(w, http.StatusOK, s.State())
+		s.inspect(w, r)
 		return
 	}
 	sw := &statusWriter{ResponseWriter: w}
@@ -486,6 +481,23 @@ func (s *Server) create(w http.ResponseWriter, ep *endpoint, c *call) {
 	default:
 		writeJSON(w, http.StatusOK, res)
 	}
+}
+
+// inspect answers GET InspectPath: the state, to the holder of the
+// sandbox's token only (the same X-NX-TOKEN as the API, so a sandbox
+// reachable by others does not hand out what clients sent it), with
+// secrets redacted. It is not an API request: no latency, no counter.
+func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
+	if subtle.ConstantTimeCompare([]byte(r.Header.Get(nxapi.TokenHeader)), s.token) != 1 {
+		writeError(w, http.StatusUnauthorized, msgToken)
+		return
+	}
+	if r.Method != http.MethodGet {
+		w.Header().Set("Allow", "GET")
+		writeError(w, http.StatusMethodNotAllowed, msgMetodo)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.State().Redacted())
 }
 
 // unknownPath is the counter key of paths outside the API.

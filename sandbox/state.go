@@ -4,14 +4,16 @@ import (
 	"cmp"
 	"encoding/json"
 	"maps"
+	"net/url"
 	"slices"
 	"time"
 
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
-// State is everything a test needs to prove what the sandbox did: GET
-// InspectPath answers it as JSON.
+// State is everything a test needs to prove what the sandbox did. The Go
+// method State returns it whole; GET InspectPath answers it as JSON with
+// its secrets hidden (see Redacted).
 type State struct {
 	Vouchers   []Voucher              `json:"vouchers"`   // every voucher created, in order
 	Movements  []Movement             `json:"movements"`  // every accepted stock movement
@@ -86,6 +88,42 @@ func (s *Server) State() State {
 			cmp.Compare(a.TalleID, b.TalleID), cmp.Compare(a.DepositoID, b.DepositoID))
 	})
 	return st
+}
+
+// Redacted is a State fit to answer over HTTP: each webhook header value
+// (the listener's shared secret travels in one) becomes RedactedValue, and
+// a password in a webhook or delivery URL is masked as url.URL.Redacted
+// does. The keys stay, so a test can still see which headers are set.
+func (st State) Redacted() State {
+	out := st
+	out.Webhooks = make([]nxapi.Webhook, len(st.Webhooks))
+	for i, wh := range st.Webhooks {
+		wh.URL = redactURL(wh.URL)
+		hs := make([]nxapi.WebhookHeader, len(wh.Headers))
+		for j, h := range wh.Headers {
+			hs[j] = nxapi.WebhookHeader{Key: h.Key, Value: RedactedValue}
+		}
+		wh.Headers = hs
+		out.Webhooks[i] = wh
+	}
+	out.Deliveries = make([]Delivery, len(st.Deliveries))
+	for i, d := range st.Deliveries {
+		d.URL = redactURL(d.URL)
+		out.Deliveries[i] = d
+	}
+	return out
+}
+
+// RedactedValue replaces a secret in the inspection endpoint's answer.
+const RedactedValue = "***"
+
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		// Not a URL the sandbox could have stored; show nothing of it.
+		return RedactedValue
+	}
+	return u.Redacted()
 }
 
 // StockOf returns the units of one variant in one warehouse.
