@@ -1,49 +1,73 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/netip"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
 
 // faultFlags configure the sandbox's test-only misbehaviour.
 type faultFlags struct {
 	Latency   time.Duration `help:"Added latency on every API request (e.g. 20ms)."`
-	Fail500   float64       `name:"fail-500" help:"Fraction of creating POSTs answered 500 before any processing (0..1)."`
-	DropAfter float64       `name:"drop-after" help:"Fraction of creating POSTs processed and then answered by a dropped connection (0..1)."`
-	Hang      float64       `help:"Fraction of creating POSTs left hanging until the client gives up (0..1)."`
+	Fail500   float64       `name:"fail-500" help:"Fraction of creating POSTs the API would process that are answered 500 and not processed (0..1)."`
+	DropAfter float64       `name:"drop-after" help:"Fraction of creating POSTs the API would process that are processed and then answered by a dropped connection (0..1)."`
+	Hang      float64       `help:"Fraction of creating POSTs the API would process that are left hanging, not processed, until the client gives up (0..1)."`
 	Seed      int64         `help:"Seed that makes fault draws deterministic." default:"1"`
 }
 
 type sandboxCmd struct {
-	Addr          string  `help:"Loopback address to listen on." default:"127.0.0.1:8091"`
+	Addr          string  `help:"Loopback address to listen on (127.0.0.1, ::1 or localhost; anything else needs --allow-remote)." default:"127.0.0.1:8091"`
+	AllowRemote   bool    `help:"Allow an --addr that is not loopback (the sandbox is then reachable by anyone who knows its well-known token)."`
 	Data          string  `help:"Data file to seed the sandbox from (default: the embedded demo data)." type:"existingfile"`
-	Token         string  `help:"Token the sandbox accepts (a sandbox token is no secret)." default:"sandbox-token"`
-	Env           string  `help:"Which API windows to apply to webhooks: production or test." enum:"production,test" default:"production"`
+	Token         string  `help:"Token the sandbox accepts, on the API and on its inspection endpoint (a sandbox token is no secret)." default:"sandbox-token"`
+	Env           string  `help:"API environment whose windows apply (webhooks, exports, comprobante): production or test." enum:"production,test" default:"production"`
 	TimeScale     float64 `help:"Multiply every API window by this factor (tests)." default:"1"`
 	FlujoDeposito int     `help:"Override config.flujoDeposito (3 = multi-warehouse events)."`
 	faultFlags
+	langFlag
 }
 
 func (f faultFlags) apply(o *sandbox.Options) {
 	o.Latency, o.Fail500, o.DropAfter, o.Hang, o.Seed = f.Latency, f.Fail500, f.DropAfter, f.Hang, f.Seed
 }
 
+// loopbackAddr reports whether addr (HOST:PORT) listens on this machine
+// only: a loopback IP or "localhost". An empty host listens on every
+// interface, and any other name could resolve to one, so both are not.
+func loopbackAddr(addr string) (bool, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, err
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true, nil
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback(), nil
+}
+
 // Run serves the sandbox until SIGINT or SIGTERM.
 func (c *sandboxCmd) Run(e *env) error {
+	l := c.lang()
+	local, err := loopbackAddr(c.Addr)
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", msg.New("sbx.addr.bad", c.Addr).In(l), err)}
+	}
+	if !local && !c.AllowRemote {
+		return &exitError{code: exitUsage, err: errors.New(msg.New("sbx.loopback", c.Addr).In(l))}
+	}
 	data := sandbox.DemoData()
 	if c.Data != "" {
-		fh, err := os.Open(c.Data)
-		if err != nil {
-			return usageErr("sandbox data: %v", err)
-		}
-		data, err = sandbox.LoadData(fh)
-		fh.Close()
-		if err != nil {
-			return usageErr("sandbox data %s: %v", c.Data, err)
+		if data, err = loadSandboxData(c.Data); err != nil {
+			return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", msg.New("sbx.data.bad", c.Data).In(l), err)}
 		}
 	}
 	o := sandbox.Options{Token: c.Token, Env: c.Env, TimeScale: c.TimeScale,
@@ -51,12 +75,26 @@ func (c *sandboxCmd) Run(e *env) error {
 	c.faultFlags.apply(&o)
 	srv, err := sandbox.Start(data, o, c.Addr)
 	if err != nil {
-		return usageErr("start sandbox: %v", err)
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", msg.New("sbx.start", c.Addr).In(l), err)}
 	}
-	fmt.Fprintf(e.stdout, "sandbox serving %s\n", srv.URL)
-	fmt.Fprintf(e.stdout, "  NX_BASE_URL=%s\n  token: %s (a sandbox token, not a secret)\n", srv.URL, c.Token)
-	fmt.Fprintf(e.stdout, "  inspection: %s/_sandbox/state\n", srv.URL)
+	if !local {
+		fmt.Fprintln(e.stderr, msg.New("sbx.remote", srv.URL).In(l))
+	}
+	fmt.Fprintln(e.stdout, msg.New("sbx.serving", srv.URL).In(l))
+	fmt.Fprintln(e.stdout, msg.New("sbx.baseurl", srv.URL).In(l))
+	fmt.Fprintln(e.stdout, msg.New("sbx.token", c.Token).In(l))
+	fmt.Fprintln(e.stdout, msg.New("sbx.inspect", srv.URL+sandbox.InspectPath).In(l))
 	<-e.ctx.Done()
-	fmt.Fprintln(e.stdout, "sandbox stopping")
+	fmt.Fprintln(e.stdout, msg.New("sbx.stopping").In(l))
 	return srv.Close()
+}
+
+// loadSandboxData reads a sandbox data file.
+func loadSandboxData(path string) (*sandbox.Data, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return sandbox.LoadData(fh)
 }
