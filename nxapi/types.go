@@ -571,3 +571,58 @@ func (t *Text) UnmarshalJSON(b []byte) error {
 	*t = Text(b)
 	return nil
 }
+
+// ExportPage is the answer of the paginated exports (GET
+// /exportar/ventatotales/paginado and its siblings; public facts, "Reading
+// back what was created"). Pages count from 1.
+type ExportPage[T any] struct {
+	Items          []T `json:"items"`
+	TotalRegistros int `json:"totalRegistros"`
+	TotalPaginas   int `json:"totalPaginas"`
+	PaginaActual   int `json:"paginaActual"`
+	PageSize       int `json:"pageSize"`
+}
+
+// VentaTotal is an item of GET /exportar/ventatotales/paginado: one voucher
+// (a sale, comprobanteTipo 2, or a credit note, 4) with its totals. It
+// carries no ordenId: a voucher found here is tied to an order only through
+// GET /comprobante/{facturaId}. Text fields are Text because the samples
+// show nulls where the ERP has nothing.
+type VentaTotal struct {
+	FacturaID       ID    `json:"facturaId"`
+	ComprobanteTipo int   `json:"comprobanteTipo"`
+	TipoDocumento   Text  `json:"tipoDocumento"`
+	Fecha           Text  `json:"fecha"`      // dd/MM/yyyy HH:mm:ss, UTC
+	FechaText       Text  `json:"fechaText"`  // yyyy-MM-dd
+	HoraText        Text  `json:"horaText"`   // HH:mm:ss
+	NumeroFull      Text  `json:"numeroFull"` // 0001-00000101: point of sale and number
+	SucursalID      int64 `json:"sucursalId"`
+	Sucursal        Text  `json:"sucursal"`
+	// AppID is the integration's appId (GET /config) on the vouchers it
+	// created, null on vouchers made in the ERP (public facts: an
+	// inference from samples that only show nulls).
+	AppID          *int64      `json:"appId"`
+	Cliente        Text        `json:"cliente"`
+	Vendedor       Text        `json:"vendedor"`
+	Email          Text        `json:"email"`
+	DNI            Text        `json:"dni"`
+	Detalle        Text        `json:"detalle"`
+	SubTotal       Decimal     `json:"subTotal"`
+	Total          Decimal     `json:"total"`
+	Descuento      Decimal     `json:"descuento"`
+	Recargo        Decimal     `json:"recargo"`
+	IVA            Decimal     `json:"iva"`
+	ImpuestosTotal Decimal     `json:"impuestosTotal"`
+	Cantidad       Decimal     `json:"cantidad"`
+	FormasPagoText Text        `json:"formasPagoText"`
+	FormasPago     []FormaPago `json:"formasPago"` // with incluirMediosPago=true
+}
+
+// FormaPago is one payment of a voucher in an export.
+type FormaPago struct {
+	FacturaID ID        `json:"facturaId"`
+	Tipo      TipoMedio `json:"tipo"`
+	TipoText  Text      `json:"tipoText"`
+	Detalle   Text      `json:"detalle"`
+	Importe   Decimal   `json:"importe"`
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/samples"
@@ -111,7 +112,10 @@ type DataVariante struct {
 
 // DataComprobante is a voucher that exists before the sandbox starts, usually
 // a presale (comprobanteTipo 33) waiting for POST /facturar. Propio says it was
-// created by this integration; others answer 404 as the API does.
+// created by this integration; others answer 404 as the API does, and show
+// appId null in the exports (made in the ERP). A sale (2) or credit note (4)
+// appears in the exports of its branch and date (Fecha, dd/MM/yyyy
+// HH:mm:ss, UTC).
 type DataComprobante struct {
 	FacturaID       int64                 `json:"facturaId"`
 	OrdenID         int64                 `json:"ordenId"`
@@ -278,6 +282,10 @@ func (d *Data) validate() error {
 		}
 		if c.Estado == "" {
 			bad("comprobante %d: estado is empty", c.FacturaID)
+		}
+		if _, err := time.Parse(fechaLayout, c.Fecha); err != nil && (c.Fecha != "" || exported(c.ComprobanteTipo)) {
+			// A sale or credit note is placed in the exports' periods by its date.
+			bad("comprobante %d: fecha %q must be dd/MM/yyyy HH:mm:ss", c.FacturaID, c.Fecha)
 		}
 	}
 	uniq("comprobante", ids)

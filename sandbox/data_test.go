@@ -69,6 +69,13 @@ func TestLoadDataRejectsBrokenFiles(t *testing.T) {
 		{"voucher without estado", edit(func(m map[string]any) {
 			list(m, "comprobantes")[0].(map[string]any)["estado"] = ""
 		}), "comprobante 1001: estado is empty"},
+		{"voucher with an ISO fecha", edit(func(m map[string]any) {
+			list(m, "comprobantes")[0].(map[string]any)["fecha"] = "2026-09-02T10:00:00"
+		}), `comprobante 1001: fecha "2026-09-02T10:00:00" must be dd/MM/yyyy HH:mm:ss`},
+		{"sale without fecha", edit(func(m map[string]any) {
+			c := list(m, "comprobantes")[0].(map[string]any)
+			c["comprobanteTipo"], c["estado"], c["fecha"] = 2, "FACTURA_VENTA", ""
+		}), `comprobante 1001: fecha "" must be`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := LoadData(strings.NewReader(tc.file))

@@ -37,6 +37,34 @@
 //   - Stock movements: malformed body or unknown tipo 403 "Los datos de stock
 //     recibidos son incorrectos"; motivoId missing 400; business validation
 //     (unknown motivo, article, variant...) 200 with NxResultado tipo 2.
+//   - Paginated exports (ventatotales, ventaitems, compratotales,
+//     compraitems): the branch scope first (403 with spec 7's texts:
+//     sucursalId must be an enabled branch, and may be left out only when
+//     exactly one is enabled; the message lists the enabled ones), then the
+//     period, then the page; every other refusal is 400 with the sandbox's
+//     own text. A period is exactly one of desde+hasta, fecha, or anio+mes.
+//     Dates are taken as dd/MM/yyyy (the API's own date form) or
+//     yyyy-MM-dd, whole days in UTC (the time zone of the API's dates);
+//     desde and hasta are both included and "at most 30 days" counts them
+//     that way (01/09 to 30/09 is 30 days; 01/09 to 01/10 is 31, refused).
+//     anio is four digits, mes two (01 to 12). page counts from 1 and
+//     defaults to 1, pageSize defaults to DefaultExportPageSize and may not
+//     exceed 500; a page past the last is empty, not an error.
+//   - ventatotales lists the branch's sales (comprobanteTipo 2) and credit
+//     notes (4), oldest first (fecha, then facturaId): those created by
+//     /venta, presales converted by /facturar, and the data file's.
+//     Presales never appear. appId is config.appId on the integration's
+//     vouchers (created through the API, or seeded as propio) and null on
+//     those made in the ERP. iva and impuestosTotal are 0 (the sandbox keeps
+//     no tax rates); tipoDocumento is FACTURA_VENTA or NOTA_CREDITO;
+//     formasPago is listed only with incluirMediosPago=true (null
+//     otherwise): one payment per voucher for its whole total, none for a
+//     seeded voucher (the data file holds no payments). ventaitems has one
+//     row per line of the same vouchers (VentaItem, a shape of the
+//     sandbox's own); compratotales and compraitems check the same
+//     parameters and answer empty pages (the sandbox holds no purchases).
+//     Options.ExportLag hides a voucher from every export for that long
+//     after it became a sale through the API.
 //   - Events: one POST per changed article, flat ([]ArticuloConCurva) or
 //     grouped (Articulo) per the webhook's extra, delivered in order by one
 //     worker, never retried. A deactivated article is [{articuloId,

@@ -39,9 +39,15 @@ type harness struct {
 
 func newHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
+	return newHarnessWith(t, DemoData(), opts)
+}
+
+// newHarnessWith is newHarness over data d.
+func newHarnessWith(t *testing.T, d *Data, opts Options) *harness {
+	t.Helper()
 	clock := &fakeClock{t: time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)}
 	opts.Now = clock.Now
-	s, err := New(DemoData(), opts)
+	s, err := New(d, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,6 +58,13 @@ type Options struct {
 	// seed, the endpoint, the body and how many times that same body drew
 	// before.
 	Seed int64
+	// ExportLag is how long after a voucher became a sale through the API
+	// (/venta, or /facturar converting a presale) it starts to appear in the
+	// paginated exports, as a real ERP's export may lag behind: a client's
+	// "settle only after" rule can be tested against it. It is API time,
+	// like the windows: multiplied by TimeScale and measured on Now. GET
+	// /comprobante/{id} and State show the voucher at once.
+	ExportLag time.Duration
 	// FlujoDeposito overrides the data's config.flujoDeposito when non-zero
 	// (3 = multi-warehouse informative mode).
 	FlujoDeposito int
@@ -76,6 +83,8 @@ type Server struct {
 	maxBody int64
 	fault   faults
 	env     sendrules.Env // whose window lengths apply
+	// exportLag is Options.ExportLag, unscaled.
+	exportLag time.Duration
 
 	// Immutable after New.
 	cfg        DataConfig
@@ -160,6 +169,10 @@ func New(d *Data, opts Options) (*Server, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	s.env = env
+	if opts.ExportLag < 0 {
+		return nil, fmt.Errorf("sandbox: export lag %v must not be negative", opts.ExportLag)
+	}
+	s.exportLag = opts.ExportLag
 	f, err := newFaults(opts)
 	if err != nil {
 		return nil, err
@@ -322,6 +335,10 @@ var endpoints = []endpoint{
 	{"POST", nxapi.PathWebhooks + "/{id}", (*Server).editWebhook, nil},
 	{"DELETE", nxapi.PathWebhooks + "/{id}", (*Server).deleteWebhook, nil},
 	{"GET", nxapi.PathComprobante + "{id}", (*Server).getComprobante, nil},
+	{"GET", nxapi.PathVentaTotales, (*Server).exportVentaTotales, nil},
+	{"GET", nxapi.PathVentaItems, (*Server).exportVentaItems, nil},
+	{"GET", nxapi.PathCompraTotales, (*Server).exportCompras, nil},
+	{"GET", nxapi.PathCompraItems, (*Server).exportCompras, nil},
 }
 
 // route finds the endpoints of a path; id is the {id} segment, if any.

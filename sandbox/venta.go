@@ -34,11 +34,20 @@ const (
 	msgNoPendiente     = "El comprobante %d no esta PENDIENTE (estado %s)"      // sandbox's own
 )
 
-// comprobante is a voucher as the sandbox holds it.
+// comprobante is a voucher as the sandbox holds it: the record of GET
+// /comprobante/{id} and what the exports show besides.
 type comprobante struct {
 	c         nxapi.Comprobante
-	propio    bool
+	propio    bool // created by this integration (appId in exports)
 	entidadID int64
+	usuario   *nxapi.Usuario   // the customer data of a sale without entidadId
+	detalle   string           // the sale's free text
+	medio     *nxapi.MedioPago // how it was paid; nil for a seeded voucher
+	fecha     time.Time        // c.Fecha parsed; zero for a seeded one without fecha
+	// created is when the voucher became a sale through the API (/venta or
+	// /facturar), the start of Options.ExportLag; zero for a seeded one,
+	// which the exports show from the start.
+	created time.Time
 }
 
 func (c *comprobante) view() nxapi.Comprobante {
@@ -48,7 +57,8 @@ func (c *comprobante) view() nxapi.Comprobante {
 }
 
 func seededComprobante(d DataComprobante, pv DataPuntoVenta) *comprobante {
-	c := &comprobante{propio: d.Propio, entidadID: d.EntidadID, c: nxapi.Comprobante{
+	fecha, _ := time.Parse(fechaLayout, d.Fecha) // Data.validate checked it
+	c := &comprobante{propio: d.Propio, entidadID: d.EntidadID, fecha: fecha, c: nxapi.Comprobante{
 		FacturaID: d.FacturaID, OrdenID: d.OrdenID, ComprobanteTipo: d.ComprobanteTipo, Estado: d.Estado,
 		Numero: d.Numero, PVNumero: pv.Numero, Fecha: d.Fecha, SucursalID: pv.SucursalID,
 		PuntoVentaID: d.PuntoVentaID,
@@ -204,13 +214,14 @@ func (o *ventaOp) apply(now time.Time) any {
 	o.hold(now)
 	id := s.nextFactura
 	s.nextFactura++
-	s.comprobantes[id] = &comprobante{propio: true, entidadID: v.EntidadID, c: nxapi.Comprobante{
-		FacturaID: id, OrdenID: v.OrdenID, ComprobanteTipo: nxapi.ComprobanteVenta, Estado: estadoFacturaVenta,
-		Numero: v.OrdenID, PVNumero: pv.Numero, Fecha: now.UTC().Format(fechaLayout), SucursalID: pv.SucursalID,
-		PuntoVentaID: pv.PuntoVentaID, EmpleadoID: v.EmpleadoID, Items: o.items,
-		Totales: nxapi.Totales{SubTotal: *v.Subtotal, Descuento: *v.Descuento, Recargo: *v.Recargo,
-			Envio: *v.Envio, Total: *v.Total, Pagado: *v.Total},
-	}}
+	s.comprobantes[id] = &comprobante{propio: true, entidadID: v.EntidadID, usuario: v.Usuario,
+		detalle: v.Detalle, medio: v.MedioPago, fecha: now.UTC().Truncate(time.Second), created: now, c: nxapi.Comprobante{
+			FacturaID: id, OrdenID: v.OrdenID, ComprobanteTipo: nxapi.ComprobanteVenta, Estado: estadoFacturaVenta,
+			Numero: v.OrdenID, PVNumero: pv.Numero, Fecha: now.UTC().Format(fechaLayout), SucursalID: pv.SucursalID,
+			PuntoVentaID: pv.PuntoVentaID, EmpleadoID: v.EmpleadoID, Items: o.items,
+			Totales: nxapi.Totales{SubTotal: *v.Subtotal, Descuento: *v.Descuento, Recargo: *v.Recargo,
+				Envio: *v.Envio, Total: *v.Total, Pagado: *v.Total},
+		}}
 	s.vouchers = append(s.vouchers, Voucher{FacturaID: id, OrdenID: v.OrdenID, Numero: v.OrdenID,
 		PVNumero: pv.Numero, PuntoVentaID: pv.PuntoVentaID, Tipo: nxapi.ComprobanteVenta,
 		Estado: estadoFacturaVenta, Total: *v.Total, CreatedAt: now})
@@ -338,6 +349,7 @@ func (o *facturarOp) apply(now time.Time) any {
 	cp.c.Estado = estadoFacturaVenta
 	cp.c.PuntoVentaID, cp.c.PVNumero, cp.c.SucursalID = pv.PuntoVentaID, pv.Numero, pv.SucursalID
 	cp.c.Fecha = now.UTC().Format(fechaLayout)
+	cp.fecha, cp.created, cp.medio = now.UTC().Truncate(time.Second), now, f.MedioPago
 	total := cp.c.Totales.Total
 	saldo := nxapi.Decimal(0)
 	if f.MedioPago.Tipo == nxapi.CuentaCorriente {
