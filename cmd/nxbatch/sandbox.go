@@ -21,6 +21,7 @@ type faultFlags struct {
 	DropAfter float64       `name:"drop-after" help:"Fraction of creating POSTs the API would process that are processed and then answered by a dropped connection (0..1)."`
 	Hang      float64       `help:"Fraction of creating POSTs the API would process that are left hanging, not processed, until the client gives up (0..1)."`
 	Seed      int64         `help:"Seed that makes fault draws deterministic." default:"1"`
+	ExportLag time.Duration `name:"export-lag" help:"A sale appears in the paginated exports only this long after it was created (API time: multiplied by --time-scale)."`
 }
 
 type sandboxCmd struct {
@@ -37,6 +38,7 @@ type sandboxCmd struct {
 
 func (f faultFlags) apply(o *sandbox.Options) {
 	o.Latency, o.Fail500, o.DropAfter, o.Hang, o.Seed = f.Latency, f.Fail500, f.DropAfter, f.Hang, f.Seed
+	o.ExportLag = f.ExportLag
 }
 
 // loopbackAddr reports whether addr (HOST:PORT) listens on this machine
@@ -84,6 +86,9 @@ func (c *sandboxCmd) Run(e *env) error {
 	fmt.Fprintln(e.stdout, msg.New("sbx.baseurl", srv.URL).In(l))
 	fmt.Fprintln(e.stdout, msg.New("sbx.token", c.Token).In(l))
 	fmt.Fprintln(e.stdout, msg.New("sbx.inspect", srv.URL+sandbox.InspectPath).In(l))
+	if c.ExportLag > 0 {
+		fmt.Fprintln(e.stdout, msg.New("sbx.exportlag", c.ExportLag).In(l))
+	}
 	<-e.ctx.Done()
 	fmt.Fprintln(e.stdout, msg.New("sbx.stopping").In(l))
 	return srv.Close()
