@@ -27,13 +27,14 @@
 //     long, per environment: sendrules.Env.Limit): 3 s for stock
 //     movements; one 60 s window shared by /config, /config/depositos,
 //     /medios-pago, /motivos, /puntos-venta and /empleados; 10 s (test 3 s)
-//     for GET /comprobante/{id}; 10 s (test 3 s) for the webhook list; one
-//     30 s (test 3 s) window for webhook writes.
-//     They count every request that reaches the endpoint, valid or not (a
-//     404 too); a refused one does not restart the window. The
-//     refusal is 403 "Debe esperar N segundos entre cada solicitud", N being
-//     API seconds: the real time left divided by TimeScale, rounded up, at
-//     least 1, so a client started with the same scale waits N × scale.
+//     for GET /comprobante/{id}; one 30 s (test 3 s) window shared by the
+//     four paginated exports; 10 s (test 3 s) for the webhook list; one 30 s
+//     (test 3 s) window for webhook writes. They count every request that
+//     reaches the endpoint, valid or not (a 404 too); a refused one does
+//     not restart the window. The refusal is 403 "Debe esperar N segundos
+//     entre cada solicitud", N being API seconds: the real time left
+//     divided by TimeScale, rounded up, at least 1, so a client started
+//     with the same scale waits N × scale.
 //   - Stock movements: malformed body or unknown tipo 403 "Los datos de stock
 //     recibidos son incorrectos"; motivoId missing 400; business validation
 //     (unknown motivo, article, variant...) 200 with NxResultado tipo 2.
@@ -64,7 +65,8 @@
 //     sandbox's own); compratotales and compraitems check the same
 //     parameters and answer empty pages (the sandbox holds no purchases).
 //     Options.ExportLag hides a voucher from every export for that long
-//     after it became a sale through the API.
+//     after it became a sale through the API (API time: scaled by
+//     TimeScale, measured on Options.Now).
 //   - Events: one POST per changed article, flat ([]ArticuloConCurva) or
 //     grouped (Articulo) per the webhook's extra, delivered in order by one
 //     worker, never retried. A deactivated article is [{articuloId,
@@ -91,9 +93,9 @@
 // only ever hides a request that was processed in full (its key held, its
 // voucher or movement created); a 500 or a hang only ever hits a request
 // the API would have processed, and it is not processed: it leaves no trace
-// but the rate window it took (no key hold, no voucher). Steps 6 to 8 run
-// in one critical section, so nothing changes between the check and the
-// apply.
+// but the rate window it took (no key hold, no voucher). The rules of step
+// 6 that read the sandbox's state, the draw and the processing run in one
+// critical section, so nothing changes between the check and the apply.
 //
 // GET InspectPath (outside the API) answers State().Redacted(): it takes the
 // sandbox's token in X-NX-TOKEN like the API (401 without it) and never shows
