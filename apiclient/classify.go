@@ -158,10 +158,15 @@ func Classify(status int, body []byte, transportErr error, written bool, stock b
 		// A 5xx on a creating POST is indeterminate: the voucher may exist.
 		o.Class = Unknown
 		o.Message = apiMessage(body)
-	case status >= 300 && status <= 499:
-		// 400, 404 and the other client errors, and redirects (never
-		// followed, so the token never goes to another host): the request
-		// was not processed as sent.
+	case status >= 300 && status <= 399:
+		// A redirect proves nothing about a POST: a 303 conventionally means
+		// "processed, see the result there". It is never followed (the
+		// token would go with it), so the outcome stays unknown.
+		o.Class = Unknown
+		o.Message = apiMessage(body)
+	case status >= 400 && status <= 499:
+		// 400, 404 and the other client errors: the request was not
+		// processed as sent.
 		o.Class = Rejected
 		o.Message = apiMessage(body)
 	default:

@@ -69,7 +69,7 @@ func TestClassify(t *testing.T) {
 		{name: "stock tipo 0 mensajes", status: 200, body: `{"tipo":0,"mensajes":["Deposito cerrado"]}`, stock: true,
 			want: Rejected, wantMsg: "Deposito cerrado", wantWritten: true},
 
-		// rejected: 400, 403 not a rate window, 404, other 4xx, redirects
+		// rejected: 400, 403 not a rate window, 404, other 4xx
 		{name: "400 mensajes", status: 400, body: `{"mensajes":["url es requerida","topic invalido"]}`,
 			want: Rejected, wantMsg: "url es requerida; topic invalido", wantWritten: true},
 		{name: "400 error field", status: 400, body: `{"error":"Los datos de venta son invalidos"}`,
@@ -89,7 +89,10 @@ func TestClassify(t *testing.T) {
 			want: Rejected, wantMsg: "Los datos de stock recibidos son incorrectos", wantWritten: true},
 		{name: "404", status: 404, body: "", want: Rejected, wantWritten: true},
 		{name: "409 other client error", status: 409, body: "conflicto", want: Rejected, wantMsg: "conflicto", wantWritten: true},
-		{name: "302 redirect", status: 302, body: "", want: Rejected, wantWritten: true},
+		{name: "301 redirect", status: 301, body: "", want: Unknown, wantWritten: true},
+		{name: "302 redirect", status: 302, body: "", want: Unknown, wantWritten: true},
+		{name: "303 see other (processed, see the result)", status: 303, body: "", want: Unknown, wantWritten: true},
+		{name: "307 redirect", status: 307, body: "", want: Unknown, wantWritten: true},
 
 		// unknown
 		{name: "procesando 200", status: 200, body: `{"facturaId":0,"errores":true,"datos":{"error":"La solicitud ya se esta procesando"}}`,

@@ -160,9 +160,9 @@ func normalizeBase(raw string) (string, error) {
 // BaseURL returns the normalised base URL the client sends to.
 func (c *Client) BaseURL() string { return c.base }
 
-// TenantHash returns the journal's tenant key for this client's base URL and
-// token.
-func (c *Client) TenantHash() string { return TenantHash(c.base, c.token) }
+// CredentialHash names this client's base URL and token (see the function
+// CredentialHash).
+func (c *Client) CredentialHash() string { return CredentialHash(c.base, c.token) }
 
 // Venta sends POST /venta. body is the exact JSON the journal hashed; it is
 // sent as is.

@@ -3,12 +3,12 @@ package apiclient
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/nxbatch/nxbatch/msg"
 )
@@ -80,19 +80,27 @@ func LoadToken(tokenFile string) (Token, error) {
 		}
 		return checked(s)
 	}
-	f, err := os.Open(tokenFile)
+	if st, err := os.Stat(tokenFile); err != nil {
+		return Token{}, &msg.Error{Msg: msg.New("cli.token.read", tokenFile), Err: err}
+	} else if !st.Mode().IsRegular() {
+		return Token{}, &msg.Error{Msg: msg.New("cli.token.notfile", tokenFile)}
+	}
+	// O_NONBLOCK: should the path be swapped for a FIFO after the check,
+	// opening it must not wait for a writer.
+	f, err := os.OpenFile(tokenFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return Token{}, &msg.Error{Msg: msg.New("cli.token.read", tokenFile), Err: err}
 	}
 	defer f.Close()
 	// Stat the open file, not the path, so the mode checked is the mode of
-	// the file actually read.
+	// the file actually read (the path was checked before opening, so that
+	// a FIFO or a device cannot block the open itself).
 	st, err := f.Stat()
 	if err != nil {
 		return Token{}, &msg.Error{Msg: msg.New("cli.token.read", tokenFile), Err: err}
 	}
 	if !st.Mode().IsRegular() {
-		return Token{}, &msg.Error{Msg: msg.New("cli.token.read", tokenFile), Err: errors.New("not a regular file")}
+		return Token{}, &msg.Error{Msg: msg.New("cli.token.notfile", tokenFile)}
 	}
 	if perm := st.Mode().Perm(); perm&0o077 != 0 {
 		return Token{}, &msg.Error{Msg: msg.New("cli.token.perms", tokenFile, fmt.Sprintf("%04o", perm), tokenFile)}
@@ -130,10 +138,12 @@ func validHeaderValue(s string) bool {
 	return true
 }
 
-// TenantHash keys the journal by tenant: the hex SHA-256 of the normalised base
-// URL, a newline and the token, cut to its first 16 hex characters. It lets
-// the journal tell tenants apart without ever storing the token.
-func TenantHash(baseURL string, t Token) string {
+// CredentialHash names a pair of base URL and token without revealing the
+// token: the hex SHA-256 of the normalised base URL, a newline and the
+// token, cut to its first 16 hex characters. It is not the tenant: another
+// spelling of the host or a rotated token give another hash for the same
+// tenant (package tenant asks the API which tenant it is, once per hash).
+func CredentialHash(baseURL string, t Token) string {
 	base, err := normalizeBase(baseURL)
 	if err != nil {
 		base = strings.TrimRight(strings.TrimSpace(baseURL), "/")

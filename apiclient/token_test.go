@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/nxbatch/nxbatch/msg"
@@ -93,7 +94,8 @@ func TestLoadToken(t *testing.T) {
 		{name: "file 0604 refused", file: write("other", "x", 0o604), wantKey: "cli.token.perms"},
 		{name: "file empty", file: write("empty", "\n", 0o600), wantKey: "cli.token.emptyfile"},
 		{name: "file missing", file: filepath.Join(dir, "nope"), wantKey: "cli.token.read"},
-		{name: "file is a directory", file: dir, wantKey: "cli.token.read"},
+		{name: "file is a directory", file: dir, wantKey: "cli.token.notfile"},
+		{name: "file is a FIFO (never opened: it would block)", file: fifo(t), wantKey: "cli.token.notfile"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,7 +142,7 @@ func TestLoadTokenPermsMessageNamesFileAndFix(t *testing.T) {
 	}
 }
 
-func TestTenantHash(t *testing.T) {
+func TestCredentialHash(t *testing.T) {
 	want := func(base, tok string) string {
 		sum := sha256.Sum256([]byte(base + "\n" + tok))
 		return hex.EncodeToString(sum[:])[:16]
@@ -158,18 +160,29 @@ func TestTenantHash(t *testing.T) {
 		{"http://127.0.0.1:1234", NewToken("token-b"), want("http://127.0.0.1:1234", "token-b")},
 	}
 	for _, tc := range tests {
-		got := TenantHash(tc.base, tc.tok)
+		got := CredentialHash(tc.base, tc.tok)
 		if got != tc.want {
-			t.Errorf("TenantHash(%q) = %s, want %s", tc.base, got, tc.want)
+			t.Errorf("CredentialHash(%q) = %s, want %s", tc.base, got, tc.want)
 		}
 		if len(got) != 16 {
-			t.Errorf("TenantHash(%q) has %d characters, want 16", tc.base, len(got))
+			t.Errorf("CredentialHash(%q) has %d characters, want 16", tc.base, len(got))
 		}
 	}
-	if TenantHash("http://h", a) == TenantHash("http://h", NewToken("token-b")) {
+	if CredentialHash("http://h", a) == CredentialHash("http://h", NewToken("token-b")) {
 		t.Error("two tokens on one base URL give the same tenant hash")
 	}
-	if TenantHash("http://h1", a) == TenantHash("http://h2", a) {
+	if CredentialHash("http://h1", a) == CredentialHash("http://h2", a) {
 		t.Error("one token on two base URLs gives the same tenant hash")
 	}
+}
+
+// fifo makes a named pipe with no writer: opening it for reading would
+// block forever.
+func fifo(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "token.fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	return p
 }

@@ -13,16 +13,17 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/validation"
 	"github.com/nxbatch/nxbatch/writers"
 )
 
 // ParamWindow is the API's window between requests to any parameter
 // endpoint (/config, /medios-pago, /motivos, ...), shared by all of them.
-const ParamWindow = 60 * time.Second
+var ParamWindow = sendrules.Production.Limit(sendrules.Params)
 
 // WindowName is the persisted pacing window of the parameter endpoints.
-const WindowName = "parametros"
+const WindowName = string(sendrules.Params)
 
 // Fetcher reads catalogs from the API (*apiclient.Client).
 type Fetcher interface {
@@ -81,6 +82,18 @@ func (c *Cache) now() time.Time {
 		return c.Now()
 	}
 	return time.Now()
+}
+
+// StoreConfig puts a /config answer fetched elsewhere (the one that told
+// the tenant) into the cache, as fetched at t, so that it is not asked
+// again within the cache's age.
+func (c *Cache) StoreConfig(cfg *nxapi.Config, t time.Time) error {
+	s, err := c.Load()
+	if err != nil {
+		return err
+	}
+	s.Config, s.ConfigFetched = cfg, t
+	return c.save(s)
 }
 
 // Load returns the cached snapshot (empty when none).

@@ -26,13 +26,13 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 	k0, k1, k2 := Key{"t", "venta", "0"}, Key{"t", "venta", "1"}, Key{"t", "venta", "2"}
 	errs := make([]error, 4)
 	var wg sync.WaitGroup
-	wg.Go(func() { _, errs[0] = j.Begin(k0, "h", "") })
+	wg.Go(func() { _, errs[0] = j.Begin(k0, Intent{BodyHash: "h", Source: "", Hold: testHold}) })
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	wg.Go(func() { _, errs[1] = j.Begin(k1, "h", "") })
-	wg.Go(func() { _, errs[2] = j.Begin(k2, "h", "") })
-	wg.Go(func() { _, errs[3] = j.Begin(k0, "h", "") }) // k0 is sending by then: refused
+	wg.Go(func() { _, errs[1] = j.Begin(k1, Intent{BodyHash: "h", Source: "", Hold: testHold}) })
+	wg.Go(func() { _, errs[2] = j.Begin(k2, Intent{BodyHash: "h", Source: "", Hold: testHold}) })
+	wg.Go(func() { _, errs[3] = j.Begin(k0, Intent{BodyHash: "h", Source: "", Hold: testHold}) }) // k0 is sending by then: refused
 	for queued := 0; queued < 3; {
 		time.Sleep(time.Millisecond)
 		j.gmu.Lock()
@@ -76,11 +76,15 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 	}
 	errs := make([]error, 3)
 	var wg sync.WaitGroup
-	wg.Go(func() { _, errs[0] = j.Begin(Key{"t", "venta", "0"}, "h", "") })
+	wg.Go(func() {
+		_, errs[0] = j.Begin(Key{"t", "venta", "0"}, Intent{BodyHash: "h", Source: "", Hold: testHold})
+	})
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	wg.Go(func() { _, errs[1] = j.Begin(Key{"t", "venta", "1"}, "h", "") })
+	wg.Go(func() {
+		_, errs[1] = j.Begin(Key{"t", "venta", "1"}, Intent{BodyHash: "h", Source: "", Hold: testHold})
+	})
 	wg.Go(func() { errs[2] = j.SetNextAllowed("t", "stock", time.Now()) })
 	for queued := 0; queued < 2; {
 		time.Sleep(time.Millisecond)
@@ -98,7 +102,7 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 			t.Errorf("write %d of the failed group = %v, want the storage error", i+1, err)
 		}
 	}
-	if _, err := j.Begin(Key{"t", "venta", "3"}, "h", ""); !errors.Is(err, fsyncErr) {
+	if _, err := j.Begin(Key{"t", "venta", "3"}, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Errorf("write after the failed group = %v, want the storage error", err)
 	}
 }
@@ -109,7 +113,7 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	k1, k2 := Key{"t", "venta", "1"}, Key{"t", "venta", "2"}
-	if _, err := j.Begin(k1, "h", ""); err != nil {
+	if _, err := j.Begin(k1, Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
 		t.Fatal(err)
 	}
 	release := make(chan struct{})
@@ -126,9 +130,9 @@ func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	done := j.FinishAsync(k1, OK, 10, 20, 3, "")
+	done := j.FinishAsync(k1, Outcome{State: OK, FacturaID: 10, Numero: 20, PVNumero: 3, Message: ""})
 	var beginErr error
-	wg.Go(func() { _, beginErr = j.Begin(k2, "h", "") })
+	wg.Go(func() { _, beginErr = j.Begin(k2, Intent{BodyHash: "h", Source: "", Hold: testHold}) })
 	for queued := 0; queued < 2; {
 		time.Sleep(time.Millisecond)
 		j.gmu.Lock()
@@ -150,7 +154,7 @@ func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
 	if err != nil || e.State != OK || e.FacturaID != 10 {
 		t.Errorf("after FinishAsync answered: %+v, %v; want ok with facturaId 10", e, err)
 	}
-	if err := <-j.FinishAsync(k1, "sending", 0, 0, 0, ""); err == nil {
+	if err := <-j.FinishAsync(k1, Outcome{State: "sending"}); err == nil {
 		t.Error("FinishAsync as sending: no error")
 	}
 }

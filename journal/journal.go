@@ -3,25 +3,46 @@
 // after, so that no run ever sends twice what may already have been
 // processed.
 //
+// The journal is storage: it knows requests, their states and the units
+// they carry, never the API's rules. The caller says how long a key is held
+// after an attempt (package sendrules knows the API's 30 s), and which rate
+// window to move with an intent or an outcome.
+//
 // The life of an entry:
 //
 //	Begin                  -> Sending   (durable before the request leaves)
-//	Finish                 -> OK | Rejected | Unknown
+//	Finish                 -> OK | Rejected | Unknown | Unsent
 //	Open after a crash     Sending -> Unknown
 //	Resolve (operator)     Unknown -> OK | Failed
 //
-// Rejected and Failed entries may be sent again (Begin accepts them); OK,
-// Unknown and Sending entries are refused, and so is any key whose previous
-// attempt is younger than the API's 30 s key hold.
+// Rejected, Failed and Unsent entries may be sent again (Begin accepts them);
+// OK, Unknown and Sending entries are refused, and so is a key whose previous
+// attempt may have reached the API less than Intent.Hold ago. Unsent means
+// the request provably never left (no connection was made): it holds no key.
+//
+// A request may carry units: the rows of a stock movement, each with its own
+// identity. The unit is what exactly-once is about (a row of an inventory
+// count must move stock once), the request is transport: a unit belongs to
+// the last request that carried it, and Begin refuses a request carrying a
+// unit whose request is OK, Unknown or Sending.
 //
 // Every write is a committed, fsynced bbolt transaction when the method
-// returns; concurrent writes share transactions (group commit). A write that fails at the storage level (a failed fsync, a full
-// disk) is never retried: it is returned, and every later write returns it
-// too, so the caller stops the run.
+// returns; concurrent writes share transactions (group commit). A write that
+// fails at the storage level (a failed fsync, a full disk) is never retried:
+// it is returned, and every later write returns it too, so the caller stops
+// the run.
+//
+// The file's format is versioned, and a small high-water record beside it
+// (NAME.hwm) holds the journal's identity and its last committed
+// transaction: Open refuses a journal that is empty, damaged, from another
+// format, or behind what was last committed (a restored copy, a lost page),
+// with a message saying what to do, instead of silently using it as new.
 //
 // bbolt takes an exclusive flock on the file, so a second nxbatch process on
 // the same journal gets ErrLocked (or waits, see Options.LockTimeout); the
 // kernel drops the lock when a process dies, so a crash leaves no stale lock.
+// While a run holds it, the journal can still be listed through the running
+// process (ServeListing, ListRunning).
 package journal
 
 import (
@@ -47,35 +68,102 @@ const (
 	OK       State = "ok"       // the API created it
 	Rejected State = "rejected" // the API refused it; a later run may try again
 	Unknown  State = "unknown"  // may have been processed; never resent unless RetryUnknown
-	Failed   State = "failed"   // an operator checked the ERP and it was NOT created: may be sent again
+	Failed   State = "failed"   // settled as NOT created (an operator, or reconciliation): may be sent again
+	Unsent   State = "unsent"   // the request provably never left: may be sent again at once
 )
+
+// States lists every state, for flags and listings.
+var States = []State{Sending, OK, Rejected, Unknown, Failed, Unsent}
 
 // valid reports whether s is one of the defined states.
 func (s State) valid() bool {
-	switch s {
-	case Sending, OK, Rejected, Unknown, Failed:
-		return true
+	for _, x := range States {
+		if s == x {
+			return true
+		}
 	}
 	return false
 }
 
-// DefaultKeyHold is how long the API keeps a business key after a request,
-// even one it refused: a second request with the key within it is answered
-// "La solicitud ya se esta procesando".
-const DefaultKeyHold = 30 * time.Second
+// sendable reports whether a request in state s may be sent again.
+func (s State) sendable(retryUnknown bool) bool {
+	switch s {
+	case Rejected, Failed, Unsent:
+		return true
+	case Unknown:
+		return retryUnknown
+	}
+	return false
+}
 
 // Entry is the journal's record of one request.
 type Entry struct {
-	Key                         Key
-	BodyHash                    string
-	State                       State
-	Attempts                    int
-	First, Last                 time.Time // first and last attempt (intent) times
+	Key      Key
+	BodyHash string
+	State    State
+	// Attempts counts the times the request may have reached the API: an
+	// attempt that provably never left is not counted.
+	Attempts    int
+	First, Last time.Time // first and last intent
+	// Held is the latest moment an attempt that may have reached the API
+	// could have arrived there (its answer, or the recovery after a crash):
+	// a key hold counts from it. Zero when no attempt may have arrived.
+	Held                        time.Time
 	FacturaID, Numero, PVNumero int64
 	Message                     string // API text or reason
 	Note                        string // operator's note from Resolve
 	Source                      string // e.g. "ventas.csv rows 2,5,9" for listings
 	Updated                     time.Time
+	// Units are the identities of the units (stock rows) the request
+	// carried, in the order it carried them.
+	Units []string
+}
+
+// Unit is one unit a request carries: a stock row with its identity, the
+// hash of what it contributed to the body, that contribution in short
+// (for messages: the quantity already sent) and where it came from.
+type Unit struct {
+	ID       string
+	BodyHash string
+	Body     string
+	Source   string
+}
+
+// UnitRecord is a unit as the journal knows it: the last request that
+// carried it.
+type UnitRecord struct {
+	Unit
+	Request Key
+}
+
+// Mark moves a persisted rate window: the next request of window Name may
+// leave at Next. It is written in the same transaction as the intent or the
+// outcome that carries it.
+type Mark struct {
+	Tenant, Name string
+	Next         time.Time
+}
+
+// Intent is what Begin records before a request leaves.
+type Intent struct {
+	BodyHash string
+	Source   string
+	// Hold refuses the key while its previous attempt may have arrived at
+	// the API less than Hold ago (0: no hold).
+	Hold  time.Duration
+	Units []Unit
+	// Window, when set, is persisted with the intent: until the answer
+	// comes, the window counts from the latest moment the request could
+	// arrive.
+	Window *Mark
+}
+
+// Outcome is what Finish records once the answer is known.
+type Outcome struct {
+	State                       State // OK, Rejected, Unknown or Unsent
+	FacturaID, Numero, PVNumero int64
+	Message                     string
+	Window                      *Mark
 }
 
 // Options configure Open.
@@ -88,11 +176,9 @@ type Options struct {
 	// NoSync skips fsync. ONLY for benchmarks comparing; the default (false)
 	// is durable.
 	NoSync bool
-	// KeyHold is the minimum time between two attempts with the same key
-	// (0 means DefaultKeyHold); tests against a time-scaled sandbox scale it.
-	KeyHold time.Duration
-	// RetryUnknown lets Begin send again a key whose outcome is Unknown
-	// (the --retry-unknown flag: the operator accepts the risk of a duplicate).
+	// RetryUnknown lets Begin send again a key (or a unit) whose outcome is
+	// Unknown (the --retry-unknown flag: the operator accepts the risk of a
+	// duplicate).
 	RetryUnknown bool
 }
 
@@ -104,8 +190,8 @@ var (
 	// ErrTooSoon means the key's previous attempt is younger than the key
 	// hold; Begin returns it as a *TooSoonError carrying the time left.
 	ErrTooSoon = errors.New("journal: key attempted too recently")
-	// ErrNotSendable means Begin refused a key that is OK, Unknown or still
-	// Sending; Begin returns it as a *NotSendableError.
+	// ErrNotSendable means Begin refused a key (or a unit) that is OK,
+	// Unknown or still Sending; Begin returns it as a *NotSendableError.
 	ErrNotSendable = errors.New("journal: key must not be sent again")
 	// ErrNotFound means the key has no entry.
 	ErrNotFound = errors.New("journal: no entry for key")
@@ -113,6 +199,10 @@ var (
 	// that does not allow it (Finish needs Sending; Resolve needs Unknown or
 	// Sending).
 	ErrWrongState = errors.New("journal: entry is not in a state that allows this")
+	// ErrUnusable means Open refused the file: empty, damaged, of another
+	// format, or behind what was last committed. Open returns it wrapped in
+	// a *msg.Error that says what happened and what to do.
+	ErrUnusable = errors.New("journal file cannot be used")
 )
 
 // TooSoonError is Begin's refusal of a key attempted less than the key hold
@@ -136,13 +226,18 @@ func (e *TooSoonError) Message() msg.Message {
 }
 
 // NotSendableError is Begin's refusal of a key whose entry is OK, Unknown or
-// Sending. It matches ErrNotSendable with errors.Is.
+// Sending, or of a request carrying a unit whose request is. It matches
+// ErrNotSendable with errors.Is.
 type NotSendableError struct {
 	Key   Key
+	Unit  string // the unit that was refused, "" when the key itself was
 	State State
 }
 
 func (e *NotSendableError) Error() string {
+	if e.Unit != "" {
+		return fmt.Sprintf("journal: unit %s of %s was carried by a request that is %s: not sending it again", e.Unit, e.Key, e.State)
+	}
 	return fmt.Sprintf("journal: %s is %s: not sending it again", e.Key, e.State)
 }
 
@@ -156,6 +251,7 @@ func (e *NotSendableError) Message() msg.Message {
 
 var (
 	entriesBucket = []byte("entries")
+	unitsBucket   = []byte("units")
 	windowsBucket = []byte("windows")
 )
 
@@ -164,8 +260,9 @@ var (
 type Journal struct {
 	db     *bolt.DB
 	path   string
+	id     string // the journal's identity, also in the high-water record
+	hwm    *hwmFile
 	now    func() time.Time
-	hold   time.Duration
 	retryU bool
 	// commit runs a write transaction; it is db.Update, swapped by benchmarks
 	// that compare strategies.
@@ -180,11 +277,18 @@ type Journal struct {
 }
 
 // Open opens (creating it, and its folder, if needed) the journal at path
-// and takes its lock. Entries a crashed run left in Sending become Unknown,
-// durably, before Open returns: their request may have reached the API.
+// and takes its lock. A journal that exists but cannot be trusted (empty,
+// damaged, another format, behind its high-water record) is refused with
+// an error matching ErrUnusable. Entries a crashed run left in Sending
+// become Unknown, durably, before Open returns: their request may have
+// reached the API.
 func Open(path string, o Options) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("journal: create folder for %s: %w", path, err)
+	}
+	fresh, err := preflight(path)
+	if err != nil {
+		return nil, err
 	}
 	timeout := o.LockTimeout
 	switch {
@@ -195,22 +299,28 @@ func Open(path string, o Options) (*Journal, error) {
 	case timeout < 0:
 		timeout = 0
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
+	var db *bolt.DB
+	err = guard(func() error {
+		var err error
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
+		return err
+	})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &msg.Error{Msg: msg.New("jrn.locked", path), Err: ErrLocked}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("journal: open %s: %w", path, err)
+		return nil, unusable(path, "jrn.damaged", err)
 	}
 	db.NoSync = o.NoSync
-	j := &Journal{db: db, path: path, now: o.Now, hold: o.KeyHold, retryU: o.RetryUnknown}
+	j := &Journal{db: db, path: path, now: o.Now, retryU: o.RetryUnknown}
 	if j.now == nil {
 		j.now = time.Now
 	}
-	if j.hold == 0 {
-		j.hold = DefaultKeyHold
-	}
 	j.commit = db.Update
+	if err := j.init(fresh); err != nil {
+		db.Close()
+		return nil, err
+	}
 	if err := j.recover(); err != nil {
 		db.Close()
 		return nil, err
@@ -218,19 +328,13 @@ func Open(path string, o Options) (*Journal, error) {
 	return j, nil
 }
 
-// recover creates the buckets and turns every Sending entry into Unknown.
+// recover turns every Sending entry into Unknown.
 func (j *Journal) recover() error {
 	reason := msg.New("jrn.interrupted").In(msg.ES)
-	err := j.db.Update(func(tx *bolt.Tx) error {
-		if _, err := tx.CreateBucketIfNotExists(windowsBucket); err != nil {
-			return err
-		}
-		b, err := tx.CreateBucketIfNotExists(entriesBucket)
-		if err != nil {
-			return err
-		}
+	return j.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(entriesBucket)
 		var stuck []Entry
-		err = b.ForEach(func(k, v []byte) error {
+		err := b.ForEach(func(k, v []byte) error {
 			e, err := decode(k, v)
 			if err != nil {
 				return err
@@ -243,24 +347,42 @@ func (j *Journal) recover() error {
 		if err != nil {
 			return err
 		}
+		// The crashed process is gone, and its connections with it: whatever
+		// it sent has arrived by now or never will.
 		now := j.now()
 		for _, e := range stuck {
-			e.State, e.Message, e.Updated = Unknown, reason, now
+			e.State, e.Message, e.Updated, e.Held = Unknown, reason, now, now
 			if err := put(b, e); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// update runs fn in a write transaction outside the group commit (Open's
+// own writes) and records the high-water mark.
+func (j *Journal) update(fn func(*bolt.Tx) error) error {
+	var txid int
+	err := guard(func() error {
+		return j.db.Update(func(tx *bolt.Tx) error {
+			txid = tx.ID()
+			return fn(tx)
+		})
+	})
 	if err != nil {
-		return fmt.Errorf("journal: recover %s: %w", j.path, err)
+		return fmt.Errorf("journal: write %s: %w", j.path, err)
 	}
-	return nil
+	return j.hwm.record(txid)
 }
 
 // Close releases the lock and closes the file.
 func (j *Journal) Close() error {
-	if err := j.db.Close(); err != nil {
+	err := j.db.Close()
+	if herr := j.hwm.close(); err == nil {
+		err = herr
+	}
+	if err != nil {
 		return fmt.Errorf("journal: close %s: %w", j.path, err)
 	}
 	return nil
@@ -347,15 +469,22 @@ type pendingWrite struct {
 	wake chan bool // true: lead the next group; false: committed (see err)
 }
 
-// commitGroup runs every write of group in one transaction and records each
-// one's result.
+// commitGroup runs every write of group in one transaction, records each
+// one's result, and then the high-water mark.
 func (j *Journal) commitGroup(group []*pendingWrite) {
-	err := j.commit(func(tx *bolt.Tx) error {
-		for _, w := range group {
-			w.err = w.fn(tx)
-		}
-		return nil
+	var txid int
+	err := guard(func() error {
+		return j.commit(func(tx *bolt.Tx) error {
+			txid = tx.ID()
+			for _, w := range group {
+				w.err = w.fn(tx)
+			}
+			return nil
+		})
 	})
+	if err == nil {
+		err = j.hwm.record(txid)
+	}
 	if err == nil {
 		return
 	}
@@ -371,13 +500,19 @@ func (j *Journal) commitGroup(group []*pendingWrite) {
 	}
 }
 
+// view runs fn in a read transaction, turning a fault on a damaged page into
+// an error.
+func (j *Journal) view(fn func(*bolt.Tx) error) error {
+	return guard(func() error { return j.db.View(fn) })
+}
+
 // Get returns the entry for k, if any.
 func (j *Journal) Get(k Key) (Entry, bool, error) {
 	var (
 		e     Entry
 		found bool
 	)
-	err := j.db.View(func(tx *bolt.Tx) error {
+	err := j.view(func(tx *bolt.Tx) error {
 		var err error
 		e, found, err = get(tx.Bucket(entriesBucket), k)
 		return err
@@ -388,55 +523,126 @@ func (j *Journal) Get(k Key) (Entry, bool, error) {
 	return e, found, nil
 }
 
-// heldKinds are the kinds whose business key the API guards for 30 s after
-// any attempt (ordenId on /venta, facturaId on /facturar). A stock packing
-// key is ours alone: the API only spaces movements by time, which the
-// pipeline paces separately.
-var heldKinds = map[string]bool{"venta": true, "facturar": true}
+// Lookup returns the entries of keys that have one, in one read.
+func (j *Journal) Lookup(keys []Key) (map[Key]Entry, error) {
+	out := make(map[Key]Entry)
+	err := j.view(func(tx *bolt.Tx) error {
+		b := tx.Bucket(entriesBucket)
+		for _, k := range keys {
+			e, found, err := get(b, k)
+			if err != nil {
+				return err
+			}
+			if found {
+				out[k] = e
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("journal: read %s: %w", j.path, err)
+	}
+	return out, nil
+}
+
+// Units returns, in one read, the units of kind for tenant among ids that
+// the journal knows, with the entry of the last request that carried each.
+func (j *Journal) Units(tenant, kind string, ids []string) (map[string]UnitRecord, map[Key]Entry, error) {
+	units := make(map[string]UnitRecord)
+	reqs := make(map[Key]Entry)
+	err := j.view(func(tx *bolt.Tx) error {
+		ub, eb := tx.Bucket(unitsBucket), tx.Bucket(entriesBucket)
+		for _, id := range ids {
+			u, found, err := getUnit(ub, tenant, kind, id)
+			if err != nil {
+				return err
+			}
+			if !found {
+				continue
+			}
+			units[id] = u
+			if _, seen := reqs[u.Request]; seen {
+				continue
+			}
+			e, found, err := get(eb, u.Request)
+			if err != nil {
+				return err
+			}
+			if found {
+				reqs[u.Request] = e
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("journal: read %s: %w", j.path, err)
+	}
+	return units, reqs, nil
+}
 
 // Begin records the intent to send k, durably, before the request leaves:
-// State Sending, one more attempt, Last (and First, the first time) now,
-// the body hash and the source rows. It refuses with a *NotSendableError
-// when the entry is OK, Sending or Unknown (unless Options.RetryUnknown):
-// the caller decides skip/conflict/unknown before, this is the safety net
-// against a double send. It refuses with a *TooSoonError when the previous
-// attempt, counted from its outcome when that came later, is younger than
-// the key hold.
-func (j *Journal) Begin(k Key, bodyHash, source string) (Entry, error) {
+// State Sending, Last (and First, the first time) now, the body hash, the
+// source rows and the units it carries (each now belongs to k), and the
+// rate window's mark when in.Window is set. It refuses with a
+// *NotSendableError when the entry is OK, Sending or Unknown (unless
+// Options.RetryUnknown), or when a unit it carries belongs to another
+// request in one of those states: the caller decides
+// skip/conflict/unknown before, this is the safety net against a double
+// send. It refuses with a *TooSoonError while the previous attempt may have
+// arrived less than in.Hold ago.
+func (j *Journal) Begin(k Key, in Intent) (Entry, error) {
 	if err := k.validate(); err != nil {
 		return Entry{}, err
 	}
 	var out Entry
 	err := j.write(func(tx *bolt.Tx) error {
-		b := tx.Bucket(entriesBucket)
+		b, ub := tx.Bucket(entriesBucket), tx.Bucket(unitsBucket)
 		e, found, err := get(b, k)
 		if err != nil {
 			return err
 		}
 		now := j.now()
 		if found {
-			if e.State == OK || e.State == Sending || (e.State == Unknown && !j.retryU) {
+			if !e.State.sendable(j.retryU) {
 				return &NotSendableError{Key: k, State: e.State}
 			}
-			// The API takes the key when the request arrives, which may be
-			// long after the intent: only the outcome's time (Updated, when
-			// Finish set it; Resolve's is an operator's, much later) bounds
-			// that moment, so the hold counts from the later of the two.
-			since := e.Last
-			if (e.State == Rejected || e.State == Unknown) && e.Updated.After(since) {
-				since = e.Updated
-			}
-			if wait := j.hold - now.Sub(since); wait > 0 && heldKinds[k.Kind] {
-				// A clock set back makes Last look in the future; never ask
+			if wait := in.Hold - now.Sub(e.Held); in.Hold > 0 && !e.Held.IsZero() && wait > 0 {
+				// A clock set back makes Held look in the future; never ask
 				// for more than one hold.
-				return &TooSoonError{Key: k, Hold: j.hold, Wait: min(wait, j.hold)}
+				return &TooSoonError{Key: k, Hold: in.Hold, Wait: min(wait, in.Hold)}
 			}
 		} else {
 			e = Entry{Key: k, First: now}
 		}
+		for _, u := range in.Units {
+			prev, found, err := getUnit(ub, k.Tenant, k.Kind, u.ID)
+			if err != nil {
+				return err
+			}
+			if !found || prev.Request == k {
+				continue
+			}
+			pe, found, err := get(b, prev.Request)
+			if err != nil {
+				return err
+			}
+			if found && !pe.State.sendable(j.retryU) {
+				return &NotSendableError{Key: k, Unit: u.ID, State: pe.State}
+			}
+		}
 		e.State, e.Attempts, e.Last, e.Updated = Sending, e.Attempts+1, now, now
-		e.BodyHash, e.Source = bodyHash, source
+		e.BodyHash, e.Source = in.BodyHash, in.Source
 		e.FacturaID, e.Numero, e.PVNumero, e.Message = 0, 0, 0, ""
+		e.Units = e.Units[:0]
+		for _, u := range in.Units {
+			e.Units = append(e.Units, u.ID)
+			if err := putUnit(ub, k, u); err != nil {
+				return err
+			}
+		}
+		if err := putMark(tx, in.Window); err != nil {
+			return err
+		}
 		out = e
 		return put(b, e)
 	})
@@ -447,10 +653,11 @@ func (j *Journal) Begin(k Key, bodyHash, source string) (Entry, error) {
 }
 
 // Finish records the outcome of k's request, durably: OK with the ids the
-// API returned, Rejected or Unknown with the API's text or the reason.
-// The entry must be Sending (Begin was called).
-func (j *Journal) Finish(k Key, st State, facturaID, numero, pvNumero int64, message string) error {
-	fn, err := j.finish(k, st, facturaID, numero, pvNumero, message)
+// API returned, Rejected or Unknown with the API's text or the reason, or
+// Unsent when the request provably never left (the attempt is then not
+// counted and holds no key). The entry must be Sending (Begin was called).
+func (j *Journal) Finish(k Key, out Outcome) error {
+	fn, err := j.finish(k, out)
 	if err != nil {
 		return err
 	}
@@ -463,9 +670,9 @@ func (j *Journal) Finish(k Key, st State, facturaID, numero, pvNumero int64, mes
 // request gets both into one group commit, one fsync instead of two; and
 // since any later write commits in the same group or after it, a failure
 // of this one fails them too.
-func (j *Journal) FinishAsync(k Key, st State, facturaID, numero, pvNumero int64, message string) <-chan error {
+func (j *Journal) FinishAsync(k Key, out Outcome) <-chan error {
 	done := make(chan error, 1)
-	fn, err := j.finish(k, st, facturaID, numero, pvNumero, message)
+	fn, err := j.finish(k, out)
 	if err != nil {
 		done <- err
 		return done
@@ -480,9 +687,11 @@ func (j *Journal) FinishAsync(k Key, st State, facturaID, numero, pvNumero int64
 }
 
 // finish builds Finish's write.
-func (j *Journal) finish(k Key, st State, facturaID, numero, pvNumero int64, message string) (func(*bolt.Tx) error, error) {
-	if st != OK && st != Rejected && st != Unknown {
-		return nil, fmt.Errorf("journal: finish %s as %q: want ok, rejected or unknown", k, st)
+func (j *Journal) finish(k Key, out Outcome) (func(*bolt.Tx) error, error) {
+	switch out.State {
+	case OK, Rejected, Unknown, Unsent:
+	default:
+		return nil, fmt.Errorf("journal: finish %s as %q: want ok, rejected, unknown or unsent", k, out.State)
 	}
 	return func(tx *bolt.Tx) error {
 		b := tx.Bucket(entriesBucket)
@@ -495,16 +704,27 @@ func (j *Journal) finish(k Key, st State, facturaID, numero, pvNumero int64, mes
 		case e.State != Sending:
 			return fmt.Errorf("finish %s: it is %s, not sending: %w", k, e.State, ErrWrongState)
 		}
-		e.State, e.FacturaID, e.Numero, e.PVNumero = st, facturaID, numero, pvNumero
-		e.Message, e.Updated = message, j.now()
+		now := j.now()
+		e.State, e.FacturaID, e.Numero, e.PVNumero = out.State, out.FacturaID, out.Numero, out.PVNumero
+		e.Message, e.Updated = out.Message, now
+		if out.State == Unsent {
+			e.Attempts--
+		} else {
+			e.Held = now
+		}
+		if err := putMark(tx, out.Window); err != nil {
+			return err
+		}
 		return put(b, e)
 	}, nil
 }
 
-// Resolve records an operator's verdict on an entry whose outcome is not
-// known (Unknown, or Sending): OK (it was created in the ERP) or Failed (it
-// was not; a later run may send it again). The note says how they know.
-func (j *Journal) Resolve(k Key, as State, note string) error {
+// Resolve records a verdict on an entry whose outcome is not known
+// (Unknown, or Sending): OK (it was created in the ERP) or Failed (it was
+// not; a later run may send it again). The note says how it is known: an
+// operator's check, or the evidence reconciliation read. OK may carry the
+// ids found in the ERP.
+func (j *Journal) Resolve(k Key, as State, note string, ids ...int64) error {
 	if as != OK && as != Failed {
 		return fmt.Errorf("journal: resolve %s as %q: want ok or failed", k, as)
 	}
@@ -520,6 +740,11 @@ func (j *Journal) Resolve(k Key, as State, note string) error {
 			return fmt.Errorf("resolve %s: it is %s, only unknown entries are resolved: %w", k, e.State, ErrWrongState)
 		}
 		e.State, e.Note, e.Updated = as, note, j.now()
+		for i, p := range []*int64{&e.FacturaID, &e.Numero, &e.PVNumero} {
+			if i < len(ids) {
+				*p = ids[i]
+			}
+		}
 		return put(b, e)
 	})
 }
@@ -528,10 +753,10 @@ func (j *Journal) Resolve(k Key, as State, note string) error {
 // (tenant, kind, business).
 func (j *Journal) List(filter State) ([]Entry, error) {
 	if filter != "" && !filter.valid() {
-		return nil, fmt.Errorf("journal: unknown state %q: want sending, ok, rejected, unknown or failed", filter)
+		return nil, fmt.Errorf("journal: unknown state %q: want sending, ok, rejected, unknown, failed or unsent", filter)
 	}
 	var out []Entry
-	err := j.db.View(func(tx *bolt.Tx) error {
+	err := j.view(func(tx *bolt.Tx) error {
 		return tx.Bucket(entriesBucket).ForEach(func(k, v []byte) error {
 			e, err := decode(k, v)
 			if err != nil {
@@ -553,7 +778,7 @@ func (j *Journal) List(filter State) ([]Entry, error) {
 // a tenant, or the zero time if none was set.
 func (j *Journal) NextAllowed(tenant, window string) (time.Time, error) {
 	var t time.Time
-	err := j.db.View(func(tx *bolt.Tx) error {
+	err := j.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(windowsBucket).Get(windowKey(tenant, window))
 		if v == nil {
 			return nil
@@ -569,16 +794,32 @@ func (j *Journal) NextAllowed(tenant, window string) (time.Time, error) {
 // SetNextAllowed persists the "next allowed time" of a rate window, so a
 // restarted run does not send early and trip a 403.
 func (j *Journal) SetNextAllowed(tenant, window string, t time.Time) error {
-	if tenant == "" || window == "" {
+	m := &Mark{Tenant: tenant, Name: window, Next: t}
+	if err := m.validate(); err != nil {
+		return err
+	}
+	return j.write(func(tx *bolt.Tx) error { return putMark(tx, m) })
+}
+
+func (m *Mark) validate() error {
+	if m.Tenant == "" || m.Name == "" {
 		return errors.New("journal: a rate window needs a tenant and a name")
 	}
-	v, err := t.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("journal: window %s of %s: %w", window, tenant, err)
+	return nil
+}
+
+func putMark(tx *bolt.Tx, m *Mark) error {
+	if m == nil {
+		return nil
 	}
-	return j.write(func(tx *bolt.Tx) error {
-		return tx.Bucket(windowsBucket).Put(windowKey(tenant, window), v)
-	})
+	if err := m.validate(); err != nil {
+		return err
+	}
+	v, err := m.Next.MarshalBinary()
+	if err != nil {
+		return fmt.Errorf("journal: window %s of %s: %w", m.Name, m.Tenant, err)
+	}
+	return tx.Bucket(windowsBucket).Put(windowKey(m.Tenant, m.Name), v)
 }
 
 func windowKey(tenant, window string) []byte {
@@ -586,13 +827,15 @@ func windowKey(tenant, window string) []byte {
 }
 
 // record is the stored form of an Entry (the key is the bucket key). Its
-// field names are the file format: rename with care.
+// field names are the file format: rename with care, and bump
+// formatVersion when a change would be misread by an older nxbatch.
 type record struct {
 	BodyHash  string    `json:"body_hash,omitempty"`
 	State     State     `json:"state"`
 	Attempts  int       `json:"attempts"`
 	First     time.Time `json:"first"`
 	Last      time.Time `json:"last"`
+	Held      time.Time `json:"held,omitzero"`
 	FacturaID int64     `json:"factura_id,omitempty"`
 	Numero    int64     `json:"numero,omitempty"`
 	PVNumero  int64     `json:"pv_numero,omitempty"`
@@ -600,6 +843,15 @@ type record struct {
 	Note      string    `json:"note,omitempty"`
 	Source    string    `json:"source,omitempty"`
 	Updated   time.Time `json:"updated"`
+	Units     []string  `json:"units,omitempty"`
+}
+
+// unitRecord is the stored form of a UnitRecord.
+type unitRecord struct {
+	Request  string `json:"request"` // the business part of the request's key
+	BodyHash string `json:"body_hash"`
+	Body     string `json:"body,omitempty"`
+	Source   string `json:"source,omitempty"`
 }
 
 func get(b *bolt.Bucket, k Key) (Entry, bool, error) {
@@ -613,9 +865,9 @@ func get(b *bolt.Bucket, k Key) (Entry, bool, error) {
 
 func put(b *bolt.Bucket, e Entry) error {
 	v, err := json.Marshal(record{
-		BodyHash: e.BodyHash, State: e.State, Attempts: e.Attempts, First: e.First, Last: e.Last,
+		BodyHash: e.BodyHash, State: e.State, Attempts: e.Attempts, First: e.First, Last: e.Last, Held: e.Held,
 		FacturaID: e.FacturaID, Numero: e.Numero, PVNumero: e.PVNumero,
-		Message: e.Message, Note: e.Note, Source: e.Source, Updated: e.Updated,
+		Message: e.Message, Note: e.Note, Source: e.Source, Updated: e.Updated, Units: e.Units,
 	})
 	if err != nil {
 		return err
@@ -632,9 +884,42 @@ func decode(k, v []byte) (Entry, error) {
 	if err := json.Unmarshal(v, &r); err != nil {
 		return Entry{}, fmt.Errorf("journal: entry %s is corrupt: %w", key, err)
 	}
+	if !r.State.valid() {
+		return Entry{}, fmt.Errorf("journal: entry %s has an unknown state %q", key, r.State)
+	}
 	return Entry{
-		Key: key, BodyHash: r.BodyHash, State: r.State, Attempts: r.Attempts, First: r.First, Last: r.Last,
+		Key: key, BodyHash: r.BodyHash, State: r.State, Attempts: r.Attempts, First: r.First, Last: r.Last, Held: r.Held,
 		FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero,
-		Message: r.Message, Note: r.Note, Source: r.Source, Updated: r.Updated,
+		Message: r.Message, Note: r.Note, Source: r.Source, Updated: r.Updated, Units: r.Units,
 	}, nil
+}
+
+func unitKey(tenant, kind, id string) []byte {
+	return Key{Tenant: tenant, Kind: kind, Business: id}.bytes()
+}
+
+func getUnit(b *bolt.Bucket, tenant, kind, id string) (UnitRecord, bool, error) {
+	v := b.Get(unitKey(tenant, kind, id))
+	if v == nil {
+		return UnitRecord{}, false, nil
+	}
+	var r unitRecord
+	if err := json.Unmarshal(v, &r); err != nil {
+		return UnitRecord{}, false, fmt.Errorf("journal: unit %s/%s/%s is corrupt: %w", tenant, kind, id, err)
+	}
+	return UnitRecord{
+		Unit:    Unit{ID: id, BodyHash: r.BodyHash, Body: r.Body, Source: r.Source},
+		Request: Key{Tenant: tenant, Kind: kind, Business: r.Request},
+	}, true, nil
+}
+
+func putUnit(b *bolt.Bucket, req Key, u Unit) error {
+	if u.ID == "" {
+		return errors.New("journal: a unit needs an identity")
+	}
+	v, err := json.Marshal(unitRecord{Request: req.Business, BodyHash: u.BodyHash, Body: u.Body, Source: u.Source})
+	if err != nil {
+		return err
+	}
+	return b.Put(unitKey(req.Tenant, req.Kind, u.ID), v)
 }

@@ -14,6 +14,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
+// testHold is the key hold the tests ask for: the API's 30 s.
+const testHold = 30 * time.Second
+
 // clock is a settable clock for Options.Now.
 type clock struct {
 	mu sync.Mutex
@@ -103,7 +106,7 @@ func TestBeginRecordsIntent(t *testing.T) {
 	clk := newClock()
 	j, _ := mustOpen(t, Options{Now: clk.Now})
 	k := Key{"t1", "venta", "ORD-1"}
-	got, err := j.Begin(k, "hash-a", "ventas.csv rows 2,5")
+	got, err := j.Begin(k, Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Hold: testHold})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +125,7 @@ func TestBeginRecordsIntent(t *testing.T) {
 
 func TestBeginRejectsInvalidKey(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
-	if _, err := j.Begin(Key{"t1", "venta", ""}, "h", ""); err == nil {
+	if _, err := j.Begin(Key{"t1", "venta", ""}, Intent{BodyHash: "h", Source: "", Hold: testHold}); err == nil {
 		t.Error("Begin with empty business key succeeded")
 	}
 }
@@ -157,7 +160,7 @@ func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
 			tc.prior(j)
 			before := mustGet(t, j, k)
 			clk.Advance(tc.after)
-			got, err := j.Begin(k, "hash-2", "second")
+			got, err := j.Begin(k, Intent{BodyHash: "hash-2", Source: "second", Hold: testHold})
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("Begin error = %v, want %v", err, tc.wantErr)
 			}
@@ -181,7 +184,7 @@ func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
 
 func begin(k Key) func(*Journal) {
 	return func(j *Journal) {
-		if _, err := j.Begin(k, "hash-1", "first"); err != nil {
+		if _, err := j.Begin(k, Intent{BodyHash: "hash-1", Source: "first", Hold: testHold}); err != nil {
 			panic(err)
 		}
 	}
@@ -190,7 +193,7 @@ func begin(k Key) func(*Journal) {
 func finishAs(k Key, st State) func(*Journal) {
 	return func(j *Journal) {
 		begin(k)(j)
-		if err := j.Finish(k, st, 0, 0, 0, "first outcome"); err != nil {
+		if err := j.Finish(k, Outcome{State: st, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "first outcome"}); err != nil {
 			panic(err)
 		}
 	}
@@ -243,18 +246,18 @@ func TestFinishRecordsOutcome(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()
 			j, _ := mustOpen(t, Options{Now: clk.Now})
-			begun, err := j.Begin(k, "h", "src")
+			begun, err := j.Begin(k, Intent{BodyHash: "h", Source: "src", Hold: testHold})
 			if err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(2 * time.Second)
-			err = j.Finish(k, tc.st, tc.ids[0], tc.ids[1], tc.ids[2], tc.message)
+			err = j.Finish(k, Outcome{State: tc.st, FacturaID: tc.ids[0], Numero: tc.ids[1], PVNumero: tc.ids[2], Message: tc.message})
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("Finish error = %v, want error %v", err, tc.wantErr)
 			}
 			want := begun
 			if !tc.wantSame {
-				want.State, want.Message, want.Updated = tc.st, tc.message, clk.Now()
+				want.State, want.Message, want.Updated, want.Held = tc.st, tc.message, clk.Now(), clk.Now()
 				want.FacturaID, want.Numero, want.PVNumero = tc.ids[0], tc.ids[1], tc.ids[2]
 			}
 			if diff := cmp.Diff(want, mustGet(t, j, k)); diff != "" {
@@ -267,11 +270,11 @@ func TestFinishRecordsOutcome(t *testing.T) {
 func TestFinishNeedsASendingEntry(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	k := Key{"t1", "venta", "ORD-1"}
-	if err := j.Finish(k, OK, 1, 1, 1, ""); !errors.Is(err, ErrNotFound) {
+	if err := j.Finish(k, Outcome{State: OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Finish without Begin = %v, want ErrNotFound", err)
 	}
 	finishAs(k, Rejected)(j)
-	if err := j.Finish(k, OK, 1, 1, 1, ""); !errors.Is(err, ErrWrongState) {
+	if err := j.Finish(k, Outcome{State: OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, ErrWrongState) {
 		t.Errorf("Finish twice = %v, want ErrWrongState", err)
 	}
 }
@@ -357,7 +360,7 @@ func TestListAndResolve(t *testing.T) {
 	}
 
 	// A key resolved failed goes out again, and the operator's note stays.
-	again, err := j.Begin(unkKey, "h2", "retry")
+	again, err := j.Begin(unkKey, Intent{BodyHash: "h2", Source: "retry", Hold: testHold})
 	if err != nil {
 		t.Fatalf("Begin after Resolve failed: %v", err)
 	}
@@ -433,7 +436,7 @@ func TestConcurrentBeginOfOneKeySendsOnce(t *testing.T) {
 	)
 	for range 8 {
 		wg.Go(func() {
-			_, err := j.Begin(k, "h", "")
+			_, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -459,11 +462,11 @@ func TestConcurrentWorkersAllLand(t *testing.T) {
 		wg.Go(func() {
 			for i := range 25 {
 				k := Key{"t", "venta", fmt.Sprintf("w%d-%d", w, i)}
-				if _, err := j.Begin(k, "h", ""); err != nil {
+				if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
 					t.Error(err)
 					return
 				}
-				if err := j.Finish(k, OK, int64(i+1), 1, 1, ""); err != nil {
+				if err := j.Finish(k, Outcome{State: OK, FacturaID: int64(i + 1), Numero: 1, PVNumero: 1, Message: ""}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -483,14 +486,14 @@ func TestStorageFailureIsReturnedAndSticky(t *testing.T) {
 	calls := 0
 	j.commit = func(func(*bolt.Tx) error) error { calls++; return fsyncErr }
 	k := Key{"t", "venta", "1"}
-	if _, err := j.Begin(k, "h", ""); !errors.Is(err, fsyncErr) {
+	if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Fatalf("Begin = %v, want the storage error", err)
 	}
 	j.commit = j.db.Update // the disk "recovers": the journal must still refuse
 	if err := j.SetNextAllowed("t", "stock", time.Now()); !errors.Is(err, fsyncErr) {
 		t.Errorf("write after a storage failure = %v, want the same storage error", err)
 	}
-	if _, err := j.Begin(k, "h", ""); !errors.Is(err, fsyncErr) {
+	if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Errorf("Begin after a storage failure = %v, want the same storage error", err)
 	}
 	if calls != 1 {
@@ -502,32 +505,35 @@ func TestRefusalDoesNotBreakTheJournal(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	k := Key{"t", "venta", "1"}
 	begin(k)(j)
-	if _, err := j.Begin(k, "h", ""); !errors.Is(err, ErrNotSendable) {
+	if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, ErrNotSendable) {
 		t.Fatalf("second Begin = %v, want ErrNotSendable", err)
 	}
-	if err := j.Finish(k, OK, 1, 2, 3, ""); err != nil {
+	if err := j.Finish(k, Outcome{State: OK, FacturaID: 1, Numero: 2, PVNumero: 3, Message: ""}); err != nil {
 		t.Errorf("Finish after a refusal: %v", err)
 	}
 }
 
-func TestStockKeysAreNotHeld(t *testing.T) {
+// TestHoldIsTheCallers: the journal knows no API rule; a request whose
+// intent asks for no hold (a stock movement) may go again at once, one that
+// asks for 30 s may not.
+func TestHoldIsTheCallers(t *testing.T) {
 	clk := newClock()
 	j, _ := mustOpen(t, Options{Now: clk.Now})
-	for _, tc := range []struct {
-		kind     string
+	for i, tc := range []struct {
+		hold     time.Duration
 		wantSoon bool
-	}{{"venta", true}, {"facturar", true}, {"stock", false}} {
-		k := Key{Tenant: "t", Kind: tc.kind, Business: "1#1"}
-		if _, err := j.Begin(k, "h", "s"); err != nil {
-			t.Fatalf("%s: first begin: %v", tc.kind, err)
+	}{{testHold, true}, {0, false}} {
+		k := Key{Tenant: "t", Kind: "venta", Business: fmt.Sprint(i)}
+		if _, err := j.Begin(k, Intent{BodyHash: "h", Hold: tc.hold}); err != nil {
+			t.Fatalf("hold %v: first begin: %v", tc.hold, err)
 		}
-		if err := j.Finish(k, Rejected, 0, 0, 0, "not processed"); err != nil {
+		if err := j.Finish(k, Outcome{State: Rejected, Message: "not processed"}); err != nil {
 			t.Fatal(err)
 		}
 		clk.Advance(time.Second)
-		_, err := j.Begin(k, "h", "s")
+		_, err := j.Begin(k, Intent{BodyHash: "h", Hold: tc.hold})
 		if got := errors.Is(err, ErrTooSoon); got != tc.wantSoon {
-			t.Errorf("%s: second begin 1 s later: err = %v, want too soon = %v", tc.kind, err, tc.wantSoon)
+			t.Errorf("hold %v: second begin 1 s later: err = %v, want too soon = %v", tc.hold, err, tc.wantSoon)
 		}
 	}
 }
@@ -554,15 +560,15 @@ func TestKeyHoldCountsFromTheAnswer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()
 			j, _ := mustOpen(t, Options{Now: clk.Now})
-			if _, err := j.Begin(k, "h", "first"); err != nil {
+			if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "first", Hold: testHold}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(tc.answered)
-			if err := j.Finish(k, Rejected, 0, 0, 0, "Articulo no encontrado"); err != nil {
+			if err := j.Finish(k, Outcome{State: Rejected, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "Articulo no encontrado"}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(tc.after)
-			_, err := j.Begin(k, "h", "second")
+			_, err := j.Begin(k, Intent{BodyHash: "h", Source: "second", Hold: testHold})
 			var ts *TooSoonError
 			switch {
 			case tc.wantWait == 0 && err != nil:

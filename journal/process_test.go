@@ -42,17 +42,26 @@ func helper(mode, path string) error {
 	}
 	switch mode {
 	case "hold":
+		stop, err := j.ServeListing()
+		if err != nil {
+			return err
+		}
+		k := Key{"t", "venta", "held"}
+		if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "child"}); err != nil {
+			return err
+		}
 		fmt.Println("ready")
 		io.Copy(io.Discard, os.Stdin)
+		stop()
 		return j.Close()
 	case "crash":
 		for i := range crashKeys {
 			k := crashKey(i)
-			if _, err := j.Begin(k, "h", "child"); err != nil {
+			if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "child", Hold: testHold}); err != nil {
 				return err
 			}
 			if i%2 == 0 {
-				if err := j.Finish(k, OK, int64(1000+i), int64(i), 3, ""); err != nil {
+				if err := j.Finish(k, Outcome{State: OK, FacturaID: int64(1000 + i), Numero: int64(i), PVNumero: 3, Message: ""}); err != nil {
 					return err
 				}
 			}
@@ -96,6 +105,15 @@ func TestSecondProcessIsLockedOut(t *testing.T) {
 		t.Fatalf("helper said %q, %v; want ready", line, err)
 	}
 
+	// While it holds the journal, the holder answers listings.
+	listed, err := ListRunning(path, "")
+	if err != nil || len(listed) != 1 || listed[0].Key != (Key{"t", "venta", "held"}) || listed[0].State != Sending {
+		t.Errorf("ListRunning while held = %+v, %v; want the holder's one sending entry", listed, err)
+	}
+	if fi, err := os.Stat(path + ".sock"); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("listing socket: %v, %v; want owner-only", fi, err)
+	}
+
 	j, err := Open(path, Options{})
 	if !errors.Is(err, ErrLocked) {
 		if j != nil {
@@ -129,6 +147,9 @@ func TestSecondProcessIsLockedOut(t *testing.T) {
 		t.Fatalf("Open after the other process exited: %v", err)
 	}
 	j.Close()
+	if _, err := ListRunning(path, ""); !errors.Is(err, ErrNoListing) {
+		t.Errorf("ListRunning with no run = %v, want ErrNoListing", err)
+	}
 }
 
 func TestKilledRunLeavesInFlightKeysUnknown(t *testing.T) {
@@ -155,7 +176,7 @@ func TestKilledRunLeavesInFlightKeysUnknown(t *testing.T) {
 		}
 	}
 	// Unknown keys are never sent again automatically.
-	if _, err := j.Begin(crashKey(1), "h", ""); !errors.Is(err, ErrNotSendable) {
+	if _, err := j.Begin(crashKey(1), Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, ErrNotSendable) {
 		t.Errorf("Begin of an interrupted key = %v, want ErrNotSendable", err)
 	}
 }

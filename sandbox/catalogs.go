@@ -50,6 +50,13 @@ func (s *Server) integrationDepositos() []nxapi.Deposito {
 
 // config is GET /config (API spec 4.7, public-facts.md).
 func (s *Server) config(w http.ResponseWriter, _ *call) {
+	writeJSON(w, http.StatusOK, s.Config())
+}
+
+// Config returns what GET /config answers, for an in-process client (run
+// --sandbox) that need not spend the parameter window to learn which
+// integration it talks to.
+func (s *Server) Config() nxapi.Config {
 	c := nxapi.Config{AppID: s.cfg.AppID, Nombre: s.cfg.Nombre, MultiDeposito: s.cfg.MultiDeposito,
 		FlujoDeposito: s.flujo, Depositos: s.integrationDepositos(), SucursalesExportacion: []nxapi.Sucursal{},
 		PuntoVentaID: s.cfg.PuntoVentaID, ListaPrecioID: s.cfg.ListaPrecioID}
@@ -58,7 +65,7 @@ func (s *Server) config(w http.ResponseWriter, _ *call) {
 			c.SucursalesExportacion = append(c.SucursalesExportacion, nxapi.Sucursal{SucursalID: id, Nombre: suc.Nombre})
 		}
 	}
-	writeJSON(w, http.StatusOK, c)
+	return c
 }
 
 func (s *Server) sortedSucursales() []int64 {

@@ -1,0 +1,164 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+func writeString(s string) func(io.Writer) error {
+	return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+}
+
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestWrite(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	boom := errors.New("boom")
+	tests := []struct {
+		name     string
+		existing string // "" for none
+		write    func(io.Writer) error
+		perm     os.FileMode
+		wantErr  error
+		want     string // content after; "" with no file
+	}{
+		{name: "new file, owner-only whatever the umask", write: writeString("a;b\n"), perm: Private, want: "a;b\n"},
+		{name: "replaces the old file", existing: "old", write: writeString("new"), perm: Private, want: "new"},
+		{name: "a shared mode when asked", write: writeString("x"), perm: Shared, want: "x"},
+		{name: "failure keeps the old file", existing: "old", write: func(w io.Writer) error {
+			io.WriteString(w, "half")
+			return boom
+		}, perm: Private, wantErr: boom, want: "old"},
+		{name: "failure leaves no file", write: func(io.Writer) error { return boom }, perm: Private, wantErr: boom},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "ventas.result.csv")
+			if tc.existing != "" {
+				if err := os.WriteFile(path, []byte(tc.existing), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := Write(path, tc.perm, tc.write)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Write = %v, want %v", err, tc.wantErr)
+			}
+			got, rerr := os.ReadFile(path)
+			if tc.want == "" {
+				if rerr == nil {
+					t.Errorf("a file was left: %q", got)
+				}
+			} else if string(got) != tc.want {
+				t.Errorf("content %q, want %q", got, tc.want)
+			}
+			if names := entries(t, dir); (tc.want == "" && len(names) != 0) || (tc.want != "" && len(names) != 1) {
+				t.Errorf("left in the folder: %v", names)
+			}
+			if tc.wantErr == nil {
+				fi, _ := os.Stat(path)
+				if fi.Mode().Perm() != tc.perm {
+					t.Errorf("mode %v, want %v", fi.Mode().Perm(), tc.perm)
+				}
+			}
+		})
+	}
+}
+
+// TestSymlinksAreNeverFollowed: a link planted at the target, or as the
+// temporary folder, is refused; neither the link nor what it points at
+// changes.
+func TestSymlinksAreNeverFollowed(t *testing.T) {
+	for _, at := range []string{"target", "temporary folder", "dangling target"} {
+		t.Run(at, func(t *testing.T) {
+			dir, elsewhere := t.TempDir(), t.TempDir()
+			victim := filepath.Join(elsewhere, "victim")
+			if at == "target" {
+				if err := os.WriteFile(victim, []byte("do not touch"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			path := filepath.Join(dir, "r.csv")
+			link := path
+			if at == "temporary folder" {
+				link = filepath.Join(dir, TempFolder)
+				victim = elsewhere
+			}
+			if err := os.Symlink(victim, link); err != nil {
+				t.Fatal(err)
+			}
+			if err := Write(path, Private, writeString("x")); !errors.Is(err, ErrSymlink) {
+				t.Fatalf("Write through a link = %v, want ErrSymlink", err)
+			}
+			if target, err := os.Readlink(link); err != nil || target != victim {
+				t.Errorf("the link changed: %q, %v", target, err)
+			}
+			switch at {
+			case "target":
+				if b, _ := os.ReadFile(victim); string(b) != "do not touch" {
+					t.Errorf("the link's target changed: %q", b)
+				}
+				if fi, _ := os.Stat(victim); fi.Mode().Perm() != 0o644 {
+					t.Errorf("the link's target mode changed: %v", fi.Mode().Perm())
+				}
+			case "dangling target":
+				if _, err := os.Lstat(victim); err == nil {
+					t.Error("a dangling link created its target")
+				}
+			case "temporary folder":
+				if names := entries(t, elsewhere); len(names) != 0 {
+					t.Errorf("files written through the folder link: %v", names)
+				}
+			}
+		})
+	}
+}
+
+// TestStaleTemporaryFilesAreCleaned: what a killed process left in the
+// temporary folder goes at the next write there; a live process's stays.
+func TestStaleTemporaryFilesAreCleaned(t *testing.T) {
+	dir := t.TempDir()
+	tdir := filepath.Join(dir, TempFolder)
+	if err := os.Mkdir(tdir, PrivateDir); err != nil {
+		t.Fatal(err)
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(tdir, strconv.Itoa(dead.Process.Pid)+".abc.ventas.result.csv")
+	live := filepath.Join(tdir, strconv.Itoa(os.Getppid())+".def.ventas.result.xlsx")
+	for _, p := range []string{stale, live} {
+		if err := os.WriteFile(p, []byte("partial report"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cleaned.Delete(tdir)
+	if err := Write(filepath.Join(dir, "ventas.summary.json"), Private, writeString("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("the dead process's temporary file is still there")
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the live process's temporary file was removed: %v", err)
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package journal
+
+import "os"
+
+// datasync flushes f; elsewhere than Linux, with a full fsync.
+func datasync(f *os.File) error { return f.Sync() }

@@ -1,0 +1,158 @@
+package journal
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func units(ids ...string) []Unit {
+	var us []Unit
+	for _, id := range ids {
+		us = append(us, Unit{ID: id, BodyHash: "h-" + id, Body: `{"cantidad":3}`, Source: "stock.csv fila " + id})
+	}
+	return us
+}
+
+// TestUnitsBelongToTheirLastRequest: a unit carried by a request that is
+// ok, unknown or in flight cannot ride in another request; one whose
+// request was rejected can, and then belongs to the new one.
+func TestUnitsBelongToTheirLastRequest(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	m1, m2, m3 := Key{"t", "stock", "m1"}, Key{"t", "stock", "m2"}, Key{"t", "stock", "m3"}
+	if _, err := j.Begin(m1, Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []State{Sending, Unknown, OK} {
+		if st != Sending {
+			if err := j.Finish(m1, Outcome{State: st}); err != nil && st != OK {
+				t.Fatal(err)
+			}
+		}
+		_, err := j.Begin(m2, Intent{BodyHash: "b2", Units: units("r2", "r3")})
+		var ns *NotSendableError
+		if !errors.As(err, &ns) || ns.Unit != "r2" || ns.State != st {
+			t.Fatalf("m1 %s: Begin of a request carrying r2 = %v, want refused for unit r2", st, err)
+		}
+		if st == Unknown {
+			if err := j.Resolve(m1, Failed, "no está en el ERP"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := j.Begin(m1, Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// m1 is ok: r1 and r2 are done; a rejected m3 with r3 lets r3 go again.
+	if _, err := j.Begin(m3, Intent{BodyHash: "b3", Units: units("r3")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Finish(m3, Outcome{State: Rejected, Message: "El articulo 999 no existe"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Begin(m2, Intent{BodyHash: "b2", Units: units("r3", "r4")}); err != nil {
+		t.Fatalf("Begin with a unit of a rejected request: %v", err)
+	}
+	got, reqs, err := j.Units("t", "stock", []string{"r1", "r3", "r4", "r9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]UnitRecord{
+		"r1": {Unit: units("r1")[0], Request: m1},
+		"r3": {Unit: units("r3")[0], Request: m2},
+		"r4": {Unit: units("r4")[0], Request: m2},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Units (-want +got):\n%s", diff)
+	}
+	if reqs[m1].State != OK || reqs[m2].State != Sending || len(reqs) != 2 {
+		t.Errorf("Units' requests = %v, want m1 ok and m2 sending", reqs)
+	}
+	if diff := cmp.Diff([]string{"r3", "r4"}, mustGet(t, j, m2).Units); diff != "" {
+		t.Errorf("m2's units (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnsentHoldsNothing: an attempt that provably never left is not
+// counted and does not hold the key: the request goes again at once.
+func TestUnsentHoldsNothing(t *testing.T) {
+	clk := newClock()
+	j, _ := mustOpen(t, Options{Now: clk.Now})
+	k := Key{"t", "venta", "7"}
+	if _, err := j.Begin(k, Intent{BodyHash: "h", Hold: testHold}); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Second)
+	if err := j.Finish(k, Outcome{State: Unsent, Message: "connection refused"}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := j.Begin(k, Intent{BodyHash: "h", Hold: testHold})
+	if err != nil {
+		t.Fatalf("Begin right after an unsent attempt = %v, want allowed", err)
+	}
+	if e.Attempts != 1 || !e.Held.IsZero() {
+		t.Errorf("after an unsent attempt and a new intent: attempts %d, held %v; want 1 and none", e.Attempts, e.Held)
+	}
+	if err := j.Finish(k, Outcome{State: Rejected}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Begin(k, Intent{BodyHash: "h", Hold: testHold}); !errors.Is(err, ErrTooSoon) {
+		t.Errorf("Begin right after a rejected attempt = %v, want too soon", err)
+	}
+}
+
+// TestMarksTravelWithIntentAndOutcome: a rate window moved by an intent or
+// an outcome is persisted in the same commit.
+func TestMarksTravelWithIntentAndOutcome(t *testing.T) {
+	clk := newClock()
+	j, _ := mustOpen(t, Options{Now: clk.Now})
+	k := Key{"t", "stock", "m"}
+	out := clk.Now().Add(33 * time.Second)
+	if _, err := j.Begin(k, Intent{BodyHash: "h", Window: &Mark{Tenant: "t", Name: "stock/movimiento", Next: out}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := j.NextAllowed("t", "stock/movimiento"); !got.Equal(out) {
+		t.Errorf("window after intent = %v, want %v", got, out)
+	}
+	answered := clk.Now().Add(3 * time.Second)
+	if err := j.Finish(k, Outcome{State: OK, FacturaID: 4, Window: &Mark{Tenant: "t", Name: "stock/movimiento", Next: answered}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := j.NextAllowed("t", "stock/movimiento"); !got.Equal(answered) {
+		t.Errorf("window after outcome = %v, want %v", got, answered)
+	}
+	if _, err := j.Begin(Key{"t", "stock", "n"}, Intent{Window: &Mark{Name: "x"}}); err == nil {
+		t.Error("Begin with a window mark without tenant succeeded")
+	}
+}
+
+func TestResolveKeepsTheIdsFound(t *testing.T) {
+	j, _ := mustOpen(t, Options{})
+	k := Key{"t", "facturar", "33"}
+	finishAs(k, Unknown)(j)
+	if err := j.Resolve(k, OK, "reconciliado: GET /comprobante/33", 33, 1500, 2); err != nil {
+		t.Fatal(err)
+	}
+	if e := mustGet(t, j, k); e.State != OK || e.FacturaID != 33 || e.Numero != 1500 || e.PVNumero != 2 {
+		t.Errorf("resolved entry = %+v, want ok with ids 33, 1500, 2", e)
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"XDG_STATE_HOME": "/var/state", "HOME": "/home/ana"}, "/var/state/nxbatch/journal"},
+		{map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/home/ana"}, "/home/ana/.local/state/nxbatch/journal"},
+		{map[string]string{"HOME": "/home/ana"}, "/home/ana/.local/state/nxbatch/journal"},
+	}
+	for _, tc := range tests {
+		got, err := DefaultPath(func(k string) string { return tc.env[k] })
+		if err != nil || got != tc.want {
+			t.Errorf("DefaultPath(%v) = %q, %v; want %q", tc.env, got, err, tc.want)
+		}
+	}
+}
