@@ -15,6 +15,9 @@ type rowIssue struct {
 	field   string // column path, "" for the whole row
 	msg     msg.Message
 	warning bool
+	// request says the issue is about the request as a whole (a stock
+	// movement's fields), not about this row's own line.
+	request bool
 }
 
 // builder turns a request's rows into its typed API body, collecting the
@@ -43,15 +46,18 @@ type cellKey struct {
 func newBuilder(sh *Sheet) *builder { return &builder{sh: sh, msgs: map[int32][]msg.Message{}} }
 
 // reset starts on request r: no issues yet, its rows decoded.
-func (b *builder) reset(r *Request) {
+func (b *builder) reset(r *Request) { b.resetRows(r.Rows) }
+
+// resetRows starts on a request made of rows.
+func (b *builder) resetRows(rows []int32) {
 	b.issues = b.issues[:0]
 	clear(b.bad)
-	b.rows = r.Rows
+	b.rows = rows
 	n := len(b.sh.Info.Header)
-	for len(b.cells) < len(r.Rows) {
+	for len(b.cells) < len(rows) {
 		b.cells = append(b.cells, make([]string, 0, n))
 	}
-	for k, row := range r.Rows {
+	for k, row := range rows {
 		b.cells[k] = b.sh.store.cells(int(row), n, b.cells[k])
 	}
 }
@@ -375,8 +381,9 @@ func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 	return f
 }
 
-// buildStock builds one movement chunk.
-func (b *builder) buildStock(r *Request) *nxapi.StockMovimiento {
+// buildStock builds the movement of the current rows, one article line per
+// row.
+func (b *builder) buildStock() *nxapi.StockMovimiento {
 	m := &nxapi.StockMovimiento{}
 	b.requestFields(func(path string, val cellValue) {
 		switch path {
@@ -398,8 +405,8 @@ func (b *builder) buildStock(r *Request) *nxapi.StockMovimiento {
 			m.SucursalDosID = val.i
 		}
 	})
-	m.Articulos = make([]nxapi.StockArticulo, 0, len(r.Rows))
-	for k := range r.Rows {
+	m.Articulos = make([]nxapi.StockArticulo, 0, len(b.rows))
+	for k := range b.rows {
 		var a nxapi.StockArticulo
 		b.lineFields(k, func(path string, val cellValue) {
 			switch path {

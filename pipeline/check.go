@@ -30,6 +30,18 @@ func (f *File) Validate(cat *validation.Catalog, keepBodies bool) {
 const parallelFrom = 2000
 
 func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
+	if sh.Kind == schema.Stock {
+		// A movement's rows are validated together; movements are few.
+		b := newBuilder(sh)
+		dups := sh.repeatedIdentities()
+		for _, mv := range sh.Movements {
+			b.checkMovement(mv, cat, keepBodies, dups)
+		}
+		for row, ms := range b.msgs {
+			sh.msgs[row] = append(sh.msgs[row], ms...)
+		}
+		return
+	}
 	dups := sh.repeatedKeys()
 	workers := 1
 	if len(sh.Requests) >= parallelFrom {
@@ -98,9 +110,6 @@ func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, du
 	case schema.Facturar:
 		fa := b.buildFacturar(r)
 		issues, body = validation.Facturar(fa, cat), fa
-	case schema.Stock:
-		m := b.buildStock(r)
-		issues, body = validation.Stock(m, cat), m
 	}
 	if dup {
 		b.fail(r.Rows[0], "facturaId", msg.New("row.dupfactura", r.Key, sh.store.rowNumber(int(dupOf))))
@@ -130,11 +139,14 @@ func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, du
 	r.Body = js
 }
 
-// addValidation maps a validation issue onto the rows it concerns: a line
-// issue onto that line's row, a request-level one onto every row.
-func (b *builder) addValidation(r *Request, is validation.Issue) {
-	if is.Line >= 0 && is.Line < len(r.Rows) {
-		row := r.Rows[is.Line]
+// addValidation maps a validation issue onto the rows it concerns.
+func (b *builder) addValidation(r *Request, is validation.Issue) { b.addIssue(r.Rows, is) }
+
+// addIssue maps a validation issue onto the rows it concerns: a line issue
+// onto that line's row, a request-level one onto every row.
+func (b *builder) addIssue(rows []int32, is validation.Issue) {
+	if is.Line >= 0 && is.Line < len(rows) {
+		row := rows[is.Line]
 		if b.bad[cellKey{row, is.Field}] {
 			return
 		}
@@ -144,8 +156,8 @@ func (b *builder) addValidation(r *Request, is validation.Issue) {
 	if b.bad[cellKey{-1, is.Field}] {
 		return
 	}
-	for _, row := range r.Rows {
-		b.issues = append(b.issues, rowIssue{row: row, field: is.Field, msg: is.Msg, warning: is.Warning})
+	for _, row := range rows {
+		b.issues = append(b.issues, rowIssue{row: row, field: is.Field, msg: is.Msg, warning: is.Warning, request: true})
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/readers"
@@ -45,8 +46,21 @@ type Sheet struct {
 	Layout   *schema.Layout
 	Sep      schema.Sep // the decimal separator in force for text numbers
 	Requests []*Request
+	// Movements are a stock sheet's rows packed by movement (nil for the
+	// other kinds).
+	Movements []*Movement
 
-	store    rowStore
+	maxArticulos int // the most articles one movement request carries
+	store        rowStore
+	// priorIDs and priorRows are what an earlier nxbatch report fed back as
+	// input says of its rows: a stock row's identity (result.rowId) and the
+	// original file's row number (result.row), by row index.
+	priorIDs  map[int32]string
+	priorRows map[int32]int32
+	// pending are the sends a run will put on the wire, set by Prepare
+	// (prepared).
+	pending  []*Send
+	prepared bool
 	problems map[int]*readers.Error // row index → malformed row
 	reqOf    []int32                // row index → index into Requests
 	// msgs holds the messages of the rows that have any; most rows of a
@@ -65,6 +79,9 @@ type presentCol struct {
 
 // Rows returns the number of data rows in the sheet.
 func (s *Sheet) Rows() int { return s.store.len() }
+
+// priorID is the identity an earlier report gave row i, "" if none.
+func (s *Sheet) priorID(i int) string { return s.priorIDs[int32(i)] }
 
 // FileError is a problem that makes a whole file or sheet unusable. It is
 // reported with its position and counts as a configuration error.
@@ -136,10 +153,11 @@ func Load(path string, o LoadOptions) (*File, error) {
 			}
 			continue
 		}
-		if len(sh.Layout.Unknown) > 0 {
-			f.Warnings = append(f.Warnings, msg.New("load.unknowncols", sheetLabel(path, name), joinQuoted(sh.Layout.Unknown)))
+		if n := len(sh.Layout.Unknown); n > 0 {
+			f.Warnings = append(f.Warnings, unknownColumns(sheetLabel(path, name), sh.Layout.Unknown))
 		}
-		group(sh, o.MaxArticulos)
+		sh.maxArticulos = o.MaxArticulos
+		group(sh)
 		f.Sheets = append(f.Sheets, sh)
 	}
 	f.SHA256 = <-sum
@@ -285,12 +303,26 @@ func sheetLabel(path, sheet string) string {
 }
 
 func joinQuoted(items []string) string {
-	s := ""
+	var b strings.Builder
 	for i, it := range items {
 		if i > 0 {
-			s += ", "
+			b.WriteString(", ")
 		}
-		s += "«" + it + "»"
+		b.WriteString("«")
+		b.WriteString(it)
+		b.WriteString("»")
 	}
-	return s
+	return b.String()
+}
+
+// maxNamed is how many unknown columns a warning names; the rest are
+// counted, so that a header of 150,000 stray columns is one short line.
+const maxNamed = 10
+
+// unknownColumns is the warning that lists columns filling no field.
+func unknownColumns(where string, cols []string) msg.Message {
+	if len(cols) <= maxNamed {
+		return msg.New("load.unknowncols", where, joinQuoted(cols))
+	}
+	return msg.New("load.unknowncols.more", where, joinQuoted(cols[:maxNamed]), len(cols)-maxNamed)
 }

@@ -45,8 +45,12 @@ type rowView struct {
 
 func rowsOf(sh *Sheet) []rowView {
 	var out []rowView
+	req := 3 // result.request
+	if sh.Kind == schema.Stock {
+		req = 4
+	}
 	for r := range sh.rows(msg.ES) {
-		out = append(out, rowView{r.SourceRow, r.Status, r.Request, r.Message})
+		out = append(out, rowView{r.SourceRow, r.Status, r.Result[req], r.Result[1]})
 	}
 	return out
 }
@@ -141,6 +145,21 @@ func stockCSV(n int, extra func(i int) string) string {
 	return b.String()
 }
 
+// chunks marks every valid row of a stock sheet pending, as Prepare does
+// with an empty journal, and returns the rows per movement request.
+func chunks(sh *Sheet) []int {
+	for _, r := range sh.Requests {
+		if r.Status == writers.StatusValid {
+			r.Status = writers.StatusPending
+		}
+	}
+	var got []int
+	for _, sd := range sh.packStock(sh.maxArticulos) {
+		got = append(got, len(sd.Units))
+	}
+	return got
+}
+
 func TestStockPacking(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -171,18 +190,22 @@ func TestStockPacking(t *testing.T) {
 			max:        500,
 			wantChunks: []int{2, 2},
 		},
+		{
+			name:       "the same article on several rows: every row goes",
+			csv:        stockCSV(5, func(i int) string { return "1,1,6,,100," + string(rune('1'+i)) + ",\n" }),
+			max:        2,
+			wantChunks: []int{2, 2, 1},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := load(t, "s.csv", tt.csv, LoadOptions{MaxArticulos: tt.max})
-			var got []int
 			for _, r := range f.Sheets[0].Requests {
-				got = append(got, len(r.Rows))
 				if r.Status != writers.StatusValid {
-					t.Errorf("request %s is %s: %v", r.Key, r.Status, rowsOf(f.Sheets[0]))
+					t.Errorf("row %s is %s: %v", r.Key, r.Status, rowsOf(f.Sheets[0]))
 				}
 			}
-			if d := cmp.Diff(tt.wantChunks, got); d != "" {
+			if d := cmp.Diff(tt.wantChunks, chunks(f.Sheets[0])); d != "" {
 				t.Errorf("chunks (-want +got):\n%s", d)
 			}
 		})
@@ -422,32 +445,57 @@ func TestExtraCellsStayInTheReport(t *testing.T) {
 	}
 }
 
-func TestStockKeysFollowArticlesNotPositions(t *testing.T) {
+// TestStockRowIdentities: a row's identity follows its movement, its
+// article and its occurrence, never its position or its quantity; a bad
+// row keeps only itself from going.
+func TestStockRowIdentities(t *testing.T) {
 	row := func(art, qty string) string { return "1,1,6,2026-11-20," + art + "," + qty + ",\n" }
-	full := stockCSV(0, nil) + row("100", "5") + row("101", "5") + row("102", "5") + row("103", "bad")
-	sent := load(t, "inv.csv", full, LoadOptions{MaxArticulos: 2})
-	reqs := sent.Sheets[0].Requests
-	if len(reqs) != 2 || reqs[0].Status != writers.StatusValid || reqs[1].Status != writers.StatusInvalid {
-		t.Fatalf("chunks: %v", rowsOf(sent.Sheets[0]))
+	full := stockCSV(0, nil) + row("100", "5") + row("101", "5") + row("100", "2") + row("103", "bad")
+	first := load(t, "inv.csv", full, LoadOptions{MaxArticulos: 2}).Sheets[0]
+	ids := map[string]bool{}
+	for _, r := range first.Requests {
+		ids[r.Key] = true
 	}
-	// The same file again: the same keys.
-	again := load(t, "inv.csv", full, LoadOptions{MaxArticulos: 2})
-	if again.Sheets[0].Requests[0].Key != reqs[0].Key {
-		t.Errorf("rerun changed the key of the sent chunk")
+	if len(ids) != 4 {
+		t.Errorf("4 rows have %d identities, want 4 (article 100 twice is two rows)", len(ids))
 	}
-	// A quantity changed in the sent chunk: same key, different body (a
-	// conflict for the journal, never a second movement).
-	edited := load(t, "inv.csv", strings.Replace(full, "100,5", "100,7", 1), LoadOptions{MaxArticulos: 2})
-	e0 := edited.Sheets[0].Requests[0]
-	if e0.Key != reqs[0].Key || e0.BodyHash == reqs[0].BodyHash {
-		t.Errorf("edited chunk: key %s (want %s), same body hash %v", e0.Key, reqs[0].Key, e0.BodyHash == reqs[0].BodyHash)
+	var st []writers.Status
+	for _, r := range first.Requests {
+		st = append(st, r.Status)
 	}
-	// The errors file, fixed: only the failed chunk's rows, now chunk 1 of
-	// their movement. Their key must not be the sent chunk's.
-	fixed := load(t, "inv.errors.csv", stockCSV(0, nil)+row("102", "5")+row("103", "4"), LoadOptions{MaxArticulos: 2})
-	f0 := fixed.Sheets[0].Requests[0]
-	if f0.Status != writers.StatusValid || f0.Key == reqs[0].Key {
-		t.Errorf("re-fed fix: status %s, key %s collides with the sent chunk %s", f0.Status, f0.Key, reqs[0].Key)
+	if d := cmp.Diff([]writers.Status{writers.StatusValid, writers.StatusValid, writers.StatusValid, writers.StatusInvalid}, st); d != "" {
+		t.Errorf("statuses (-want +got):\n%s", d)
+	}
+	tests := []struct {
+		name     string
+		csv      string
+		sameID   []bool // per row of the first file: same identity
+		sameBody []bool
+	}{
+		{"the same file again", full, []bool{true, true, true, true}, []bool{true, true, true}},
+		{"a quantity changed", strings.Replace(full, "100,5", "100,7", 1), []bool{true, true, true, true}, []bool{false, true, true}},
+		{"a row inserted before", stockCSV(0, nil) + row("104", "1") + full[len(stockCSV(0, nil)):], nil, nil},
+		{"another max-articulos", full, []bool{true, true, true, true}, []bool{true, true, true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sh := load(t, "inv.csv", tc.csv, LoadOptions{MaxArticulos: 500}).Sheets[0]
+			got := sh.Requests
+			if tc.sameID == nil { // inserted: the old rows follow it, unchanged
+				got = got[1:]
+				tc.sameID, tc.sameBody = []bool{true, true, true, true}, []bool{true, true, true}
+			}
+			for i, want := range tc.sameID {
+				if (got[i].Key == first.Requests[i].Key) != want {
+					t.Errorf("row %d: identity %s vs %s, want same=%v", i, got[i].Key, first.Requests[i].Key, want)
+				}
+			}
+			for i, want := range tc.sameBody {
+				if (got[i].BodyHash == first.Requests[i].BodyHash) != want {
+					t.Errorf("row %d: body hash same=%v, want %v", i, !want, want)
+				}
+			}
+		})
 	}
 }
 

@@ -18,11 +18,15 @@ type PlanLine struct {
 	Invalid     int
 }
 
-// Plan lists, per sheet, the requests the file becomes.
+// Plan lists, per sheet, the requests the file becomes: for a stock sheet,
+// the movement requests its valid rows make, and Invalid counts rows.
 func (f *File) Plan() []PlanLine {
 	var out []PlanLine
 	for _, sh := range f.Sheets {
 		pl := PlanLine{File: f.Path, Sheet: sh.Info.Name, Kind: sh.Kind, Rows: sh.store.len(), Requests: len(sh.Requests)}
+		if sh.Kind == schema.Stock {
+			pl.Requests = sh.stockRequests(sh.maxArticulos)
+		}
 		for _, r := range sh.Requests {
 			if r.Status == writers.StatusInvalid {
 				pl.Invalid++
@@ -38,6 +42,9 @@ func (p PlanLine) Message() msg.Message {
 	where := p.File
 	if p.Sheet != "" {
 		where = sheetLabel(p.File, p.Sheet)
+	}
+	if p.Kind == schema.Stock {
+		return msg.New("plan.line.stock", where, p.Rows, msg.New("plan.kind.stock", p.Requests), p.Invalid)
 	}
 	return msg.New("plan.line", where, p.Rows, msg.New("plan.kind."+string(p.Kind), p.Requests), p.Invalid)
 }
@@ -70,11 +77,7 @@ func RunLeastTime(files []*File, p Pacing) time.Duration {
 	counts := map[schema.Kind]int{}
 	for _, f := range files {
 		for _, sh := range f.Sheets {
-			for _, r := range sh.Requests {
-				if r.Status == writers.StatusPending {
-					counts[sh.Kind]++
-				}
-			}
+			counts[sh.Kind] += len(sh.sends())
 		}
 	}
 	return max(LeastTime(schema.Stock, counts[schema.Stock], p),

@@ -26,6 +26,10 @@ type ReportOptions struct {
 	Now     func() time.Time
 	// NoXLSX skips the XLSX report (large files, cron jobs that read CSV).
 	NoXLSX bool
+	// Stopped says why the run stopped before sending everything (a
+	// refused token, an API that cannot be reached, an interrupt); empty
+	// when it did not.
+	Stopped msg.Message
 }
 
 // ReportPaths are the files a report run wrote.
@@ -62,8 +66,33 @@ func (sh *Sheet) Table(l msg.Lang) writers.Table {
 	return writers.Table{
 		Sheet:  sh.Info.Name,
 		Header: sh.Info.Header,
+		Result: sh.resultColumns(),
 		Rows:   sh.rowsWhere(l, nil),
 	}
+}
+
+// stockResultColumns are the result columns of a stock report: a row's
+// identity, which movement request it went in, and the id of the movement
+// the API created.
+var stockResultColumns = []string{
+	"result.status", "result.message", "result.row", "result.rowId", "result.request", "result.movimientoId",
+}
+
+// resultColumns names the sheet's result columns, by kind.
+func (sh *Sheet) resultColumns() []string {
+	if sh.Kind == schema.Stock {
+		return stockResultColumns
+	}
+	return writers.ResultColumns
+}
+
+// sourceRow is the row number result.row shows for row i: the original
+// file's, when the row comes from a report fed back, else its own.
+func (sh *Sheet) sourceRow(i int) int {
+	if r, ok := sh.priorRows[int32(i)]; ok {
+		return int(r)
+	}
+	return sh.store.rowNumber(i)
 }
 
 // ErrorsTable is Table with only the rows that need attention, chosen
@@ -96,6 +125,7 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(writers.Status) bool) iter.Seq[
 	return func(yield func(writers.Row) bool) {
 		n := len(sh.Info.Header)
 		buf := make([]string, 0, n)
+		res := make([]string, 0, len(stockResultColumns)+1)
 		for i := 0; i < sh.store.len(); i++ {
 			ri := sh.reqOf[i]
 			r := sh.Requests[ri]
@@ -107,15 +137,18 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(writers.Status) bool) iter.Seq[
 			if r.Outcome.Key != "" {
 				text = strings.TrimSuffix(r.Outcome.In(l)+"; "+text, "; ")
 			}
+			res = res[:0]
+			res = append(res, string(r.Status), text, strconv.Itoa(sh.sourceRow(i)))
+			if sh.Kind == schema.Stock {
+				res = append(res, r.Key, sh.label(ri, l), idText(r.FacturaID))
+			} else {
+				res = append(res, sh.label(ri, l), idText(r.FacturaID), idText(r.Numero), idText(r.PVNumero))
+			}
 			row := writers.Row{
 				Cells:     sh.store.cells(i, n, buf),
 				Status:    r.Status,
-				Message:   text,
+				Result:    res,
 				SourceRow: sh.store.rowNumber(i),
-				Request:   sh.label(ri, l),
-				FacturaID: idText(r.FacturaID),
-				Numero:    idText(r.Numero),
-				PVNumero:  idText(r.PVNumero),
 			}
 			if !yield(row) {
 				return
@@ -131,13 +164,29 @@ func idText(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-// Counts returns rows and requests per status.
+// Counts returns rows and requests per status. A stock sheet's requests
+// are its movement requests: those this run sent, by outcome, or, before a
+// run, those its valid rows make.
 func (f *File) Counts() (rows, requests map[writers.Status]int) {
 	rows, requests = map[writers.Status]int{}, map[writers.Status]int{}
 	for _, sh := range f.Sheets {
 		for _, r := range sh.Requests {
-			requests[r.Status]++
 			rows[r.Status] += len(r.Rows)
+			if sh.Kind != schema.Stock {
+				requests[r.Status]++
+			}
+		}
+		if sh.Kind != schema.Stock {
+			continue
+		}
+		if !sh.prepared {
+			if n := sh.stockRequests(sh.maxArticulos); n > 0 {
+				requests[writers.StatusValid] += n
+			}
+			continue
+		}
+		for _, sd := range sh.pending {
+			requests[sd.Units[0].Status]++
 		}
 	}
 	return rows, requests
@@ -161,9 +210,21 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	kinds := map[string]bool{}
 	for _, sh := range f.Sheets {
 		kinds[string(sh.Kind)] = true
-		s.RequestsPlanned += len(sh.Requests)
+		if sh.Kind == schema.Stock {
+			s.RequestsPlanned += len(sh.pending)
+			if !sh.prepared {
+				s.RequestsPlanned += sh.stockRequests(sh.maxArticulos)
+			}
+		} else {
+			s.RequestsPlanned += len(sh.Requests)
+		}
+		for _, sd := range sh.pending {
+			s.RequestsSent += sd.Sent
+		}
+		// What the API created, with the rows that went into it: one entry
+		// per voucher or movement, in input order.
+		byID := map[int64]int{}
 		for _, r := range sh.Requests {
-			s.RequestsSent += r.Sent
 			if r.Status != writers.StatusOK && r.Status != writers.StatusSkipped {
 				continue
 			}
@@ -173,11 +234,19 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 			if r.FacturaID == 0 {
 				continue
 			}
-			c := writers.Created{Request: r.Label().In(o.Lang), FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero}
-			for _, row := range r.Rows {
-				c.Rows = append(c.Rows, sh.store.rowNumber(int(row)))
+			at, seen := byID[r.FacturaID]
+			if !seen {
+				label := r.Label()
+				if sh.Kind == schema.Stock {
+					label = msg.New("req.stockmov", int(r.pack))
+				}
+				at = len(s.Created)
+				byID[r.FacturaID] = at
+				s.Created = append(s.Created, writers.Created{Request: label.In(o.Lang), FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero})
 			}
-			s.Created = append(s.Created, c)
+			for _, row := range r.Rows {
+				s.Created[at].Rows = append(s.Created[at].Rows, sh.store.rowNumber(int(row)))
+			}
 		}
 	}
 	for k := range kinds {
@@ -185,6 +254,9 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	}
 	sort.Strings(s.Kinds)
 	s.TotalInvoiced = total.String()
+	if o.Stopped.Key != "" {
+		s.Stopped = o.Stopped.In(o.Lang)
+	}
 	for _, w := range f.Warnings {
 		s.Warnings = append(s.Warnings, w.In(o.Lang))
 	}
@@ -211,7 +283,7 @@ func (sh *Sheet) requestTotal(r *Request) nxapi.Decimal {
 func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 	var p ReportPaths
 	if o.Dir != "" {
-		if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 			return p, fmt.Errorf("create report folder: %w", err)
 		}
 	}

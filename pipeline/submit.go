@@ -20,6 +20,7 @@ import (
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/writers"
 )
 
@@ -33,28 +34,43 @@ type Sender interface {
 
 // Journal is what submission needs of the journal (*journal.Journal).
 type Journal interface {
-	Get(k journal.Key) (journal.Entry, bool, error)
-	Begin(k journal.Key, bodyHash, source string) (journal.Entry, error)
-	Finish(k journal.Key, st journal.State, facturaID, numero, pvNumero int64, message string) error
-	FinishAsync(k journal.Key, st journal.State, facturaID, numero, pvNumero int64, message string) <-chan error
+	Lookup(keys []journal.Key) (map[journal.Key]journal.Entry, error)
+	Units(tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)
+	Begin(k journal.Key, in journal.Intent) (journal.Entry, error)
+	Finish(k journal.Key, out journal.Outcome) error
+	FinishAsync(k journal.Key, out journal.Outcome) <-chan error
 	NextAllowed(tenant, window string) (time.Time, error)
-	SetNextAllowed(tenant, window string, t time.Time) error
 }
 
 // SubmitOptions configure a run's sending.
 type SubmitOptions struct {
-	Tenant       string
-	Workers      int     // concurrent venta/facturar requests
-	Rate         float64 // venta/facturar requests per second; 0 = no limit beyond Workers
-	StockWindow  time.Duration
+	Tenant  string
+	Workers int     // concurrent venta/facturar requests
+	Rate    float64 // venta/facturar requests per second; 0 = no limit beyond Workers
+	// Env picks the API environment's windows; TimeScale multiplies every
+	// window, hold and wait (tests against a sandbox started with the same
+	// factor).
+	Env       sendrules.Env
+	TimeScale float64
+	// Timeout bounds one request: a movement that left at t has reached the
+	// API by t+Timeout or never will (the stock window counts from there
+	// while its answer is unknown).
+	Timeout      time.Duration
 	RetryUnknown bool
-	MaxErrors    int     // stop after this many rejected requests in a row; 0 = never
-	TimeScale    float64 // multiplies the waits the API asks for
+	MaxErrors    int // stop after this many rejected requests in a row; 0 = never
+	// Resend is the resend policy; the zero value is sendrules.DefaultResend.
+	Resend sendrules.ResendPolicy
+	// BreakerLimit stops the run after this many requests in a row that
+	// could not reach the API; 0 is sendrules.DefaultBreakerLimit.
+	BreakerLimit int
 	Log          *slog.Logger
 	// Progress is called after each request is settled.
 	Progress func(done int)
 	Now      func() time.Time
 }
+
+// scale multiplies an API duration by the time scale.
+func (o SubmitOptions) scale(d time.Duration) time.Duration { return sendrules.Scale(d, o.TimeScale) }
 
 // SubmitResult says how sending ended.
 type SubmitResult struct {
@@ -62,96 +78,203 @@ type SubmitResult struct {
 	Aborted     bool // the API refused the token (401)
 	Interrupted bool // the context was cancelled (SIGINT/SIGTERM)
 	MaxErrors   bool // --max-errors stopped the run
+	// Unreachable: requests kept failing before they left (connection
+	// refused, DNS, TLS): the run stopped. Cause is the last failure.
+	Unreachable bool
+	Cause       string
 	// Err is a journal failure: the run stopped because an outcome could not
 	// be made durable.
 	Err error
 }
 
-// stockWindowName is the persisted pacing window of stock movements.
-const stockWindowName = "stock/movimiento"
-
-type job struct {
-	sh  *Sheet
-	r   *Request
-	key journal.Key
+// Reason is why the run stopped before sending everything, for the summary
+// and the console: "" when nothing stopped it.
+func (r SubmitResult) Reason() string {
+	switch {
+	case r.Err != nil:
+		return "journal"
+	case r.Aborted:
+		return "unauthorized"
+	case r.Unreachable:
+		return "unreachable"
+	case r.Interrupted:
+		return "interrupted"
+	case r.MaxErrors:
+		return "max-errors"
+	}
+	return ""
 }
 
-type submitter struct {
-	o       SubmitOptions
-	send    Sender
-	j       Journal
-	log     *slog.Logger
-	stop    context.CancelFunc // stops taking work (401, max errors, journal failure)
-	sent    atomic.Int64
-	done    atomic.Int64
-	inARow  atomic.Int64
-	mu      sync.Mutex
-	res     SubmitResult
-	limiter *rate.Limiter
-	// finishing counts outcomes queued in the journal but not yet durable.
-	finishing sync.WaitGroup
-}
-
-// Prepare checks every valid request against the journal: a key already ok
-// is skipped (with the first run's ids) or a conflict (different body); an
-// unknown one stays unknown unless RetryUnknown. It returns how many
-// requests are left to send.
+// Prepare checks every valid unit against the journal: a sale or presale
+// already ok is skipped (with the first run's ids) or a conflict (different
+// body); an unknown one stays unknown unless RetryUnknown; a stock row the
+// same, by its identity. What is left is pending, and the pending stock rows
+// are packed into movement requests. It returns how many requests are left
+// to send.
 func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 	seen := map[journal.Key]string{}
 	n := 0
 	for _, f := range files {
 		for _, sh := range f.Sheets {
-			for _, r := range sh.Requests {
-				if r.Status != writers.StatusValid {
-					continue
-				}
-				k := journal.Key{Tenant: o.Tenant, Kind: string(sh.Kind), Business: r.Key}
-				if where, dup := seen[k]; dup {
-					r.Status = writers.StatusConflict
-					r.Outcome = msg.New("sub.duprun", where)
-					continue
-				}
-				seen[k] = sheetLabel(f.Path, sh.Info.Name)
-				e, found, err := j.Get(k)
-				if err != nil {
-					return 0, fmt.Errorf("read journal: %w", err)
-				}
-				if found {
-					switch e.State {
-					case journal.OK:
-						r.FacturaID, r.Numero, r.PVNumero = e.FacturaID, e.Numero, e.PVNumero
-						if e.BodyHash == r.BodyHash {
-							r.Status = writers.StatusSkipped
-							r.Outcome = msg.New("sub.skipped", e.Last.Local().Format("02/01/2006 15:04"))
-						} else {
-							r.Status = writers.StatusConflict
-							r.Outcome = msg.New(conflictKey(sh.Kind), e.Last.Local().Format("02/01/2006 15:04"))
-						}
-						continue
-					case journal.Unknown, journal.Sending:
-						if !o.RetryUnknown {
-							r.Status = writers.StatusUnknown
-							r.Outcome = msg.New("sub.stillunknown", k.String())
-							continue
-						}
-					}
-				}
-				r.Status = writers.StatusPending
-				n++
+			var err error
+			if sh.Kind == schema.Stock {
+				err = prepareStock(f, sh, j, o, seen)
+			} else {
+				err = prepareRequests(f, sh, j, o, seen)
 			}
+			if err != nil {
+				return 0, fmt.Errorf("read journal: %w", err)
+			}
+			sh.prepared = true
+			n += len(sh.sends())
 		}
 	}
 	return n, nil
 }
 
-// conflictKey is the message for a key journaled ok with another body: a
-// stock movement is told apart by its movement columns, a sale or presale
-// by its number.
-func conflictKey(k schema.Kind) string {
-	if k == schema.Stock {
-		return "sub.conflict.stock"
+// duplicateInRun marks r a conflict when its key already came in another
+// file or sheet of this run.
+func duplicateInRun(f *File, sh *Sheet, r *Request, k journal.Key, seen map[journal.Key]string) bool {
+	if where, dup := seen[k]; dup {
+		r.Status = writers.StatusConflict
+		r.Outcome = msg.New("sub.duprun", where)
+		return true
 	}
-	return "sub.conflict"
+	seen[k] = sheetLabel(f.Path, sh.Info.Name)
+	return false
+}
+
+func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
+	var keys []journal.Key
+	for _, r := range sh.Requests {
+		if r.Status == writers.StatusValid {
+			keys = append(keys, journal.Key{Tenant: o.Tenant, Kind: string(sh.Kind), Business: r.Key})
+		}
+	}
+	known, err := j.Lookup(keys)
+	if err != nil {
+		return err
+	}
+	sh.pending = sh.pending[:0]
+	for _, r := range sh.Requests {
+		if r.Status != writers.StatusValid {
+			continue
+		}
+		k := journal.Key{Tenant: o.Tenant, Kind: string(sh.Kind), Business: r.Key}
+		if duplicateInRun(f, sh, r, k, seen) {
+			continue
+		}
+		if e, found := known[k]; found {
+			switch e.State {
+			case journal.OK:
+				r.FacturaID, r.Numero, r.PVNumero = e.FacturaID, e.Numero, e.PVNumero
+				if e.BodyHash == r.BodyHash {
+					r.Status, r.Outcome = writers.StatusSkipped, msg.New("sub.skipped", when(e.Last))
+				} else {
+					r.Status, r.Outcome = writers.StatusConflict, msg.New("sub.conflict", when(e.Last))
+				}
+				continue
+			case journal.Unknown, journal.Sending:
+				if !o.RetryUnknown {
+					r.Status, r.Outcome = writers.StatusUnknown, msg.New("sub.stillunknown", resolveHint(k))
+					continue
+				}
+			}
+		}
+		r.Status = writers.StatusPending
+		sh.pending = append(sh.pending, &Send{Kind: sh.Kind, Key: r.Key, Units: []*Request{r}, Body: r.Body, BodyHash: r.BodyHash})
+	}
+	return nil
+}
+
+func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
+	var ids []string
+	for _, r := range sh.Requests {
+		if r.Status == writers.StatusValid {
+			ids = append(ids, r.Key)
+		}
+	}
+	units, reqs, err := j.Units(o.Tenant, string(schema.Stock), ids)
+	if err != nil {
+		return err
+	}
+	for _, r := range sh.Requests {
+		if r.Status != writers.StatusValid {
+			continue
+		}
+		if duplicateInRun(f, sh, r, journal.Key{Tenant: o.Tenant, Kind: string(schema.Stock), Business: r.Key}, seen) {
+			continue
+		}
+		u, found := units[r.Key]
+		e, carried := reqs[u.Request]
+		if !found || !carried {
+			r.Status = writers.StatusPending
+			continue
+		}
+		switch e.State {
+		case journal.OK:
+			r.FacturaID = e.FacturaID
+			if u.BodyHash == r.BodyHash {
+				r.Status, r.Outcome = writers.StatusSkipped, msg.New("sub.skipped", when(e.Last))
+			} else {
+				r.Status = writers.StatusConflict
+				r.Outcome = msg.New("sub.conflict.stockrow", sentQuantity(u.Body), movementName(e), when(e.Last), u.Source)
+			}
+			continue
+		case journal.Unknown, journal.Sending:
+			if !o.RetryUnknown {
+				r.Status, r.Outcome = writers.StatusUnknown, msg.New("sub.stillunknown", resolveHint(e.Key))
+				continue
+			}
+		}
+		r.Status = writers.StatusPending
+	}
+	sh.pending = sh.packStock(sh.maxArticulos)
+	return nil
+}
+
+// movementName names the movement the API created for a journaled request.
+func movementName(e journal.Entry) msg.Message {
+	if e.FacturaID != 0 {
+		return msg.New("sub.movid", e.FacturaID)
+	}
+	return msg.New("sub.movkey", e.Key.Business)
+}
+
+// when renders a journaled time for messages.
+func when(t time.Time) string { return t.Local().Format("02/01/2006 15:04") }
+
+// resolveHint is the command that settles an unknown entry, as the user
+// types it.
+func resolveHint(k journal.Key) string {
+	return "nxbatch journal resolve " + k.String() + " --as ok|failed --note \"...\""
+}
+
+// sends returns what the sheet will put on the wire: its pending sends.
+func (sh *Sheet) sends() []*Send { return sh.pending }
+
+// job is one send of one sheet.
+type job struct {
+	sh  *Sheet
+	s   *Send
+	key journal.Key
+}
+
+type submitter struct {
+	o        SubmitOptions
+	send     Sender
+	j        Journal
+	log      *slog.Logger
+	stop     context.CancelFunc // stops taking work (401, max errors, journal failure, unreachable)
+	sent     atomic.Int64
+	done     atomic.Int64
+	inARow   atomic.Int64
+	breaker  *sendrules.Breaker
+	mu       sync.Mutex
+	res      SubmitResult
+	stockPac *sendrules.Pacer
+	// finishing counts outcomes queued in the journal but not yet durable.
+	finishing sync.WaitGroup
 }
 
 // Submit sends every pending request of files: venta and facturar through
@@ -172,22 +295,29 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
+	if o.Env == "" {
+		o.Env = sendrules.Production
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = apiclient.DefaultTimeout
+	}
+	if o.Resend.MaxSends == 0 {
+		o.Resend = sendrules.DefaultResend
+		o.Resend.Scale = o.TimeScale
+	}
 	lim := rate.NewLimiter(rate.Inf, 1)
 	if o.Rate > 0 {
 		lim = rate.NewLimiter(rate.Limit(o.Rate), 1)
 	}
 	work, stop := context.WithCancel(ctx)
 	defer stop()
-	s := &submitter{o: o, send: send, j: j, log: o.Log, stop: stop, limiter: lim}
+	s := &submitter{o: o, send: send, j: j, log: o.Log, stop: stop, breaker: &sendrules.Breaker{Limit: o.BreakerLimit}}
 
 	var parallel, stock []job
 	for _, f := range files {
 		for _, sh := range f.Sheets {
-			for _, r := range sh.Requests {
-				if r.Status != writers.StatusPending {
-					continue
-				}
-				jb := job{sh: sh, r: r, key: journal.Key{Tenant: o.Tenant, Kind: string(sh.Kind), Business: r.Key}}
+			for _, sd := range sh.sends() {
+				jb := job{sh: sh, s: sd, key: journal.Key{Tenant: o.Tenant, Kind: string(sh.Kind), Business: sd.Key}}
 				if sh.Kind == schema.Stock {
 					stock = append(stock, jb)
 				} else {
@@ -196,27 +326,31 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 			}
 		}
 	}
+	if len(stock) > 0 {
+		next, err := j.NextAllowed(o.Tenant, string(sendrules.Stock))
+		if err != nil {
+			s.fatal(fmt.Errorf("journal stock window: %w", err))
+			stock = nil
+		}
+		s.stockPac = sendrules.NewPacer(o.scale(o.Env.Limit(sendrules.Stock)), o.Timeout, next, o.Now)
+	}
 	var wg sync.WaitGroup
 	queue := make(chan job)
 	for range o.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for jb := range queue {
-				s.one(work, jb, false)
+				s.one(work, jb)
 			}
-		}()
+		})
 	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		for _, jb := range stock {
 			if work.Err() != nil {
 				return
 			}
-			s.one(work, jb, true)
+			s.one(work, jb)
 		}
-	}()
+	})
 	for _, jb := range parallel {
 		if work.Err() != nil {
 			break
@@ -239,60 +373,47 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 	return s.res
 }
 
-// sleep waits d or until ctx is done; false means ctx ended first.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// maxResends bounds how often one request is resent after answers that
-// prove it was not processed (a rate window, a refused connection).
-const maxResends = 20
-
 // one sends a single request to a settled outcome, or leaves it pending
-// when the run stops first.
-func (s *submitter) one(ctx context.Context, jb job, isStock bool) {
-	r := jb.r
+// when the run stops first. Only answers that prove the request was not
+// processed send it again: it never left (no connection), or the API
+// refused it for a window before processing it.
+func (s *submitter) one(ctx context.Context, jb job) {
+	sd := jb.s
+	isStock := jb.sh.Kind == schema.Stock
 	defer func() {
 		if s.o.Progress != nil {
 			s.o.Progress(int(s.done.Add(1)))
 		}
 	}()
-	for attempt := 0; ; attempt++ {
+	sends, failures := 0, 0
+	for {
 		if ctx.Err() != nil {
 			return // stays pending
 		}
-		if isStock && !s.waitStockWindow(ctx) {
-			return
+		in := journal.Intent{BodyHash: sd.BodyHash, Source: source(jb), Hold: s.o.scale(sendrules.HoldOf(jb.key.Kind)),
+			Units: units(jb)}
+		if isStock {
+			if s.stockPac.Wait(ctx) != nil {
+				return
+			}
+			in.Window = s.mark(s.stockPac.Leave())
 		}
-		// The window is persisted before the intent: if it cannot be, the
-		// journal is failing and the movement must not leave, and no entry
-		// is left sending (which the next run would call unknown).
-		if isStock && !s.markStockSent() {
-			return
-		}
-		_, err := s.j.Begin(jb.key, r.BodyHash, source(jb))
+		_, err := s.j.Begin(jb.key, in)
 		var soon *journal.TooSoonError
 		switch {
 		case errors.As(err, &soon):
 			// The API holds the key for 30 s after any attempt, refused or
 			// not: wait it out rather than be told "ya se esta procesando".
-			if !sleep(ctx, soon.Wait) {
+			s.notSentStock(isStock)
+			if sendrules.Sleep(ctx, soon.Wait) != nil {
 				return
 			}
 			continue
 		case errors.Is(err, journal.ErrNotSendable):
-			r.Status = writers.StatusUnknown
-			r.Outcome = msg.New("sub.stillunknown", jb.key.String())
+			s.notSentStock(isStock)
+			for _, u := range sd.Units {
+				u.Status, u.Outcome = writers.StatusUnknown, msg.New("sub.stillunknown", resolveHint(jb.key))
+			}
 			return
 		case err != nil:
 			s.fatal(fmt.Errorf("journal intent for %s: %w", jb.key, err))
@@ -300,40 +421,109 @@ func (s *submitter) one(ctx context.Context, jb job, isStock bool) {
 		}
 		// In-flight requests are settled even after an interrupt: cancelling
 		// one mid-flight would only turn a known outcome into an unknown one.
-		sendCtx := context.WithoutCancel(ctx)
-		var out apiclient.Outcome
-		switch jb.sh.Kind {
-		case schema.Venta:
-			out = s.send.Venta(sendCtx, r.Body)
-		case schema.Facturar:
-			out = s.send.Facturar(sendCtx, r.Body)
-		default:
-			out = s.send.Stock(sendCtx, r.Body)
-		}
-		if out.Written || out.Status != 0 {
-			s.sent.Add(1)
-			r.Sent++
-		}
-		if out.Class == apiclient.Resend && attempt < maxResends {
-			if err := s.j.Finish(jb.key, journal.Rejected, 0, 0, 0, "not processed: "+resendReason(out)); err != nil {
-				s.fatal(fmt.Errorf("journal outcome for %s: %w", jb.key, err))
-				return
+		out := s.post(context.WithoutCancel(ctx), jb.sh.Kind, sd.Body)
+		if neverLeft(out) {
+			failures++
+			s.journalOutcome(jb, journal.Outcome{State: journal.Unsent, Message: resendReason(out), Window: s.stockNotSent(isStock)})
+			if s.breaker.Failed() {
+				s.mu.Lock()
+				s.res.Unreachable, s.res.Cause = true, resendReason(out)
+				s.mu.Unlock()
+				s.stop()
+				return // pending: the next run sends it
 			}
-			wait := time.Duration(float64(out.Wait) * s.o.TimeScale)
-			if out.Wait == 0 {
-				wait = time.Duration(float64(time.Second) * s.o.TimeScale * float64(attempt+1))
-			}
-			s.log.Info("resending after a refusal that proves the request was not processed",
-				"request", r.Key, "wait", wait, "status", out.Status)
-			if isStock {
-				s.pushStockWindow(wait)
-			} else if !sleep(ctx, wait) {
+			wait := s.o.Resend.NotSentWait(failures)
+			s.log.Info(msg.New("log.resend.unsent", wait.String()).In(msg.ES), "request", sd.Key)
+			if sendrules.Sleep(ctx, wait) != nil {
 				return
 			}
 			continue
 		}
-		s.settle(jb, out)
+		s.breaker.Answered()
+		sends++
+		s.sent.Add(1)
+		sd.Sent++
+		if out.Class == apiclient.Resend && s.o.Resend.Again(sends) {
+			wait := s.o.Resend.RefusedWait(out.Wait, sends)
+			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: "not processed: " + resendReason(out),
+				Window: s.stockAnswered(isStock, wait)})
+			s.log.Info(msg.New("log.resend.window", wait.String()).In(msg.ES), "request", sd.Key, "status", out.Status)
+			if !isStock && sendrules.Sleep(ctx, wait) != nil {
+				return
+			}
+			continue
+		}
+		s.settle(jb, out, s.stockAnswered(isStock, 0))
 		return
+	}
+}
+
+// post sends body to the kind's endpoint.
+func (s *submitter) post(ctx context.Context, k schema.Kind, body []byte) apiclient.Outcome {
+	switch k {
+	case schema.Venta:
+		return s.send.Venta(ctx, body)
+	case schema.Facturar:
+		return s.send.Facturar(ctx, body)
+	}
+	return s.send.Stock(ctx, body)
+}
+
+// neverLeft reports an attempt that provably never reached the API: no
+// connection was made (refused, DNS, TLS, unreachable).
+func neverLeft(out apiclient.Outcome) bool {
+	return out.Class == apiclient.Resend && out.Status == 0 && !out.Written
+}
+
+// units are the journal units a stock send carries: its rows, each with
+// its identity, its article line and where it came from.
+func units(jb job) []journal.Unit {
+	if jb.sh.Kind != schema.Stock {
+		return nil
+	}
+	out := make([]journal.Unit, len(jb.s.Units))
+	for k, u := range jb.s.Units {
+		out[k] = journal.Unit{ID: u.Key, BodyHash: u.BodyHash, Body: string(u.Body), Source: rowSource(jb.sh, u.Rows[0])}
+	}
+	return out
+}
+
+// mark is the persisted stock window at next.
+func (s *submitter) mark(next time.Time) *journal.Mark {
+	return &journal.Mark{Tenant: s.o.Tenant, Name: string(sendrules.Stock), Next: next}
+}
+
+// stockAnswered moves the stock window after an answer; nil for the other
+// kinds.
+func (s *submitter) stockAnswered(isStock bool, serverWait time.Duration) *journal.Mark {
+	if !isStock {
+		return nil
+	}
+	return s.mark(s.stockPac.Answered(serverWait))
+}
+
+// stockNotSent puts the stock window back after a movement that never left;
+// nil for the other kinds.
+func (s *submitter) stockNotSent(isStock bool) *journal.Mark {
+	if !isStock {
+		return nil
+	}
+	return s.mark(s.stockPac.NotSent())
+}
+
+// notSentStock puts the in-memory stock window back when Begin refused the
+// intent (nothing was persisted, nothing left).
+func (s *submitter) notSentStock(isStock bool) {
+	if isStock {
+		s.stockPac.NotSent()
+	}
+}
+
+// journalOutcome records an outcome that sends the request again; a
+// failure stops the run.
+func (s *submitter) journalOutcome(jb job, out journal.Outcome) {
+	if err := s.j.Finish(jb.key, out); err != nil {
+		s.fatal(fmt.Errorf("journal outcome for %s: %w", jb.key, err))
 	}
 }
 
@@ -347,11 +537,13 @@ func resendReason(out apiclient.Outcome) string {
 	return "HTTP " + strconv.Itoa(out.Status)
 }
 
-// settle journals and records a definite classification.
-func (s *submitter) settle(jb job, out apiclient.Outcome) {
-	r := jb.r
+// settle journals and records a definite classification on every unit the
+// send carried.
+func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) {
 	var st journal.State
 	var fid, num, pv int64
+	var status writers.Status
+	var outcome msg.Message
 	text := out.Message
 	switch out.Class {
 	case apiclient.OK:
@@ -362,18 +554,16 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 		if out.Stock != nil {
 			fid = int64(out.Stock.ID)
 		}
-		r.Status, r.Outcome = writers.StatusOK, msg.New("sub.ok")
+		status, outcome = writers.StatusOK, msg.New("sub.ok")
 		s.inARow.Store(0)
 	case apiclient.Rejected, apiclient.Resend:
 		// Resend here means the resends ran out: every answer proved the
 		// request was not processed, so a later run may send it again.
 		st = journal.Rejected
+		status, outcome = writers.StatusRejected, msg.New("sub.rejected", out.Status, quoted(text))
 		if out.Class == apiclient.Resend {
 			text = resendReason(out)
-		}
-		r.Status, r.Outcome = writers.StatusRejected, msg.New("sub.rejected", out.Status, quoted(text))
-		if out.Class == apiclient.Resend {
-			r.Outcome = msg.New("sub.notsent", text)
+			outcome = msg.New("sub.notsent", text)
 		}
 		if n := s.inARow.Add(1); s.o.MaxErrors > 0 && n >= int64(s.o.MaxErrors) {
 			s.mu.Lock()
@@ -385,7 +575,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 		// A 401 is not processed: the request goes back to pending and the
 		// run stops; the next run with a valid token sends it.
 		st = journal.Rejected
-		r.Status, r.Outcome = writers.StatusPending, msg.New("sub.unauthorized")
+		status, outcome = writers.StatusPending, msg.New("sub.unauthorized")
 		s.mu.Lock()
 		s.res.Aborted = true
 		s.mu.Unlock()
@@ -394,14 +584,18 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 		st = journal.Unknown
 		reason := unknownReason(out)
 		text = reason.In(msg.ES)
-		r.Status, r.Outcome = writers.StatusUnknown, msg.New("sub.unknown", reason, jb.key.String())
+		status, outcome = writers.StatusUnknown, msg.New("sub.unknown", reason, resolveHint(jb.key))
 	}
-	r.FacturaID, r.Numero, r.PVNumero = fid, num, pv
+	for _, u := range jb.s.Units {
+		u.Status, u.Outcome = status, outcome
+		u.FacturaID, u.Numero, u.PVNumero = fid, num, pv
+	}
 	// The outcome is queued now and made durable together with this
 	// worker's next intent (one fsync for both); Submit waits for it. A
 	// crash before it lands leaves the entry sending, i.e. unknown: never
 	// a double send.
-	done := s.j.FinishAsync(jb.key, st, fid, num, pv, text)
+	done := s.j.FinishAsync(jb.key, journal.Outcome{State: st, FacturaID: fid, Numero: num, PVNumero: pv,
+		Message: text, Window: window})
 	s.finishing.Go(func() {
 		if err := <-done; err != nil {
 			s.fatal(fmt.Errorf("journal outcome for %s: %w", jb.key, err))
@@ -414,6 +608,8 @@ func (s *submitter) settle(jb job, out apiclient.Outcome) {
 func unknownReason(out apiclient.Outcome) msg.Message {
 	var ne net.Error
 	switch {
+	case out.Status >= 300 && out.Status <= 399:
+		return msg.New("sub.reason.redirect", out.Status)
 	case out.Message != "":
 		return msg.New("api.quoted", out.Message)
 	case errors.Is(out.Err, context.DeadlineExceeded) || (errors.As(out.Err, &ne) && ne.Timeout()):
@@ -446,67 +642,67 @@ func (s *submitter) fatal(err error) {
 	s.stop()
 }
 
-// stockMargin is added to the stock window: the API measures it from when
-// the previous movement arrived, which may be a little after we sent it.
-func (s *submitter) stockMargin() time.Duration {
-	return s.o.StockWindow/50 + time.Millisecond
-}
-
-// waitStockWindow waits until the persisted stock window allows a movement.
-func (s *submitter) waitStockWindow(ctx context.Context) bool {
-	next, err := s.j.NextAllowed(s.o.Tenant, stockWindowName)
-	if err != nil {
-		s.fatal(fmt.Errorf("journal stock window: %w", err))
-		return false
-	}
-	return sleep(ctx, next.Sub(s.o.Now()))
-}
-
-// markStockSent persists when the next movement may leave, before this one
-// does, so that a restarted run never trips the window. False means the
-// journal failed and the run is stopping.
-func (s *submitter) markStockSent() bool {
-	if err := s.j.SetNextAllowed(s.o.Tenant, stockWindowName, s.o.Now().Add(s.o.StockWindow+s.stockMargin())); err != nil {
-		s.fatal(fmt.Errorf("journal stock window: %w", err))
-		return false
-	}
-	return true
-}
-
-// pushStockWindow moves the stock window out after the API asked to wait.
-func (s *submitter) pushStockWindow(wait time.Duration) {
-	if err := s.j.SetNextAllowed(s.o.Tenant, stockWindowName, s.o.Now().Add(wait+s.stockMargin())); err != nil {
-		s.fatal(fmt.Errorf("journal stock window: %w", err))
-	}
-}
-
-// source describes where a request came from, for journal listings.
+// source describes where a request came from, for journal listings:
+// the file, the sheet and its rows as ranges.
 func source(jb job) string {
 	var b strings.Builder
 	b.WriteString(jb.sh.Info.File)
 	if jb.sh.Info.Name != "" {
 		b.WriteString(" [" + jb.sh.Info.Name + "]")
 	}
+	var rows []int
+	for _, u := range jb.s.Units {
+		for _, r := range u.Rows {
+			rows = append(rows, jb.sh.store.rowNumber(int(r)))
+		}
+	}
 	b.WriteString(" rows ")
-	for i, row := range jb.r.Rows {
-		if i == 8 {
-			fmt.Fprintf(&b, ", … (%d rows)", len(jb.r.Rows))
-			break
+	b.WriteString(rowRanges(rows))
+	return b.String()
+}
+
+// rowSource is where one row came from: the file, the sheet and its row.
+func rowSource(sh *Sheet, row int32) string {
+	return sheetLabel(sh.Info.File, sh.Info.Name) + " row " + strconv.Itoa(sh.store.rowNumber(int(row)))
+}
+
+// rowRanges renders row numbers as ranges: "2-501, 503, 610-700".
+func rowRanges(rows []int) string {
+	var b strings.Builder
+	for i := 0; i < len(rows); {
+		j := i
+		for j+1 < len(rows) && rows[j+1] == rows[j]+1 {
+			j++
 		}
-		if i > 0 {
-			b.WriteString(",")
+		if b.Len() > 0 {
+			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Itoa(jb.sh.store.rowNumber(int(row))))
+		b.WriteString(strconv.Itoa(rows[i]))
+		if j > i {
+			b.WriteString("-")
+			b.WriteString(strconv.Itoa(rows[j]))
+		}
+		i = j + 1
 	}
 	return b.String()
 }
 
-// MarkPending explains the requests a stopped run left unsent.
-func (f *File) MarkPending() {
+// NotSent marks what a stopped run did not send: requests still valid (the
+// run stopped before asking the journal) or pending, with why (the reason
+// the run stopped; the plain "not sent" when it is empty) unless they
+// already say something.
+func (f *File) NotSent(why msg.Message) {
+	if why.Key == "" {
+		why = msg.New("sub.pending")
+	}
 	for _, sh := range f.Sheets {
 		for _, r := range sh.Requests {
-			if r.Status == writers.StatusPending && r.Outcome.Key == "" {
-				r.Outcome = msg.New("sub.pending")
+			if r.Status != writers.StatusPending && r.Status != writers.StatusValid {
+				continue
+			}
+			r.Status = writers.StatusPending
+			if r.Outcome.Key == "" {
+				r.Outcome = why
 			}
 		}
 	}

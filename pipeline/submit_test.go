@@ -3,44 +3,68 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/writers"
 )
 
 // fakeSender answers every creating request with answer(kind, n), n
-// counting that kind's requests from 1.
+// counting that kind's requests from 1, and keeps the bodies it got.
 type fakeSender struct {
 	mu     sync.Mutex
 	calls  map[string]int
+	bodies map[string][]string
+	at     map[string][]time.Time
 	answer func(kind string, n int) apiclient.Outcome
 }
 
-func (f *fakeSender) do(kind string) apiclient.Outcome {
+func (f *fakeSender) do(kind string, body []byte) apiclient.Outcome {
 	f.mu.Lock()
 	if f.calls == nil {
-		f.calls = map[string]int{}
+		f.calls, f.bodies, f.at = map[string]int{}, map[string][]string{}, map[string][]time.Time{}
 	}
 	f.calls[kind]++
 	n := f.calls[kind]
+	f.bodies[kind] = append(f.bodies[kind], string(body))
+	f.at[kind] = append(f.at[kind], time.Now())
 	f.mu.Unlock()
 	return f.answer(kind, n)
 }
 
-func (f *fakeSender) Venta(context.Context, []byte) apiclient.Outcome    { return f.do("venta") }
-func (f *fakeSender) Facturar(context.Context, []byte) apiclient.Outcome { return f.do("facturar") }
-func (f *fakeSender) Stock(context.Context, []byte) apiclient.Outcome    { return f.do("stock") }
+func (f *fakeSender) Venta(_ context.Context, b []byte) apiclient.Outcome { return f.do("venta", b) }
+func (f *fakeSender) Facturar(_ context.Context, b []byte) apiclient.Outcome {
+	return f.do("facturar", b)
+}
+func (f *fakeSender) Stock(_ context.Context, b []byte) apiclient.Outcome { return f.do("stock", b) }
 
-// openJournal opens a journal in a temp dir with a key hold too short to
-// ever make a worker wait.
+func (f *fakeSender) count(kind string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[kind]
+}
+
+// okAnswers answers every request ok, with ids counting from 1000.
+func okAnswers(kind string, n int) apiclient.Outcome {
+	id := nxapi.ID(1000 + n)
+	if kind == "stock" {
+		return apiclient.Outcome{Class: apiclient.OK, Status: 200, Written: true, Stock: &nxapi.NxResultado{Tipo: nxapi.NxOK, ID: id}}
+	}
+	return apiclient.Outcome{Class: apiclient.OK, Status: 200, Written: true, Result: &nxapi.FacturaResult{FacturaID: id, Numero: id, PVNumero: 1}}
+}
+
+// openJournal opens a journal in a temp dir.
 func openJournal(t *testing.T) *journal.Journal {
 	t.Helper()
-	j, err := journal.Open(filepath.Join(t.TempDir(), "journal"), journal.Options{KeyHold: time.Nanosecond})
+	j, err := journal.Open(filepath.Join(t.TempDir(), "journal"), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,92 +72,326 @@ func openJournal(t *testing.T) *journal.Journal {
 	return j
 }
 
-// fastOptions are submit options whose every wait is tiny.
+// fastOptions are submit options whose every window and wait is scaled to
+// almost nothing.
 func fastOptions() SubmitOptions {
-	return SubmitOptions{Tenant: "t1", Workers: 2, StockWindow: time.Millisecond, TimeScale: 0.0001}
+	return SubmitOptions{Tenant: "t1", Workers: 2, TimeScale: 0.0001}
+}
+
+// run loads content, prepares it against j and submits it with o.
+func run(t *testing.T, name, content string, lo LoadOptions, j Journal, send Sender, o SubmitOptions) (*File, SubmitResult) {
+	t.Helper()
+	f := load(t, name, content, lo)
+	if _, err := Prepare([]*File{f}, j, o); err != nil {
+		t.Fatalf("Prepare: %v", err)
+	}
+	return f, Submit(context.Background(), []*File{f}, send, j, o)
 }
 
 const (
-	oneSale  = ventaHeader + "501,a@example.com,105,10,1,10,0,0,0,10,EFECTIVO\n"
-	oneStock = "depositoId,motivoId,tipo,fecha,articulos.articuloId,articulos.cantidad\n1,1,6,2026-11-20,100,1\n"
+	oneSale     = ventaHeader + "501,a@example.com,105,10,1,10,0,0,0,10,EFECTIVO\n"
+	stockHeader = "depositoId,motivoId,tipo,fecha,articulos.articuloId,articulos.cantidad\n"
+	oneStock    = stockHeader + "1,1,6,2026-11-20,100,1\n"
 )
 
-// TestResendsRunOutAsRejected: a request the API keeps refusing before
-// processing it (a rate window, a refused connection) is provably not
-// processed when the resends run out. It must be rejected (a later run
-// sends it again), never unknown (which asks an accountant to look for it
-// in the ERP and blocks it until resolved).
-func TestResendsRunOutAsRejected(t *testing.T) {
-	tests := []struct {
-		name, file, content, kind string
-		answer                    apiclient.Outcome
-	}{
-		{"sale, connection refused", "ventas.csv", oneSale, "venta",
-			apiclient.Outcome{Class: apiclient.Resend, Err: errors.New("dial tcp 127.0.0.1:1: connect: connection refused")}},
-		{"stock, rate window", "stock.csv", oneStock, "stock",
-			apiclient.Outcome{Class: apiclient.Resend, Status: 403, Message: "Debe esperar 1 segundos entre cada solicitud", Wait: time.Second}},
+// stockRows is a count of n rows in one movement cycling through variants
+// articles, article 100+i%variants with quantity i+1.
+func stockRows(n, variants int) string {
+	var b strings.Builder
+	b.WriteString(stockHeader)
+	for i := range n {
+		fmt.Fprintf(&b, "1,1,6,2026-11-20,%d,%d\n", 100+i%variants, i+1)
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			f := load(t, tc.file, tc.content, LoadOptions{})
-			j := openJournal(t)
-			send := &fakeSender{answer: func(string, int) apiclient.Outcome { return tc.answer }}
-			o := fastOptions()
-			if n, err := Prepare([]*File{f}, j, o); err != nil || n != 1 {
-				t.Fatalf("Prepare = %d, %v; want 1 to send", n, err)
-			}
-			res := Submit(context.Background(), []*File{f}, send, j, o)
-			if res.Err != nil || res.Aborted || res.Interrupted {
-				t.Fatalf("Submit = %+v", res)
-			}
-			if got := send.calls[tc.kind]; got != maxResends+1 {
-				t.Errorf("%d requests, want %d (the first and every resend)", got, maxResends+1)
-			}
-			r := f.Sheets[0].Requests[0]
-			if r.Status != writers.StatusRejected {
-				t.Errorf("status %s (%s), want rejected", r.Status, r.Outcome.Key)
-			}
-			e, _, err := j.Get(journal.Key{Tenant: o.Tenant, Kind: tc.kind, Business: r.Key})
-			if err != nil || e.State != journal.Rejected {
-				t.Errorf("journal entry %+v, %v; want rejected", e, err)
-			}
-		})
-	}
+	return b.String()
 }
 
-// failingWindows is a journal whose rate-window writes fail, as when the
-// disk fills between two writes.
-type failingWindows struct{ *journal.Journal }
-
-func (failingWindows) SetNextAllowed(string, string, time.Time) error {
-	return errors.New("write journal: no space left on device")
+func statusCount(f *File) map[writers.Status]int {
+	rows, _ := f.Counts()
+	return rows
 }
 
-// TestJournalFailureBeforeAMovementStopsIt: once the stock window cannot be
-// made durable the journal is failing, and the run must stop before the
-// movement leaves: its outcome could not be journaled either.
-func TestJournalFailureBeforeAMovementStopsIt(t *testing.T) {
-	f := load(t, "stock.csv", oneStock, LoadOptions{})
-	j := failingWindows{openJournal(t)}
+// TestWindowRefusalsRunOutAsRejected: a request the API keeps refusing
+// for its window is provably not processed when the resends run out: it is
+// rejected (a later run sends it again), never unknown.
+func TestWindowRefusalsRunOutAsRejected(t *testing.T) {
+	j := openJournal(t)
 	send := &fakeSender{answer: func(string, int) apiclient.Outcome {
-		return apiclient.Outcome{Class: apiclient.OK, Status: 200}
+		return apiclient.Outcome{Class: apiclient.Resend, Status: 403, Written: true, Message: "Debe esperar 1 segundos entre cada solicitud", Wait: time.Second}
 	}}
 	o := fastOptions()
-	if _, err := Prepare([]*File{f}, j, o); err != nil {
+	f, res := run(t, "stock.csv", oneStock, LoadOptions{}, j, send, o)
+	if res.Err != nil || res.Aborted || res.Interrupted || res.Unreachable {
+		t.Fatalf("Submit = %+v", res)
+	}
+	want := 20 // sendrules.DefaultResend.MaxSends
+	if got := send.count("stock"); got != want {
+		t.Errorf("%d requests, want %d (the first and every resend, each counted as a send)", got, want)
+	}
+	if res.Sent != want {
+		t.Errorf("Sent = %d, want %d", res.Sent, want)
+	}
+	r := f.Sheets[0].Requests[0]
+	if r.Status != writers.StatusRejected || r.Outcome.Key != "sub.notsent" {
+		t.Errorf("status %s (%s), want rejected as not sent", r.Status, r.Outcome.Key)
+	}
+}
+
+// TestUnreachableAPIStopsTheRun: requests that never leave (connection
+// refused) are resent after a short backoff without the key hold, and after
+// a handful in a row the run stops with everything left pending and nothing
+// held.
+func TestUnreachableAPIStopsTheRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		j := openJournal(t)
+		refused := apiclient.Outcome{Class: apiclient.Resend, Err: errors.New("dial tcp 127.0.0.1:1: connect: connection refused")}
+		send := &fakeSender{answer: func(string, int) apiclient.Outcome { return refused }}
+		var b strings.Builder
+		b.WriteString(ventaHeader)
+		for i := range 40 {
+			fmt.Fprintf(&b, "%d,a@example.com,105,10,1,10,0,0,0,10,EFECTIVO\n", 600+i)
+		}
+		o := SubmitOptions{Tenant: "t1", Workers: 4, TimeScale: 1}
+		start := time.Now()
+		f, res := run(t, "ventas.csv", b.String(), LoadOptions{}, j, send, o)
+		if !res.Unreachable {
+			t.Fatalf("Submit = %+v, want stopped as unreachable", res)
+		}
+		if took := time.Since(start); took > 10*time.Second {
+			t.Errorf("stopping took %v, want within seconds", took)
+		}
+		if n := send.count("venta"); n > 8 {
+			t.Errorf("%d attempts before stopping, want a handful", n)
+		}
+		if res.Sent != 0 {
+			t.Errorf("Sent = %d, want 0: nothing left", res.Sent)
+		}
+		if got := statusCount(f); got[writers.StatusPending] != 40 {
+			t.Errorf("rows %v, want all 40 pending", got)
+		}
+		// Nothing holds the key: the next run may send at once.
+		e, found, err := j.Get(journal.Key{Tenant: "t1", Kind: "venta", Business: "600"})
+		if err != nil || (found && (e.State != journal.Unsent || !e.Held.IsZero() || e.Attempts != 0)) {
+			t.Errorf("journal entry %+v, %v; want unsent, held by nothing, no attempt counted", e, err)
+		}
+	})
+}
+
+// TestRefusedConnectionsThenAnswers: a server that refuses the first two
+// connections and then answers gets every request ok, without waiting for
+// any key hold.
+func TestRefusedConnectionsThenAnswers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		j := openJournal(t)
+		var mu sync.Mutex
+		n := 0
+		send := &fakeSender{answer: func(kind string, k int) apiclient.Outcome {
+			mu.Lock()
+			n++
+			first := n <= 2
+			mu.Unlock()
+			if first {
+				return apiclient.Outcome{Class: apiclient.Resend, Err: errors.New("connection refused")}
+			}
+			return okAnswers(kind, k)
+		}}
+		start := time.Now()
+		f, res := run(t, "ventas.csv", oneSale+"502,a@example.com,105,10,1,10,0,0,0,10,EFECTIVO\n", LoadOptions{}, j, send,
+			SubmitOptions{Tenant: "t1", Workers: 2, TimeScale: 1})
+		if res.Unreachable || res.Err != nil {
+			t.Fatalf("Submit = %+v", res)
+		}
+		if got := statusCount(f); got[writers.StatusOK] != 2 {
+			t.Errorf("rows %v, want both ok", got)
+		}
+		if took := time.Since(start); took >= 30*time.Second {
+			t.Errorf("took %v: a request that never left waited for the key hold", took)
+		}
+	})
+}
+
+// TestStockWindowCountsFromTheAnswer: with answers that take as long as
+// the window, the next movement leaves a window after the previous answer,
+// not after the moment the previous one left.
+func TestStockWindowCountsFromTheAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		j := openJournal(t)
+		var answered []time.Time
+		var mu sync.Mutex
+		send := &fakeSender{answer: func(kind string, n int) apiclient.Outcome {
+			time.Sleep(2 * time.Second) // a slow API
+			mu.Lock()
+			answered = append(answered, time.Now())
+			mu.Unlock()
+			return okAnswers(kind, n)
+		}}
+		f, res := run(t, "stock.csv", stockRows(6, 6), LoadOptions{MaxArticulos: 2}, j, send,
+			SubmitOptions{Tenant: "t1", TimeScale: 1})
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		if got := statusCount(f); got[writers.StatusOK] != 6 {
+			t.Fatalf("rows %v, want 6 ok", got)
+		}
+		for i := 1; i < len(send.at["stock"]); i++ {
+			if gap := send.at["stock"][i].Sub(answered[i-1]); gap < 3*time.Second {
+				t.Errorf("movement %d left %v after the previous answer, inside the 3 s window", i+1, gap)
+			}
+		}
+		next, _ := j.NextAllowed("t1", "stock/movimiento")
+		if d := next.Sub(answered[len(answered)-1]); d < 3*time.Second || d > 3100*time.Millisecond {
+			t.Errorf("persisted window %v after the last answer, want 3 s", d)
+		}
+	})
+}
+
+// TestStockRowsAreTheUnit: repeated articles across chunks are all sent;
+// a rerun sends nothing; an added row goes alone; a changed quantity is a
+// conflict naming the quantity sent; another --max-articulos resends
+// nothing.
+func TestStockRowsAreTheUnit(t *testing.T) {
+	j := openJournal(t)
+	send := &fakeSender{answer: okAnswers}
+	o := fastOptions()
+	count := stockRows(1200, 45)
+	f, res := run(t, "stock.csv", count, LoadOptions{MaxArticulos: 500}, j, send, o)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if got := statusCount(f); got[writers.StatusOK] != 1200 {
+		t.Fatalf("first run: rows %v, want all 1200 ok", got)
+	}
+	if n := send.count("stock"); n != 3 {
+		t.Fatalf("first run: %d movements, want 3 (1200 rows by 500)", n)
+	}
+	articles := 0
+	for _, b := range send.bodies["stock"] {
+		articles += strings.Count(b, `"articuloId"`)
+	}
+	if articles != 1200 {
+		t.Errorf("movements carried %d articles, want 1200", articles)
+	}
+
+	steps := []struct {
+		name      string
+		content   string
+		max       int
+		wantSends int
+		want      map[writers.Status]int
+	}{
+		{"rerun", count, 500, 0, map[writers.Status]int{writers.StatusSkipped: 1200}},
+		{"other max-articulos", count, 25, 0, map[writers.Status]int{writers.StatusSkipped: 1200}},
+		{"a row added", count + "1,1,6,2026-11-20,100,7\n", 500, 1, map[writers.Status]int{writers.StatusSkipped: 1200, writers.StatusOK: 1}},
+		{"a quantity changed", strings.Replace(count, ",100,1\n", ",100,99\n", 1), 500, 0,
+			map[writers.Status]int{writers.StatusSkipped: 1199, writers.StatusConflict: 1}},
+	}
+	for _, st := range steps {
+		before := send.count("stock")
+		f, res := run(t, "stock.csv", st.content, LoadOptions{MaxArticulos: st.max}, j, send, o)
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		if n := send.count("stock") - before; n != st.wantSends {
+			t.Errorf("%s: %d movements sent, want %d", st.name, n, st.wantSends)
+		}
+		got := statusCount(f)
+		for s, n := range st.want {
+			if got[s] != n {
+				t.Errorf("%s: rows %v, want %v", st.name, got, st.want)
+				break
+			}
+		}
+		if st.name == "a row added" {
+			last := send.bodies["stock"][len(send.bodies["stock"])-1]
+			if strings.Count(last, `"articuloId"`) != 1 || !strings.Contains(last, `"cantidad":7`) {
+				t.Errorf("the new movement carried %s, want only the added row", last)
+			}
+		}
+		if st.name == "a quantity changed" {
+			r := f.Sheets[0].Requests[0]
+			text := r.Outcome.In("es")
+			if r.Status != writers.StatusConflict || !strings.Contains(text, "cantidad 1 ") || !strings.Contains(text, "movimiento 1001 de la API") {
+				t.Errorf("conflict row: %s %q, want the quantity sent and the movement", r.Status, text)
+			}
+		}
+	}
+}
+
+// TestConflictsAndDuplicates: a sale journaled ok with another body is a
+// conflict and is not sent; the same sale in two files of one run is sent
+// once.
+func TestConflictsAndDuplicates(t *testing.T) {
+	j := openJournal(t)
+	send := &fakeSender{answer: okAnswers}
+	o := fastOptions()
+	if _, res := run(t, "a.csv", oneSale, LoadOptions{}, j, send, o); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	changed := strings.Replace(oneSale, "a@example.com", "b@example.com", 1)
+	f, _ := run(t, "b.csv", changed, LoadOptions{}, j, send, o)
+	if r := f.Sheets[0].Requests[0]; r.Status != writers.StatusConflict || send.count("venta") != 1 {
+		t.Errorf("changed sale: %s after %d sends, want conflict and no second send", r.Status, send.count("venta"))
+	}
+
+	other := ventaHeader + "777,c@example.com,105,10,1,10,0,0,0,10,EFECTIVO\n"
+	f1, f2 := load(t, "x.csv", other, LoadOptions{}), load(t, "y.csv", other, LoadOptions{})
+	if _, err := Prepare([]*File{f1, f2}, j, o); err != nil {
 		t.Fatal(err)
 	}
-	res := Submit(context.Background(), []*File{f}, send, j, o)
+	Submit(context.Background(), []*File{f1, f2}, send, j, o)
+	if send.count("venta") != 2 {
+		t.Errorf("the same sale in two files: %d sends in all, want 2 (one for it)", send.count("venta"))
+	}
+	if r := f2.Sheets[0].Requests[0]; r.Status != writers.StatusConflict || r.Outcome.Key != "sub.duprun" {
+		t.Errorf("second file's copy: %s %s, want conflict naming the other file", r.Status, r.Outcome.Key)
+	}
+}
+
+// TestMaxErrorsStopsTheRun: after --max-errors rejections in a row nothing
+// more is sent and the rest stays pending.
+func TestMaxErrorsStopsTheRun(t *testing.T) {
+	j := openJournal(t)
+	send := &fakeSender{answer: func(string, int) apiclient.Outcome {
+		return apiclient.Outcome{Class: apiclient.Rejected, Status: 403, Written: true, Message: "El punto de venta 9 pertenece a una sucursal no habilitada"}
+	}}
+	var b strings.Builder
+	b.WriteString(ventaHeader)
+	for i := range 30 {
+		fmt.Fprintf(&b, "%d,a@example.com,105,10,1,10,0,0,0,10,EFECTIVO\n", 900+i)
+	}
+	o := fastOptions()
+	o.Workers, o.MaxErrors = 1, 5
+	f, res := run(t, "ventas.csv", b.String(), LoadOptions{}, j, send, o)
+	if !res.MaxErrors {
+		t.Fatalf("Submit = %+v, want stopped by max errors", res)
+	}
+	got := statusCount(f)
+	if got[writers.StatusRejected] < 5 || got[writers.StatusRejected] > 6 || got[writers.StatusPending] < 24 {
+		t.Errorf("rows %v, want 5 (or one in flight more) rejected and the rest pending", got)
+	}
+}
+
+// failingBegin is a journal that cannot record an intent, as when the disk
+// fills.
+type failingBegin struct{ *journal.Journal }
+
+func (failingBegin) Begin(journal.Key, journal.Intent) (journal.Entry, error) {
+	return journal.Entry{}, errors.New("write journal: no space left on device")
+}
+
+// TestJournalFailureBeforeAMovementStopsIt: once an intent cannot be made
+// durable the run stops before the movement leaves.
+func TestJournalFailureBeforeAMovementStopsIt(t *testing.T) {
+	j := failingBegin{openJournal(t)}
+	send := &fakeSender{answer: okAnswers}
+	o := fastOptions()
+	f, res := run(t, "stock.csv", oneStock, LoadOptions{}, j, send, o)
 	if res.Err == nil {
 		t.Error("Submit reported no journal failure")
 	}
-	if n := send.calls["stock"]; n != 0 {
+	if n := send.count("stock"); n != 0 {
 		t.Errorf("%d movements sent after the journal failed", n)
 	}
-	r := f.Sheets[0].Requests[0]
-	if r.Status != writers.StatusPending {
+	if r := f.Sheets[0].Requests[0]; r.Status != writers.StatusPending {
 		t.Errorf("status %s, want pending (not sent)", r.Status)
-	}
-	if _, found, _ := j.Get(journal.Key{Tenant: o.Tenant, Kind: "stock", Business: r.Key}); found {
-		t.Error("an intent was journaled for a movement that never left: the next run would call it unknown")
 	}
 }

@@ -42,11 +42,12 @@ func writeCSV(w io.Writer, t Table, keep func(Status) bool) error {
 	cw.UseCRLF = true
 
 	width := len(t.Header)
-	rec := make([]string, 0, width+len(ResultColumns))
+	results := t.resultColumns()
+	rec := make([]string, 0, width+len(results))
 	for _, h := range t.Header {
 		rec = append(rec, Neutralize(h))
 	}
-	rec = append(rec, ResultColumns...)
+	rec = append(rec, results...)
 	if err := cw.Write(rec); err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func writeCSV(w io.Writer, t Table, keep func(Status) bool) error {
 				}
 				rec = append(rec, Neutralize(cell))
 			}
-			rec = resultCells(rec, r)
+			rec = resultCells(rec, r, len(results))
 			for i := width; i < len(rec); i++ {
 				rec[i] = Neutralize(rec[i])
 			}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,13 +29,13 @@ var ventaTable = Table{
 	Header: []string{"ordenId", "usuario.email", "total", "nota"},
 	Rows: rowsOf(
 		Row{Cells: []string{"1001", "ana@example.com", "1234,56", ""}, Status: StatusOK,
-			Message: "Facturada", SourceRow: 2, Request: "venta 1001", FacturaID: "555", Numero: "12", PVNumero: "3"},
+			Result: []string{"ok", "Facturada", "2", "venta 1001", "555", "12", "3"}, SourceRow: 2},
 		Row{Cells: []string{"1002", "=HYPERLINK(\"x\")", "-5", "dice \"hola\"; chau"}, Status: StatusInvalid,
-			Message: "total: debe ser mayor o igual a 0", SourceRow: 3, Request: "venta 1002"},
+			Result: []string{"invalid", "total: debe ser mayor o igual a 0", "3", "venta 1002"}, SourceRow: 3},
 		Row{Cells: []string{"1003", "b@example.com"}, Status: StatusSkipped, // short row: padded
-			Message: "Ya enviada", SourceRow: 4, Request: "venta 1003", FacturaID: "556", Numero: "13", PVNumero: "3"},
+			Result: []string{"skipped", "Ya enviada", "4", "venta 1003", "556", "13", "3"}, SourceRow: 4},
 		Row{Cells: []string{"1004", "c@example.com", "10", "línea1\nlínea2"}, Status: StatusUnknown,
-			Message: "-sin respuesta", SourceRow: 5, Request: "venta 1004"},
+			Result: []string{"unknown", "-sin respuesta", "5", "venta 1004"}, SourceRow: 5},
 	),
 }
 
@@ -77,7 +78,7 @@ func TestWriteCSVGolden(t *testing.T) {
 			name:  "comma given by the pipeline",
 			write: WriteCSV,
 			table: Table{Header: []string{"depositoId", "=x"}, Comma: ',', Rows: rowsOf(
-				Row{Cells: []string{"1", "a,b"}, Status: StatusValid, SourceRow: 2, Request: "stock #1 (1/1)"})},
+				Row{Cells: []string{"1", "a,b"}, Status: StatusValid, SourceRow: 2, Result: []string{"valid", "", "2", "stock #1 (1/1)"}})},
 			want: "\uFEFFdepositoId,'=x,result.status,result.message,result.row,result.request,result.facturaId,result.numero,result.pvNumero\r\n" +
 				"1,\"a,b\",valid,,2,stock #1 (1/1),,,\r\n",
 		},
@@ -127,7 +128,7 @@ func TestErrorsCSVRefeeds(t *testing.T) {
 	}
 	var rows []Row
 	for i, c := range cells {
-		rows = append(rows, Row{Cells: c, Status: StatusRejected, SourceRow: i + 2, Message: "=La API respondió: «x»"})
+		rows = append(rows, Row{Cells: c, Status: StatusRejected, SourceRow: i + 2, Result: []string{"rejected", "=La API respondió: «x»", strconv.Itoa(i + 2)}})
 	}
 	path := filepath.Join(t.TempDir(), "ventas.errors.csv")
 	if err := WriteErrorsCSV(path, Table{Header: []string{"ordenId", "a", "b", "c"}, Rows: rowsOf(rows...)}); err != nil {

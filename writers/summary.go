@@ -23,7 +23,10 @@ type Summary struct {
 	RequestsSent    int            `json:"requestsSent"`
 	TotalInvoiced   string         `json:"totalInvoiced"` // exact decimal text, e.g. "123456.78"
 	Created         []Created      `json:"created"`       // ids the API returned
-	Warnings        []string       `json:"warnings,omitempty"`
+	// Stopped says why the run stopped before sending everything; empty
+	// when it did not.
+	Stopped  string   `json:"stopped,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Created is one voucher or stock movement the API created, with the input

@@ -15,7 +15,6 @@ package writers
 
 import (
 	"iter"
-	"strconv"
 )
 
 // Status is a row's outcome.
@@ -50,31 +49,47 @@ func NeedsAttention(s Status) bool {
 	return false
 }
 
-// ResultColumns are the columns every report appends after the input's own.
-// Readers drop them on input, which keeps an errors file re-feedable.
+// ResultColumns are the columns a sales or invoicing report appends after
+// the input's own. Readers drop result.* columns on input (but result.row
+// and result.rowId, which they pass on), which keeps an errors file
+// re-feedable.
 var ResultColumns = []string{
 	"result.status", "result.message", "result.row", "result.request",
 	"result.facturaId", "result.numero", "result.pvNumero",
 }
 
+// numericResults are the result columns whose values are numbers (a row
+// number, an id the API returned): the XLSX report writes them as numbers
+// when Excel can hold them exactly.
+var numericResults = map[string]bool{
+	"result.row": true, "result.facturaId": true, "result.numero": true, "result.pvNumero": true,
+	"result.movimientoId": true,
+}
+
+// messageColumn is the result column that may be wider than the others.
+const messageColumn = "result.message"
+
 // Row is one input row with its outcome.
 type Row struct {
 	// Cells is aligned with Table.Header. The iterator may reuse the slice
 	// for the next row.
-	Cells     []string
-	Status    Status
-	Message   string // already rendered in the report language
-	SourceRow int    // spreadsheet row number, written as result.row
-	Request   string // the request the row went into, e.g. "venta 1001", "stock #3 (2/5)"
-	FacturaID string // "" when none
-	Numero    string // "" when none
-	PVNumero  string // "" when none
+	Cells  []string
+	Status Status
+	// Result holds the values of Table's result columns, in order, already
+	// rendered in the report language; "" for none. The iterator may reuse
+	// the slice for the next row, as Cells.
+	Result []string
+	// SourceRow is the spreadsheet row, to name it in a write error.
+	SourceRow int
 }
 
 // Table is one input sheet's report.
 type Table struct {
 	Sheet  string   // input sheet name; "" for CSV input
-	Header []string // the input's own header cells; the writer appends ResultColumns
+	Header []string // the input's own header cells
+	// Result names the result.* columns appended after the input's own;
+	// nil means ResultColumns.
+	Result []string
 	Rows   iter.Seq[Row]
 	// Comma is the CSV reports' field separator; 0 means ';', the list
 	// separator Excel uses in Argentine (Spanish) locale, so a double click
@@ -82,12 +97,22 @@ type Table struct {
 	Comma rune
 }
 
-// resultCells returns r's result.* cells in ResultColumns order, appended
-// to dst.
-func resultCells(dst []string, r Row) []string {
-	row := ""
-	if r.SourceRow > 0 {
-		row = strconv.Itoa(r.SourceRow)
+// resultColumns names t's result columns.
+func (t Table) resultColumns() []string {
+	if t.Result == nil {
+		return ResultColumns
 	}
-	return append(dst, string(r.Status), r.Message, row, r.Request, r.FacturaID, r.Numero, r.PVNumero)
+	return t.Result
+}
+
+// resultCells returns r's result cells, n of them, appended to dst.
+func resultCells(dst []string, r Row, n int) []string {
+	for i := range n {
+		v := ""
+		if i < len(r.Result) {
+			v = r.Result[i]
+		}
+		dst = append(dst, v)
+	}
+	return dst
 }

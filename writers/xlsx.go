@@ -67,7 +67,7 @@ func writeXLSX(path string, tables []Table, s Summary, lang msg.Lang, maxRows in
 	// continuation sheets would have taken it.
 	first := make([]string, len(tables))
 	for i, t := range tables {
-		if n := len(t.Header) + len(ResultColumns); n > excelize.MaxColumns {
+		if n := len(t.Header) + len(t.resultColumns()); n > excelize.MaxColumns {
 			return fmt.Errorf("write %s: sheet %q: %d columns, more than a sheet holds (%d)", path, t.Sheet, n, excelize.MaxColumns)
 		}
 		base := t.Sheet
@@ -201,23 +201,24 @@ func truncateUTF16(s string, n int) string {
 
 // tableWriter streams one table onto one or more sheets.
 type tableWriter struct {
-	b      *book
-	name   string // the first sheet's name; continuation sheets add " (2)", " (3)"...
-	header []string
-	widths []float64
-	sw     *excelize.StreamWriter
-	sheet  string
-	sheets int // sheets opened so far
-	next   int // next spreadsheet row on the current sheet
-	cells  []excelize.Cell
-	vals   []any
+	b       *book
+	name    string // the first sheet's name; continuation sheets add " (2)", " (3)"...
+	header  []string
+	results []string // the result columns, the last ones of header
+	widths  []float64
+	sw      *excelize.StreamWriter
+	sheet   string
+	sheets  int // sheets opened so far
+	next    int // next spreadsheet row on the current sheet
+	cells   []excelize.Cell
+	vals    []any
 }
 
 func (b *book) writeTable(t Table, name string) error {
-	tw := &tableWriter{b: b, name: name}
-	tw.header = make([]string, 0, len(t.Header)+len(ResultColumns))
+	tw := &tableWriter{b: b, name: name, results: t.resultColumns()}
+	tw.header = make([]string, 0, len(t.Header)+len(tw.results))
 	tw.header = append(tw.header, t.Header...)
-	tw.header = append(tw.header, ResultColumns...)
+	tw.header = append(tw.header, tw.results...)
 	tw.cells = make([]excelize.Cell, len(tw.header))
 	tw.vals = make([]any, len(tw.header))
 	for i := range tw.cells {
@@ -228,7 +229,9 @@ func (b *book) writeTable(t Table, name string) error {
 	if t.Rows != nil {
 		for r := range t.Rows {
 			if tw.sw == nil && len(sample) < sampleRows {
-				r.Cells = append([]string(nil), r.Cells...) // the iterator may reuse them
+				// The iterator may reuse the slices.
+				r.Cells = append([]string(nil), r.Cells...)
+				r.Result = append([]string(nil), r.Result...)
 				sample = append(sample, r)
 				continue
 			}
@@ -253,7 +256,7 @@ func (b *book) writeTable(t Table, name string) error {
 // start sizes the columns from the header and the sample rows, opens the
 // first sheet and writes the sample.
 func (tw *tableWriter) start(sample []Row) error {
-	tw.widths = columnWidths(tw.header, len(tw.header)-len(ResultColumns), sample)
+	tw.widths = columnWidths(tw.header, len(tw.header)-len(tw.results), sample)
 	if err := tw.openSheet(); err != nil {
 		return err
 	}
@@ -296,7 +299,7 @@ func (tw *tableWriter) openSheet() error {
 	}); err != nil {
 		return err
 	}
-	inputCols := len(tw.header) - len(ResultColumns)
+	inputCols := len(tw.header) - len(tw.results)
 	for i, h := range tw.header {
 		style := tw.b.st.header
 		if i >= inputCols {
@@ -322,7 +325,7 @@ func (tw *tableWriter) write(r Row) error {
 		}
 	}
 	style := tw.b.st.row[r.Status] // 0, no fill, for a status this package does not know
-	inputCols := len(tw.header) - len(ResultColumns)
+	inputCols := len(tw.header) - len(tw.results)
 	for i := range inputCols {
 		cell := ""
 		if i < len(r.Cells) {
@@ -331,16 +334,16 @@ func (tw *tableWriter) write(r Row) error {
 		tw.cells[i] = excelize.Cell{StyleID: style, Value: textValue(cell)}
 	}
 	res := tw.cells[inputCols:]
-	res[0] = excelize.Cell{StyleID: style, Value: textValue(string(r.Status))}
-	res[1] = excelize.Cell{StyleID: style, Value: textValue(r.Message)}
-	res[2] = excelize.Cell{StyleID: style, Value: nil}
-	if r.SourceRow > 0 {
-		res[2].Value = r.SourceRow
+	for j, name := range tw.results {
+		v := ""
+		if j < len(r.Result) {
+			v = r.Result[j]
+		}
+		res[j] = excelize.Cell{StyleID: style, Value: textValue(v)}
+		if numericResults[name] {
+			res[j].Value = idValue(v)
+		}
 	}
-	res[3] = excelize.Cell{StyleID: style, Value: textValue(r.Request)}
-	res[4] = excelize.Cell{StyleID: style, Value: idValue(r.FacturaID)}
-	res[5] = excelize.Cell{StyleID: style, Value: idValue(r.Numero)}
-	res[6] = excelize.Cell{StyleID: style, Value: idValue(r.PVNumero)}
 
 	cell, err := excelize.CoordinatesToCellName(1, tw.next)
 	if err != nil {
@@ -407,7 +410,7 @@ func columnWidths(header []string, inputCols int, sample []Row) []float64 {
 		for i := 0; i < inputCols && i < len(r.Cells); i++ {
 			w[i] = max(w[i], utf8.RuneCountInString(r.Cells[i]))
 		}
-		res := resultCells(nil, r)
+		res := resultCells(nil, r, len(header)-inputCols)
 		for j, c := range res {
 			w[inputCols+j] = max(w[inputCols+j], utf8.RuneCountInString(c))
 		}
@@ -415,7 +418,7 @@ func columnWidths(header []string, inputCols int, sample []Row) []float64 {
 	out := make([]float64, len(w))
 	for i, n := range w {
 		limit := maxColWidth
-		if i == inputCols+1 { // result.message
+		if i >= inputCols && header[i] == messageColumn {
 			limit = maxMessageWidth
 		}
 		out[i] = float64(min(max(n+2, minColWidth), limit))

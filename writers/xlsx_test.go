@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -241,7 +242,7 @@ func TestWriteXLSXSplitsLongTables(t *testing.T) {
 			var rows []Row
 			var want []string
 			for i := range tt.rows {
-				rows = append(rows, Row{Cells: []string{fmt.Sprint(100 + i)}, Status: StatusOK, SourceRow: i + 2})
+				rows = append(rows, Row{Cells: []string{fmt.Sprint(100 + i)}, Status: StatusOK, SourceRow: i + 2, Result: []string{"ok", "", strconv.Itoa(i + 2)}})
 				want = append(want, fmt.Sprint(100+i))
 			}
 			tables := []Table{
