@@ -46,8 +46,8 @@ func TestSamplesEveryKind(t *testing.T) {
 			sameIDs(t, r, st.Vouchers[i])
 		}},
 		{"stock.csv", postStock, func(t *testing.T, st sandbox.State, r row) {
-			// A movement's id is reported in the facturaId column.
-			mov := id(t, r["result.facturaId"])
+			// A movement's id is reported in its own column.
+			mov := id(t, r["result.movimientoId"])
 			i := slices.IndexFunc(st.Movements, func(m sandbox.Movement) bool { return m.ID == mov })
 			if i < 0 {
 				t.Fatalf("row %s: movement %d not in the sandbox", r["result.row"], mov)

@@ -79,6 +79,7 @@ func newWorkspace(t *testing.T, baseURL string) *workspace {
 }
 
 func (w *workspace) journal() string   { return filepath.Join(w.dir, "state", "journal") }
+func (w *workspace) stateHome() string { return filepath.Join(w.dir, "xdg-state") }
 func (w *workspace) reportDir() string { return filepath.Join(w.dir, "reports") }
 
 // runArgs are the flags every run against w's API takes, then extra.
@@ -103,7 +104,7 @@ func (r result) String() string {
 func (w *workspace) command(ctx context.Context, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 	cmd := exec.CommandContext(ctx, binary, args...)
 	cmd.Dir = w.dir
-	cmd.Env = append(os.Environ(), "NX_TOKEN="+w.token, "NX_BASE_URL=")
+	cmd.Env = append(os.Environ(), "NX_TOKEN="+w.token, "NX_BASE_URL=", "XDG_STATE_HOME="+w.stateHome())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	return cmd, &out, &errb

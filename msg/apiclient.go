@@ -15,6 +15,10 @@ func init() {
 			ES: "No se pudo leer el archivo de token %s.",
 			EN: "Could not read the token file %s.",
 		},
+		"cli.token.notfile": {
+			ES: "El archivo de token %s no es un archivo común (¿una carpeta, un FIFO, un dispositivo?): guarde el token en un archivo y vuelva a intentar.",
+			EN: "The token file %s is not a regular file (a folder, a FIFO, a device?): keep the token in a file and try again.",
+		},
 		"cli.token.perms": {
 			ES: "El archivo de token %s puede ser leído por otros usuarios (permisos %s): ejecutá «chmod 600 %s» y volvé a intentar.",
 			EN: "The token file %s can be read by other users (permissions %s): run «chmod 600 %s» and try again.",

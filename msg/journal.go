@@ -20,5 +20,62 @@ func init() {
 			ES: "%s figura como «%s» en el diario: no se reenvía para no duplicarlo",
 			EN: "%s is \"%s\" in the journal: it is not sent again so it is not duplicated",
 		},
+		"jrn.empty": {
+			ES: "El diario %s está vacío (0 bytes): no se sabe qué se envió antes, y usarlo como nuevo podría facturar dos veces. Restaure la última copia; si es un archivo que nunca se usó, bórrelo y vuelva a ejecutar",
+			EN: "The journal %s is empty (0 bytes): what was sent before is not known, and using it as new could invoice twice. Restore the latest copy; if the file was never used, delete it and run again",
+		},
+		"jrn.missing": {
+			ES: "Falta el diario %s, pero su registro %s indica que existió y guardaba lo ya enviado: restáurelo. Si empieza de cero a propósito, borre también ese registro",
+			EN: "The journal %s is missing, but its record %s shows it existed and held what was already sent: restore it. If you are starting over on purpose, delete that record too",
+		},
+		"jrn.notfile": {
+			ES: "El diario %s no es un archivo común: indique con --journal la ruta de un archivo",
+			EN: "The journal %s is not a regular file: give a file path with --journal",
+		},
+		"jrn.damaged": {
+			ES: "El diario %s está dañado (%s): no se usa, para no reenviar lo ya enviado. Restaure la última copia; no lo borre sin revisar antes en el ERP qué se registró",
+			EN: "The journal %s is damaged (%s): it is not used, so that nothing already sent is sent again. Restore the latest copy; do not delete it without first checking in the ERP what was recorded",
+		},
+		"jrn.behind": {
+			ES: "El diario %s está atrasado: su última transacción es la %d, pero ya se había registrado la %d (¿una copia restaurada, o se perdió una página tras un corte?). Lo que falta se podría enviar dos veces. Restaure la copia más reciente; si sabe que esta es la correcta, acéptela con «nxbatch journal accept --journal %s»",
+			EN: "The journal %s is behind: its last transaction is %d, but %d had already been recorded (a restored copy, or a page lost after a crash?). What is missing could be sent twice. Restore the latest copy; if you know this one is right, accept it with «nxbatch journal accept --journal %s»",
+		},
+		"jrn.otherjournal": {
+			ES: "El archivo %s no es el diario que se usaba en este lugar (su identificador no coincide con el registro de al lado). Restaure el diario correcto; si quiere usar este, acéptelo con «nxbatch journal accept --journal %s»",
+			EN: "The file %s is not the journal used here (its identity does not match the record beside it). Restore the right journal; to use this one, accept it with «nxbatch journal accept --journal %s»",
+		},
+		"jrn.badhwm": {
+			ES: "El registro %s del diario no se puede leer: restáurelo, o bórrelo para que se vuelva a crear con el diario actual",
+			EN: "The journal record %s cannot be read: restore it, or delete it so that it is made again from the current journal",
+		},
+		"jrn.oldformat": {
+			ES: "El diario %s tiene el formato %d y esta versión de nxbatch lee el %d: no se usa para no leerlo mal. Empiece uno nuevo con --journal (conserve el anterior como constancia de lo enviado)",
+			EN: "The journal %s has format %d and this nxbatch reads format %d: it is not used so that it is not misread. Start a new one with --journal (keep the old one as a record of what was sent)",
+		},
+		"jrn.newerformat": {
+			ES: "El diario %s fue escrito por una versión más nueva de nxbatch (formato %d; esta lee el %d): actualice nxbatch",
+			EN: "The journal %s was written by a newer nxbatch (format %d; this one reads %d): update nxbatch",
+		},
+		"jrn.list.header": {
+			ES: "CLAVE\tESTADO\tINTENTOS\tÚLTIMO\tFACTURAID\tNUMERO\tPVNUMERO\tORIGEN\tMENSAJE\tNOTA",
+			EN: "KEY\tSTATE\tATTEMPTS\tLAST\tFACTURAID\tNUMERO\tPVNUMERO\tSOURCE\tMESSAGE\tNOTE",
+		},
+		"jrn.resolved": {ES: "%s: registrado como %s", EN: "%s: recorded as %s"},
+		"jrn.resolve.failed": {
+			ES: "no se pudo resolver %s: %s",
+			EN: "could not resolve %s: %s",
+		},
+		"jrn.resolve.notfound": {
+			ES: "esa clave no está en el diario; cópiela tal como la muestra «nxbatch journal list --status unknown»",
+			EN: "that key is not in the journal; copy it as «nxbatch journal list --status unknown» shows it",
+		},
+		"jrn.resolve.notunknown": {
+			ES: "solo se resuelven las entradas con resultado desconocido, y esta ya tiene uno",
+			EN: "only entries whose outcome is unknown are resolved, and this one has one",
+		},
+		"jrn.accepted": {
+			ES: "el diario %s se usa como está: lo que registró después de esta copia se da por no enviado",
+			EN: "the journal %s is used as it is: what was recorded after this copy is taken as not sent",
+		},
 	})
 }

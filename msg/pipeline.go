@@ -20,7 +20,16 @@ func init() {
 			ES: "%s: columnas que no corresponden a ningún campo y se copian al informe sin usarse: %s",
 			EN: "%s: columns that fill no field, copied to the report and otherwise ignored: %s",
 		},
+		"load.unknowncols.more": {
+			ES: "%s: columnas que no corresponden a ningún campo y se copian al informe sin usarse: %s y %d más",
+			EN: "%s: columns that fill no field, copied to the report and otherwise ignored: %s and %d more",
+		},
 		"req.venta":    {ES: "venta %s", EN: "sale %s"},
+		"req.stockmov": {ES: "movimiento %d", EN: "movement %d"},
+		"row.duprowid": {
+			ES: "la fila tiene la misma identidad (result.rowId %s) que la fila %d: es una copia. Quite una de las dos, o borre result.rowId de la fila que es un artículo nuevo",
+			EN: "the row has the same identity (result.rowId %s) as row %d: it is a copy. Remove one of them, or clear result.rowId on the row that is a new article",
+		},
 		"req.facturar": {ES: "preventa %s", EN: "presale %s"},
 		"req.row":      {ES: "fila %d", EN: "row %d"},
 		"req.stock":    {ES: "movimiento %d (parte %d de %d)", EN: "movement %d (part %d of %d)"},
@@ -45,6 +54,7 @@ func init() {
 func init() {
 	register(map[string]Text{
 		"plan.line":          {ES: "%s: %d filas → %s (%d con errores)", EN: "%s: %d rows → %s (%d with errors)"},
+		"plan.line.stock":    {ES: "%s: %d filas → %s (%d filas con errores)", EN: "%s: %d rows → %s (%d rows with errors)"},
 		"plan.kind.venta":    {ES: "%d ventas", EN: "%d sales"},
 		"plan.kind.facturar": {ES: "%d preventas a facturar", EN: "%d presales to invoice"},
 		"plan.kind.stock":    {ES: "%d movimientos de stock", EN: "%d stock movement requests"},

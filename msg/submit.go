@@ -9,12 +9,12 @@ func init() {
 			EN: "the API rejected it (HTTP %d): «%s». Fix the data and run the file again; what was already sent is not repeated",
 		},
 		"sub.unknown": {
-			ES: "resultado desconocido (%s): puede haberse registrado. No se reenvía solo: verifique en el ERP y resuelva con «nxbatch journal resolve %s --as ok|failed»",
-			EN: "outcome unknown (%s): it may have been recorded. It is not resent automatically: check the ERP and settle it with «nxbatch journal resolve %s --as ok|failed»",
+			ES: "resultado desconocido (%s): puede haberse registrado. No se reenvía solo: verifique en el ERP y resuelva con «%s»",
+			EN: "outcome unknown (%s): it may have been recorded. It is not resent automatically: check the ERP and settle it with «%s»",
 		},
 		"sub.stillunknown": {
-			ES: "resultado desconocido de una ejecución anterior: verifique en el ERP y resuelva con «nxbatch journal resolve %s --as ok|failed» (o use --retry-unknown si está seguro de que no se registró)",
-			EN: "outcome unknown from an earlier run: check the ERP and settle it with «nxbatch journal resolve %s --as ok|failed» (or pass --retry-unknown if you are sure it was not recorded)",
+			ES: "resultado desconocido de una ejecución anterior: verifique en el ERP y resuelva con «%s» (o use --retry-unknown si está seguro de que no se registró)",
+			EN: "outcome unknown from an earlier run: check the ERP and settle it with «%s» (or pass --retry-unknown if you are sure it was not recorded)",
 		},
 		"sub.skipped": {
 			ES: "ya enviado y aceptado el %s: no se vuelve a enviar",
@@ -27,6 +27,24 @@ func init() {
 		"sub.conflict.stock": {
 			ES: "un movimiento con los mismos datos y los mismos artículos ya se envió y aceptó el %s con otras cantidades: no se envía de nuevo. Si es otro movimiento, distíngalo con la columna movimiento, la fecha o el detalle",
 			EN: "a movement with the same data and the same articles was already sent and accepted on %s with other quantities: it is not sent again. If it is a different movement, tell it apart with the movimiento, fecha or detalle column",
+		},
+		"sub.conflict.stockrow": {
+			ES: "esta fila ya se envió y aceptó con cantidad %s en el %s, el %s (%s); ahora tiene otros datos: no se envía de nuevo. Si es otro movimiento, distíngalo con la columna movimiento, la fecha o el detalle",
+			EN: "this row was already sent and accepted with quantity %s in %s on %s (%s); it now has other data: it is not sent again. If it is a different movement, tell it apart with the movimiento, fecha or detalle column",
+		},
+		"sub.movid":  {ES: "movimiento %d de la API", EN: "the API's movement %d"},
+		"sub.movkey": {ES: "movimiento %s del diario", EN: "journal movement %s"},
+		"sub.unreachable": {
+			ES: "no enviado: no se pudo conectar con la API en %s (%s). Revise NX_BASE_URL (o --base-url) y la red, y vuelva a ejecutar: se envía entonces",
+			EN: "not sent: the API at %s could not be reached (%s). Check NX_BASE_URL (or --base-url) and the network, and run again: it is sent then",
+		},
+		"sub.pending.journal": {
+			ES: "no enviado: el diario no pudo registrar un envío y la ejecución se detuvo (ver el mensaje del diario); se envía al volver a ejecutar",
+			EN: "not sent: the journal could not record a request and the run stopped (see the journal's message); it is sent when the file is run again",
+		},
+		"sub.pending.maxerrors": {
+			ES: "no enviado: la ejecución se detuvo tras %d rechazos seguidos (--max-errors); corrija el motivo de los rechazos y vuelva a ejecutar",
+			EN: "not sent: the run stopped after %d rejections in a row (--max-errors); fix what the API rejected and run again",
 		},
 		"sub.notsent": {
 			ES: "no se envió: la API lo rechazó antes de procesarlo (%s). Vuelva a ejecutar el archivo más tarde",
@@ -55,5 +73,14 @@ func init() {
 		"sub.reason.transport": {ES: "falla de conexión después de enviar: %s", EN: "connection failure after sending: %s"},
 		"sub.reason.status":    {ES: "la API respondió con un error interno (HTTP %d)", EN: "the API answered with an internal error (HTTP %d)"},
 		"sub.reason.nodata":    {ES: "la API respondió (HTTP %d) sin decir si la registró", EN: "the API answered (HTTP %d) without saying whether it was recorded"},
+		"sub.reason.redirect":  {ES: "la API respondió con una redirección (HTTP %d), que no se sigue", EN: "the API answered with a redirect (HTTP %d), which is not followed"},
+	})
+}
+
+// Log lines of sending, for cron logs.
+func init() {
+	register(map[string]Text{
+		"log.resend.unsent": {ES: "no se pudo conectar: se reintenta en %s (la solicitud no salió)", EN: "could not connect: trying again in %s (the request never left)"},
+		"log.resend.window": {ES: "la API pidió esperar: se reenvía en %s (no la procesó)", EN: "the API asked to wait: resending in %s (it did not process it)"},
 	})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,16 +13,28 @@ import (
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/sendrules"
+	"github.com/nxbatch/nxbatch/tenant"
 )
 
-// embeddedSandboxURL names the in-process sandbox's tenant in the journal.
-const embeddedSandboxURL = "http://sandbox.embedded"
-
 // stateFlags say where nxbatch keeps its state: the journal (which also
-// persists the API's rate windows) and, beside it, the catalog cache.
+// persists the API's rate windows) and, beside it, the catalog cache and
+// the tenants it resolved.
 type stateFlags struct {
-	Journal string        `help:"Journal file (exactly-once record of every request, and the API's rate windows)." default:".nxbatch/journal" type:"path"`
+	Journal string        `help:"Journal file (exactly-once record of every request, and the API's rate windows). Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal), shared by runs from any folder." type:"path"`
 	Wait    time.Duration `help:"How long to wait for another nxbatch process that holds the journal (0: exit at once)." default:"0s"`
+}
+
+// journalPath is --journal, or the default in the user's state folder.
+func (st stateFlags) journalPath(e *env) (string, error) {
+	if st.Journal != "" {
+		return st.Journal, nil
+	}
+	p, err := journal.DefaultPath(e.getenv)
+	if err != nil {
+		return "", usageErr("%v", err)
+	}
+	return p, nil
 }
 
 // langFlag is the language of messages and reports.
@@ -42,9 +55,18 @@ type apiFlags struct {
 	langFlag
 }
 
-// connect opens the connection these flags describe.
+// connect opens the connection these flags describe and resolves its
+// tenant.
 func (f apiFlags) connect(e *env, jo journal.Options) (*conn, error) {
-	return connect(e, f.connFlags, f.sandboxFlags, f.stateFlags, jo, f.lang())
+	cn, err := connect(e, f.connFlags, f.sandboxFlags, f.stateFlags, jo, f.lang())
+	if err != nil {
+		return nil, err
+	}
+	if err := cn.resolve(e.ctx, true); err != nil {
+		cn.Close()
+		return nil, cn.resolveError(err)
+	}
+	return cn, nil
 }
 
 // sandboxFlags start the embedded sandbox instead of talking to NX_BASE_URL.
@@ -57,80 +79,156 @@ type sandboxFlags struct {
 // the journal that paces it.
 type conn struct {
 	client  *apiclient.Client
-	tenant  string
 	journal *journal.Journal
 	scale   float64
-	closers []func() error
+	env     sendrules.Env
+	lang    msg.Lang
+	// tenant is the journal's tenant key, set by resolve; ident is what the
+	// API says the tenant is.
+	tenant string
+	ident  tenant.Identity
+	// embedded is the in-process sandbox, when --sandbox.
+	embedded *sandbox.Running
+	closers  []func() error
 }
 
 // scaled multiplies an API window by --time-scale.
-func (c *conn) scaled(d time.Duration) time.Duration { return time.Duration(float64(d) * c.scale) }
+func (c *conn) scaled(d time.Duration) time.Duration { return sendrules.Scale(d, c.scale) }
+
+// stateDir is the folder of the journal, which also holds the catalog
+// cache and the resolved tenants.
+func (c *conn) stateDir() string { return filepath.Dir(c.journal.Path()) }
 
 // catalogs returns the per-tenant catalog cache beside the journal.
 func (c *conn) catalogs(ttl time.Duration) *catalog.Cache {
-	return &catalog.Cache{Dir: filepath.Join(filepath.Dir(c.journal.Path()), "catalogs"), Tenant: c.tenant,
-		TTL: ttl, Window: c.scaled(catalog.ParamWindow), Fetch: c.client, Windows: c.journal}
+	return &catalog.Cache{Dir: filepath.Join(c.stateDir(), "catalogs"), Tenant: c.tenant,
+		TTL: ttl, Window: c.scaled(c.env.Limit(sendrules.Params)), Fetch: c.client, Windows: c.journal}
 }
 
+// Close stops the sandbox and closes the journal.
 func (c *conn) Close() {
 	for i := len(c.closers) - 1; i >= 0; i-- {
 		_ = c.closers[i]()
 	}
 }
 
-// connect opens the journal, starts the embedded sandbox when asked, and
-// builds the API client. The token comes only from NX_TOKEN or an
-// owner-only --token-file.
+// resolve learns which tenant the connection talks to: from the embedded
+// sandbox itself, or through package tenant (GET /config once per
+// credential, within the parameter window, waiting for it when wait). A
+// fresh /config answer also goes into the tenant's catalog cache.
+func (c *conn) resolve(ctx context.Context, wait bool) error {
+	if c.tenant != "" {
+		return nil
+	}
+	if c.embedded != nil {
+		cfg := c.embedded.Server.Config()
+		id, err := tenant.IdentityOf(&cfg, c.env, time.Now())
+		if err != nil {
+			return err
+		}
+		c.ident, c.tenant = id, id.ID
+		return nil
+	}
+	r := &tenant.Resolver{Dir: c.stateDir(), Env: c.env, Read: c.client, Windows: c.journal, Scale: c.scale, Wait: wait}
+	id, cfg, err := r.Resolve(ctx, c.client.CredentialHash())
+	if err != nil {
+		return err
+	}
+	c.ident, c.tenant = id, id.ID
+	if cfg != nil {
+		_ = c.catalogs(0).StoreConfig(cfg, time.Now()) // only a cache
+	}
+	return nil
+}
+
+// resolveError turns a failure to learn the tenant into the error a user
+// acts on, with its exit code.
+func (c *conn) resolveError(err error) error {
+	var we *tenant.WindowError
+	switch {
+	case errors.Is(err, apiclient.ErrUnauthorized):
+		return &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(c.lang))}
+	case errors.As(err, &we):
+		return &exitError{code: exitAborted, err: errors.New(msg.New("conn.tenantwindow", we.Next.Format("15:04:05")).In(c.lang))}
+	case errors.Is(err, tenant.ErrNoAppID):
+		return &exitError{code: exitUsage, err: errors.New(msg.New("conn.noappid", c.client.BaseURL()).In(c.lang))}
+	case errors.Is(err, context.Canceled):
+		return &exitError{code: exitAborted, err: errors.New(msg.New("run.interrupted").In(c.lang))}
+	}
+	return &exitError{code: exitAborted, err: errors.New(msg.New("conn.unreachable", c.client.BaseURL(), err.Error()).In(c.lang))}
+}
+
+// connect reads the token (before anything is locked), starts the embedded
+// sandbox when asked, builds the API client and opens the journal. The
+// token comes only from NX_TOKEN or an owner-only --token-file. The tenant
+// is resolved by resolve.
 func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Options, l msg.Lang) (*conn, error) {
 	if cf.TimeScale <= 0 {
 		return nil, usageErr("--time-scale must be positive")
 	}
-	c := &conn{scale: cf.TimeScale}
-	jo.LockTimeout = st.Wait
-	jr, err := journal.Open(st.Journal, jo)
+	env, err := sendrules.ParseEnv(cf.Env)
 	if err != nil {
-		if errors.Is(err, journal.ErrLocked) {
-			return nil, &exitError{code: exitAborted, err: err}
-		}
-		return nil, usageErr("open journal: %v", err)
+		return nil, usageErr("%v", err)
 	}
-	c.journal = jr
-	c.closers = append(c.closers, jr.Close)
-
+	c := &conn{scale: cf.TimeScale, env: env, lang: l}
 	baseURL, token := cf.BaseURL, apiclient.Token{}
+	if !sf.Sandbox {
+		if baseURL == "" {
+			return nil, &exitError{code: exitUsage, err: errors.New(msg.New("cli.baseurl.empty").In(l))}
+		}
+		// The token is read first: a token file that cannot be read must
+		// not leave the journal locked while we wait on it.
+		token, err = apiclient.LoadToken(cf.TokenFile)
+		if err != nil {
+			return nil, localized(err, l)
+		}
+	}
+	path, err := st.journalPath(e)
+	if err != nil {
+		return nil, err
+	}
 	if sf.Sandbox {
 		o := sandbox.Options{Env: cf.Env, TimeScale: cf.TimeScale, Logger: e.log.With(slog.String("component", "sandbox"))}
 		sf.faultFlags.apply(&o)
 		srv, err := sandbox.Start(sandbox.DemoData(), o, "127.0.0.1:0")
 		if err != nil {
-			c.Close()
 			return nil, usageErr("start the sandbox: %v", err)
 		}
+		c.embedded = srv
 		c.closers = append(c.closers, srv.Close)
 		baseURL, token = srv.URL, apiclient.NewToken(sandbox.DefaultToken)
 		fmt.Fprintln(e.stderr, msg.New("run.sandbox", srv.URL).In(l))
-	} else {
-		if baseURL == "" {
-			c.Close()
-			return nil, usageErr("set NX_BASE_URL (or --base-url) to the API's base URL, or use --sandbox")
-		}
-		token, err = apiclient.LoadToken(cf.TokenFile)
-		if err != nil {
-			c.Close()
-			return nil, usageErr("%v", err)
-		}
 	}
 	c.client, err = apiclient.New(apiclient.Options{BaseURL: baseURL, Token: token, Timeout: cf.Timeout,
 		UserAgent: "nxbatch/" + version})
 	if err != nil {
 		c.Close()
-		return nil, usageErr("%v", err)
+		return nil, localized(err, l)
 	}
-	c.tenant = apiclient.TenantHash(c.client.BaseURL(), token)
-	if sf.Sandbox {
-		// The embedded sandbox listens on a new port each time; its journal
-		// entries must still be one tenant, so that a rerun skips.
-		c.tenant = apiclient.TenantHash(embeddedSandboxURL, token)
+	jo.LockTimeout = st.Wait
+	jr, err := journal.Open(path, jo)
+	if err != nil {
+		c.Close()
+		if errors.Is(err, journal.ErrLocked) {
+			return nil, &exitError{code: exitAborted, err: localized(err, l)}
+		}
+		return nil, localized(err, l)
 	}
+	c.journal = jr
+	c.closers = append(c.closers, jr.Close)
 	return c, nil
+}
+
+// localized renders an error that carries a catalog message in the run's
+// language, as a usage error unless it already has an exit code.
+func localized(err error, l msg.Lang) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	var me *msg.Error
+	if errors.As(err, &me) {
+		return &exitError{code: exitUsage, err: errors.New(me.Msg.In(l))}
+	}
+	return &exitError{code: exitUsage, err: err}
 }

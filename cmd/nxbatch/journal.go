@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -8,21 +9,29 @@ import (
 
 	"github.com/gocarina/gocsv"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/writers"
 )
 
 type journalCmd struct {
-	List    journalListCmd    `cmd:"" help:"List journaled requests."`
+	List    journalListCmd    `cmd:"" help:"List journaled requests (also while a run holds the journal)."`
 	Resolve journalResolveCmd `cmd:"" help:"Settle a request whose outcome is unknown, after checking the ERP."`
+	Accept  journalAcceptCmd  `cmd:"" help:"Go on with a journal that was refused as behind or as another journal (a restored copy you trust)."`
 }
 
+// journalFlags say which journal a journal command works on.
 type journalFlags struct {
-	Journal string `help:"Journal file." default:".nxbatch/journal" type:"path"`
+	Journal string `help:"Journal file. Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal)." type:"path"`
+	langFlag
+}
+
+func (f journalFlags) path(e *env) (string, error) {
+	return stateFlags{Journal: f.Journal}.journalPath(e)
 }
 
 type journalListCmd struct {
 	journalFlags
-	Status string `help:"Only entries in this state: sending, ok, rejected, unknown, failed." enum:",sending,ok,rejected,unknown,failed" default:""`
+	Status string `help:"Only entries in this state: sending, ok, rejected, unknown, failed, unsent." enum:",sending,ok,rejected,unknown,failed,unsent" default:""`
 	Format string `help:"Output format: table (for people) or csv (for scripts)." enum:"table,csv" default:"table"`
 }
 
@@ -36,47 +45,68 @@ type listingRow struct {
 	FacturaID int64  `csv:"facturaId"`
 	Numero    int64  `csv:"numero"`
 	PVNumero  int64  `csv:"pvNumero"`
+	Rows      int    `csv:"rows"`
 	Source    string `csv:"source"`
 	Message   string `csv:"message"`
 	Note      string `csv:"note"`
 }
 
-// writeCSV writes entries as CSV; text that a spreadsheet would run as a
-// formula is neutralised, as in every report.
+// writeListingCSV writes entries as CSV; text that a spreadsheet would run
+// as a formula is neutralised, as in every report.
 func writeListingCSV(w io.Writer, entries []journal.Entry) error {
 	rows := make([]listingRow, 0, len(entries))
 	for _, en := range entries {
 		rows = append(rows, listingRow{
 			Key: en.Key.String(), State: string(en.State), Attempts: en.Attempts,
 			First: en.First.UTC().Format(time.RFC3339), Last: en.Last.UTC().Format(time.RFC3339),
-			FacturaID: en.FacturaID, Numero: en.Numero, PVNumero: en.PVNumero,
+			FacturaID: en.FacturaID, Numero: en.Numero, PVNumero: en.PVNumero, Rows: len(en.Units),
 			Source: writers.Neutralize(en.Source), Message: writers.Neutralize(en.Message), Note: writers.Neutralize(en.Note),
 		})
 	}
 	return gocsv.Marshal(&rows, w)
 }
 
-// Run prints the journal's entries as a table.
+// Run prints the journal's entries. While a run holds the journal, the
+// entries come from that run.
 func (c *journalListCmd) Run(e *env) error {
-	j, err := journal.Open(c.Journal, journal.Options{})
+	l := c.lang()
+	path, err := c.path(e)
 	if err != nil {
-		return &exitError{code: exitAborted, err: err}
+		return err
 	}
-	defer j.Close()
-	entries, err := j.List(journal.State(c.Status))
+	entries, err := listJournal(path, journal.State(c.Status))
 	if err != nil {
-		return usageErr("list journal: %v", err)
+		return localized(err, l)
 	}
 	if c.Format == "csv" {
 		return writeListingCSV(e.stdout, entries)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tSTATE\tATTEMPTS\tLAST\tFACTURAID\tNUMERO\tPVNUMERO\tSOURCE\tMESSAGE\tNOTE")
+	fmt.Fprintln(tw, msg.New("jrn.list.header").In(l))
 	for _, en := range entries {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", en.Key, en.State, en.Attempts,
-			en.Last.Local().Format("2006-01-02 15:04:05"), en.FacturaID, en.Numero, en.PVNumero, en.Source, en.Message, en.Note)
+			en.Last.Local().Format("2006-01-02 15:04:05"), en.FacturaID, en.Numero, en.PVNumero,
+			inert(en.Source), inert(en.Message), inert(en.Note))
 	}
 	return tw.Flush()
+}
+
+// listJournal lists the journal at path: opening it, or asking the run that
+// holds it.
+func listJournal(path string, filter journal.State) ([]journal.Entry, error) {
+	j, err := journal.Open(path, journal.Options{})
+	if errors.Is(err, journal.ErrLocked) {
+		entries, lerr := journal.ListRunning(path, filter)
+		if lerr == nil {
+			return entries, nil
+		}
+		return nil, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer j.Close()
+	return j.List(filter)
 }
 
 type journalResolveCmd struct {
@@ -88,18 +118,55 @@ type journalResolveCmd struct {
 
 // Run records the operator's verdict on an unknown entry.
 func (c *journalResolveCmd) Run(e *env) error {
+	l := c.lang()
 	k, err := journal.ParseKey(c.Key)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	j, err := journal.Open(c.Journal, journal.Options{})
+	path, err := c.path(e)
 	if err != nil {
-		return &exitError{code: exitAborted, err: err}
+		return err
+	}
+	j, err := journal.Open(path, journal.Options{})
+	if err != nil {
+		if errors.Is(err, journal.ErrLocked) {
+			return &exitError{code: exitAborted, err: localized(err, l)}
+		}
+		return localized(err, l)
 	}
 	defer j.Close()
 	if err := j.Resolve(k, journal.State(c.As), c.Note); err != nil {
-		return usageErr("resolve %s: %v", c.Key, err)
+		return &exitError{code: exitUsage, err: errors.New(msg.New("jrn.resolve.failed", c.Key, resolveProblem(err, l)).In(l))}
 	}
-	fmt.Fprintf(e.stdout, "%s: %s\n", c.Key, c.As)
+	fmt.Fprintln(e.stdout, msg.New("jrn.resolved", c.Key, c.As).In(l))
+	return nil
+}
+
+// resolveProblem says why an entry could not be resolved.
+func resolveProblem(err error, l msg.Lang) string {
+	switch {
+	case errors.Is(err, journal.ErrNotFound):
+		return msg.New("jrn.resolve.notfound").In(l)
+	case errors.Is(err, journal.ErrWrongState):
+		return msg.New("jrn.resolve.notunknown").In(l)
+	}
+	return err.Error()
+}
+
+type journalAcceptCmd struct {
+	journalFlags
+}
+
+// Run makes the high-water record agree with the journal as it is now.
+func (c *journalAcceptCmd) Run(e *env) error {
+	l := c.lang()
+	path, err := c.path(e)
+	if err != nil {
+		return err
+	}
+	if err := journal.Accept(path); err != nil {
+		return localized(err, l)
+	}
+	fmt.Fprintln(e.stdout, msg.New("jrn.accepted", path).In(l))
 	return nil
 }

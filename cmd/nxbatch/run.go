@@ -11,13 +11,9 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/sendrules"
+	"github.com/nxbatch/nxbatch/validation"
 	"github.com/nxbatch/nxbatch/writers"
-)
-
-// API windows (API spec section 8), before --time-scale.
-const (
-	stockWindow = 3 * time.Second
-	keyHold     = 30 * time.Second
 )
 
 // connFlags say which API to talk to. The token is never a flag value: it
@@ -42,7 +38,9 @@ type runCmd struct {
 	CatalogTTL   time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
 }
 
-// Run validates, submits and reports.
+// Run validates, submits and reports. Whatever stops it (a refused token,
+// an API that cannot be reached, an interrupt), every file gets its
+// reports: the rows not sent are pending and the summary says why.
 func (c *runCmd) Run(e *env) error {
 	started := time.Now()
 	lo, err := c.loadOptions()
@@ -53,15 +51,14 @@ func (c *runCmd) Run(e *env) error {
 		return usageErr("--workers must be at least 1")
 	}
 	l := c.lang()
-	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * c.TimeScale) }
-
-	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags,
-		journal.Options{KeyHold: scale(keyHold), RetryUnknown: c.RetryUnknown}, l)
+	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags, journal.Options{RetryUnknown: c.RetryUnknown}, l)
 	if err != nil {
 		return err
 	}
 	defer cn.Close()
-	client, tenant, jr := cn.client, cn.tenant, cn.journal
+	if stop, err := cn.journal.ServeListing(); err == nil {
+		defer stop()
+	}
 
 	code := exitOK
 	var files []*pipeline.File
@@ -82,42 +79,98 @@ func (c *runCmd) Run(e *env) error {
 		}
 		files = append(files, f)
 	}
+	rep := reporter{e: e, c: c, l: l, started: started}
+
+	if err := cn.resolve(e.ctx, true); err != nil {
+		// Without knowing the tenant the journal cannot be asked what was
+		// sent: nothing is sent, and the reports say why.
+		stopErr := cn.resolveError(err)
+		for _, f := range files {
+			f.Validate(nil, false)
+		}
+		return rep.stopped(files, stopReason(err, cn), stopErr, code)
+	}
+
 	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
 	for _, n := range notes {
 		fmt.Fprintln(e.stderr, n.In(l))
 	}
 	if errors.Is(err, apiclient.ErrUnauthorized) {
-		return &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(l))}
+		for _, f := range files {
+			f.Validate(nil, false)
+		}
+		return rep.stopped(files, msg.New("sub.unauthorized"), &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(l))}, code)
 	}
 	if err != nil {
-		return usageErr("catalogs: %v", err)
+		cat = &validation.Catalog{}
+		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
 	}
-	pacing := pipeline.Pacing{Rate: c.Rate, StockWindow: scale(stockWindow)}
+	pacing := pipeline.Pacing{Rate: c.Rate, StockWindow: cn.scaled(cn.env.Limit(sendrules.Stock))}
 	for _, f := range files {
 		f.Validate(cat, true)
 		printPlan(e, f, l)
 	}
-	so := pipeline.SubmitOptions{Tenant: tenant, Workers: c.Workers, Rate: c.Rate, StockWindow: scale(stockWindow),
-		RetryUnknown: c.RetryUnknown, MaxErrors: c.MaxErrors, TimeScale: c.TimeScale, Log: e.log}
-	toSend, err := pipeline.Prepare(files, jr, so)
+	so := pipeline.SubmitOptions{Tenant: cn.tenant, Workers: c.Workers, Rate: c.Rate, Env: cn.env, TimeScale: c.TimeScale,
+		Timeout: c.Timeout, RetryUnknown: c.RetryUnknown, MaxErrors: c.MaxErrors, Log: e.log}
+	toSend, err := pipeline.Prepare(files, cn.journal, so)
 	if err != nil {
 		return &exitError{code: exitAborted, err: err}
 	}
 	fmt.Fprintln(e.stdout, msg.New("plan.tosend", toSend, pipeline.RunLeastTime(files, pacing).Round(time.Second).String()).In(l))
 	prog := newProgress(e, toSend)
 	so.Progress = prog.update
-	res := pipeline.Submit(e.ctx, files, client, jr, so)
+	res := pipeline.Submit(e.ctx, files, cn.client, cn.journal, so)
 	prog.finish()
 
+	var why msg.Message
+	var stopErr error
+	switch {
+	case res.Err != nil:
+		why, stopErr = msg.New("sub.pending.journal"), &exitError{code: exitAborted, err: res.Err}
+	case res.Aborted:
+		why, stopErr = msg.New("sub.unauthorized"), &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(l))}
+	case res.Unreachable:
+		why = msg.New("sub.unreachable", cn.client.BaseURL(), res.Cause)
+		stopErr = &exitError{code: exitAborted, err: errors.New(msg.New("conn.unreachable", cn.client.BaseURL(), res.Cause).In(l))}
+	case res.Interrupted:
+		why, stopErr = msg.New("sub.pending"), &exitError{code: exitAborted, err: errors.New(msg.New("run.interrupted").In(l))}
+	case res.MaxErrors:
+		why = msg.New("sub.pending.maxerrors", c.MaxErrors)
+		fmt.Fprintln(e.stderr, msg.New("run.maxerrors", c.MaxErrors).In(l))
+	}
+	return rep.stopped(files, why, stopErr, code)
+}
+
+// stopReason is what the rows left unsent say when the tenant could not be
+// learned.
+func stopReason(err error, cn *conn) msg.Message {
+	if errors.Is(err, apiclient.ErrUnauthorized) {
+		return msg.New("sub.unauthorized")
+	}
+	return msg.New("sub.unreachable", cn.client.BaseURL(), err.Error())
+}
+
+// reporter writes a run's reports and chooses its exit code.
+type reporter struct {
+	e       *env
+	c       *runCmd
+	l       msg.Lang
+	started time.Time
+}
+
+// stopped marks what was not sent as pending (why says why, when the run
+// stopped early), writes every file's reports and returns the run's exit:
+// stopErr when the run stopped, else the worst of the rows' outcomes.
+func (r reporter) stopped(files []*pipeline.File, why msg.Message, stopErr error, code int) error {
 	for _, f := range files {
-		f.MarkPending()
-		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: c.ReportDir, Lang: l, Command: "run",
-			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX})
+		f.NotSent(why)
+		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: r.c.ReportDir, Lang: r.l, Command: "run",
+			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX, Stopped: why})
 		if err != nil {
 			return &exitError{code: exitAborted, err: fmt.Errorf("write reports of %s: %w", f.Path, err)}
 		}
 		rows, _ := f.Counts()
-		printFileSummary(e, f.Path, rows, paths, l)
+		printFileSummary(r.e, f.Path, rows, paths, r.l)
 		switch {
 		case rows[writers.StatusUnknown] > 0:
 			code = max(code, exitUnknown)
@@ -125,15 +178,8 @@ func (c *runCmd) Run(e *env) error {
 			code = max(code, exitRowProblems)
 		}
 	}
-	switch {
-	case res.Err != nil:
-		return &exitError{code: exitAborted, err: res.Err}
-	case res.Aborted:
-		return &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(l))}
-	case res.Interrupted:
-		return &exitError{code: exitAborted, err: errors.New(msg.New("run.interrupted").In(l))}
-	case res.MaxErrors:
-		fmt.Fprintln(e.stderr, msg.New("run.maxerrors", c.MaxErrors).In(l))
+	if stopErr != nil {
+		return stopErr
 	}
 	if code != exitOK {
 		return &exitError{code: code}

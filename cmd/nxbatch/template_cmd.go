@@ -56,6 +56,9 @@ func (c *templateCmd) Run(e *env) error {
 		return err
 	}
 	defer cn.Close()
+	if err := cn.resolve(e.ctx, wait); err != nil {
+		return cn.resolveError(err)
+	}
 	cache := cn.catalogs(c.MaxAge)
 	var snap catalog.Snapshot
 	var notes []msg.Message

@@ -151,7 +151,7 @@ func TestCatalogPullRefusedToken(t *testing.T) {
 		t.Fatalf("exit = %d (%v), want %d\n%s", exitCode(err), err, exitAborted, out.String())
 	}
 	text := out.String() + errOut.String() + fmt.Sprint(err)
-	if !strings.Contains(text, "revise NX_TOKEN o --token-file") {
+	if !strings.Contains(strings.ToLower(text), "revise nx_token o --token-file") {
 		t.Errorf("output does not say to check the token:\n%s", text)
 	}
 	if strings.Contains(text, "Para traer lo que faltó") {

@@ -100,6 +100,10 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *v
 		return nil
 	}
 	defer cn.Close()
+	if err := cn.resolve(e.ctx, false); err != nil {
+		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", cn.resolveError(err).Error()).In(l))
+		return nil
+	}
 	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
 	for _, n := range notes {
 		fmt.Fprintln(e.stderr, n.In(l))

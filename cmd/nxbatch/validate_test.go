@@ -161,10 +161,10 @@ func TestJournalListCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "1001"}
-	if _, err := j.Begin(k, "h", "v.csv rows 2"); err != nil {
+	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "v.csv rows 2"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Finish(k, journal.Rejected, 0, 0, 0, "-no existe"); err != nil {
+	if err := j.Finish(k, journal.Outcome{State: journal.Rejected, Message: "-no existe"}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
