@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -15,6 +16,9 @@ type Running struct {
 	Server *Server
 	srv    *http.Server
 	served chan error
+
+	closing sync.Once
+	closed  error
 }
 
 // Start builds a sandbox and serves it on addr ("127.0.0.1:0" picks a free
@@ -40,14 +44,18 @@ func Start(d *Data, opts Options, addr string) (*Running, error) {
 }
 
 // Close stops event delivery, drops hanging requests and shuts the listener
-// down gracefully, waiting up to 5 s for requests in progress.
+// down gracefully, waiting up to 5 s for requests in progress. Later calls
+// return the first one's result.
 func (r *Running) Close() error {
-	r.Server.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	err := r.srv.Shutdown(ctx)
-	if serr := <-r.served; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	return err
+	r.closing.Do(func() {
+		r.Server.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err := r.srv.Shutdown(ctx)
+		if serr := <-r.served; !errors.Is(serr, http.ErrServerClosed) {
+			err = errors.Join(err, serr)
+		}
+		r.closed = err
+	})
+	return r.closed
 }

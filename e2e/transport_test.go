@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sandbox"
+)
+
+// closedPort is a loopback address where nothing listens.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr
+}
+
+// TestUnreachableAPIEndsQuickly: NX_BASE_URL at a port where nothing
+// listens, once for a tenant never seen and once for one the journal
+// knows: the run ends within seconds (time scale 1) with exit 4, names
+// NX_BASE_URL, leaves every row pending and writes the reports.
+func TestUnreachableAPIEndsQuickly(t *testing.T) {
+	sb := startSandbox(t, sandbox.Options{})
+	known := newWorkspace(t, sb.URL)
+	// A first run teaches the journal this tenant; then its API goes away.
+	if res := known.nx(t, known.runArgs(writeSales(t, known.dir, 1, 740001))...); res.code != 0 {
+		t.Fatalf("first run: %s", res)
+	}
+	dead := closedPort(t)
+	tests := []struct {
+		name string
+		w    *workspace
+		url  string
+	}{
+		{"a tenant never seen", newWorkspace(t, dead), dead},
+		{"a tenant the journal knows", known, sb.URL},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			url := tc.url
+			if tc.name == "a tenant the journal knows" {
+				// Same spelling as before, so the tenant is known; the
+				// server behind it is gone.
+				sb.Close()
+			}
+			input := writeSales(t, tc.w.dir, 40, 741001)
+			args := []string{"run", "--base-url", url, "--journal", tc.w.journal(), "--report-dir", tc.w.reportDir(), "--no-xlsx", input}
+			start := time.Now()
+			res := tc.w.nx(t, args...)
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("the run took %v, want under 10 s", took)
+			}
+			if res.code != 4 {
+				t.Errorf("exit %d, want 4\n%s", res.code, res)
+			}
+			if !strings.Contains(res.stderr, "NX_BASE_URL") {
+				t.Errorf("stderr does not name NX_BASE_URL:\n%s", res.stderr)
+			}
+			if got := statuses(tc.w.readReport(t, input)); got["pending"] != 40 {
+				t.Errorf("rows %v, want all 40 pending", got)
+			}
+			s := tc.w.readSummary(t, input)
+			if s.Stopped == "" || !strings.Contains(s.Stopped, url) {
+				t.Errorf("summary.json stopped = %q, want why, naming %s", s.Stopped, url)
+			}
+		})
+	}
+}
+
+// TestRedirectsAreUnknown: a server that answers creating POSTs with 301,
+// 302, 303 or 307: every row is unknown (the sale may exist), the
+// redirect's target is never contacted (the token would go with it), and
+// a rerun sends nothing.
+func TestRedirectsAreUnknown(t *testing.T) {
+	var targetHits atomic.Int64
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		targetHits.Add(1)
+	}))
+	defer target.Close()
+	for _, status := range []int{301, 302, 303, 307} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			var posts atomic.Int64
+			api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.Method == "GET" && r.URL.Path == nxapi.PathConfig:
+					json.NewEncoder(w).Encode(nxapi.Config{AppID: 42, Nombre: "redirige"})
+				case r.Method == "GET":
+					w.Write([]byte("{}"))
+				case r.Method == "POST":
+					posts.Add(1)
+					http.Redirect(w, r, target.URL+"/resultado", status)
+				}
+			}))
+			defer api.Close()
+			w := newWorkspace(t, api.URL)
+			input := writeSales(t, w.dir, 3, 750001)
+			res := w.nx(t, w.runArgs(input)...)
+			if res.code != 3 {
+				t.Errorf("exit %d, want 3 (unknown)\n%s", res.code, res)
+			}
+			rows := w.readReport(t, input)
+			for _, r := range rows {
+				if r["result.status"] != "unknown" || !strings.Contains(r["result.message"], "redirección") {
+					t.Errorf("row %s: %s %q, want unknown for the redirect", r["result.row"], r["result.status"], r["result.message"])
+				}
+			}
+			sent := posts.Load()
+			if res := w.nx(t, w.runArgs(input)...); res.code != 3 || posts.Load() != sent {
+				t.Errorf("rerun: exit %d, %d more POSTs; want 3 and none\n%s", res.code, posts.Load()-sent, res)
+			}
+		})
+	}
+	if n := targetHits.Load(); n != 0 {
+		t.Errorf("the redirect target was contacted %d times", n)
+	}
+}
