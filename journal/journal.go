@@ -117,6 +117,9 @@ type Entry struct {
 	// Units are the identities of the units (stock rows) the request
 	// carried, in the order it carried them.
 	Units []string
+	// Evidence is what reconciliation read to settle the entry, and when
+	// (JSON text); "" otherwise.
+	Evidence string
 }
 
 // Unit is one unit a request carries: a stock row with its identity, the
@@ -719,14 +722,23 @@ func (j *Journal) finish(k Key, out Outcome) (func(*bolt.Tx) error, error) {
 	}, nil
 }
 
+// Verdict settles an entry whose outcome was not known.
+type Verdict struct {
+	As   State  // OK (it was created) or Failed (it was not; it may be sent again)
+	Note string // how it is known: an operator's check, or what reconciliation read
+	// FacturaID, Numero and PVNumero are the ids found in the ERP, for OK.
+	FacturaID, Numero, PVNumero int64
+	// Evidence is what was read to decide, and when (reconciliation's
+	// record, as JSON text); "" for an operator's verdict.
+	Evidence string
+}
+
 // Resolve records a verdict on an entry whose outcome is not known
 // (Unknown, or Sending): OK (it was created in the ERP) or Failed (it was
-// not; a later run may send it again). The note says how it is known: an
-// operator's check, or the evidence reconciliation read. OK may carry the
-// ids found in the ERP.
-func (j *Journal) Resolve(k Key, as State, note string, ids ...int64) error {
-	if as != OK && as != Failed {
-		return fmt.Errorf("journal: resolve %s as %q: want ok or failed", k, as)
+// not; a later run may send it again).
+func (j *Journal) Resolve(k Key, v Verdict) error {
+	if v.As != OK && v.As != Failed {
+		return fmt.Errorf("journal: resolve %s as %q: want ok or failed", k, v.As)
 	}
 	return j.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket(entriesBucket)
@@ -739,11 +751,9 @@ func (j *Journal) Resolve(k Key, as State, note string, ids ...int64) error {
 		case e.State != Unknown && e.State != Sending:
 			return fmt.Errorf("resolve %s: it is %s, only unknown entries are resolved: %w", k, e.State, ErrWrongState)
 		}
-		e.State, e.Note, e.Updated = as, note, j.now()
-		for i, p := range []*int64{&e.FacturaID, &e.Numero, &e.PVNumero} {
-			if i < len(ids) {
-				*p = ids[i]
-			}
+		e.State, e.Note, e.Evidence, e.Updated = v.As, v.Note, v.Evidence, j.now()
+		if v.As == OK && (v.FacturaID != 0 || v.Numero != 0 || v.PVNumero != 0) {
+			e.FacturaID, e.Numero, e.PVNumero = v.FacturaID, v.Numero, v.PVNumero
 		}
 		return put(b, e)
 	})
@@ -844,6 +854,7 @@ type record struct {
 	Source    string    `json:"source,omitempty"`
 	Updated   time.Time `json:"updated"`
 	Units     []string  `json:"units,omitempty"`
+	Evidence  string    `json:"evidence,omitempty"`
 }
 
 // unitRecord is the stored form of a UnitRecord.
@@ -867,7 +878,7 @@ func put(b *bolt.Bucket, e Entry) error {
 	v, err := json.Marshal(record{
 		BodyHash: e.BodyHash, State: e.State, Attempts: e.Attempts, First: e.First, Last: e.Last, Held: e.Held,
 		FacturaID: e.FacturaID, Numero: e.Numero, PVNumero: e.PVNumero,
-		Message: e.Message, Note: e.Note, Source: e.Source, Updated: e.Updated, Units: e.Units,
+		Message: e.Message, Note: e.Note, Source: e.Source, Updated: e.Updated, Units: e.Units, Evidence: e.Evidence,
 	})
 	if err != nil {
 		return err
@@ -890,7 +901,7 @@ func decode(k, v []byte) (Entry, error) {
 	return Entry{
 		Key: key, BodyHash: r.BodyHash, State: r.State, Attempts: r.Attempts, First: r.First, Last: r.Last, Held: r.Held,
 		FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero,
-		Message: r.Message, Note: r.Note, Source: r.Source, Updated: r.Updated, Units: r.Units,
+		Message: r.Message, Note: r.Note, Source: r.Source, Updated: r.Updated, Units: r.Units, Evidence: r.Evidence,
 	}, nil
 }
 

@@ -202,7 +202,7 @@ func finishAs(k Key, st State) func(*Journal) {
 func resolveAs(k Key, st State) func(*Journal) {
 	return func(j *Journal) {
 		finishAs(k, Unknown)(j)
-		if err := j.Resolve(k, st, "checked in the ERP"); err != nil {
+		if err := j.Resolve(k, Verdict{As: st, Note: "checked in the ERP"}); err != nil {
 			panic(err)
 		}
 	}
@@ -338,7 +338,7 @@ func TestListAndResolve(t *testing.T) {
 	clk.Advance(time.Minute)
 	for _, r := range resolves {
 		before, _, _ := j.Get(r.k)
-		err := j.Resolve(r.k, r.as, "miré el ERP: "+string(r.as))
+		err := j.Resolve(r.k, Verdict{As: r.as, Note: "miré el ERP: "+string(r.as)})
 		switch {
 		case r.wantAny:
 			if err == nil {

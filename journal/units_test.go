@@ -37,7 +37,7 @@ func TestUnitsBelongToTheirLastRequest(t *testing.T) {
 			t.Fatalf("m1 %s: Begin of a request carrying r2 = %v, want refused for unit r2", st, err)
 		}
 		if st == Unknown {
-			if err := j.Resolve(m1, Failed, "no está en el ERP"); err != nil {
+			if err := j.Resolve(m1, Verdict{As: Failed, Note: "no está en el ERP"}); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := j.Begin(m1, Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
@@ -132,7 +132,7 @@ func TestResolveKeepsTheIdsFound(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	k := Key{"t", "facturar", "33"}
 	finishAs(k, Unknown)(j)
-	if err := j.Resolve(k, OK, "reconciliado: GET /comprobante/33", 33, 1500, 2); err != nil {
+	if err := j.Resolve(k, Verdict{As: OK, Note: "reconciliado: GET /comprobante/33", FacturaID: 33, Numero: 1500, PVNumero: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if e := mustGet(t, j, k); e.State != OK || e.FacturaID != 33 || e.Numero != 1500 || e.PVNumero != 2 {

@@ -135,7 +135,7 @@ func (c *journalResolveCmd) Run(e *env) error {
 		return localized(err, l)
 	}
 	defer j.Close()
-	if err := j.Resolve(k, journal.State(c.As), c.Note); err != nil {
+	if err := j.Resolve(k, journal.Verdict{As: journal.State(c.As), Note: c.Note}); err != nil {
 		return &exitError{code: exitUsage, err: errors.New(msg.New("jrn.resolve.failed", c.Key, resolveProblem(err, l)).In(l))}
 	}
 	fmt.Fprintln(e.stdout, msg.New("jrn.resolved", c.Key, c.As).In(l))
