@@ -7,11 +7,11 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/validation"
 )
@@ -34,7 +34,7 @@ func LoadDir(dir string) (*validation.Catalog, error) {
 		cat.MediosPago = &mp
 		found++
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, err
+		return nil, readError(filepath.Join(dir, MediosPagoFile), err)
 	}
 	var mot []nxapi.Motivo
 	switch err := readJSON(filepath.Join(dir, MotivosFile), &mot); {
@@ -42,10 +42,10 @@ func LoadDir(dir string) (*validation.Catalog, error) {
 		cat.Motivos = mot
 		found++
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, err
+		return nil, readError(filepath.Join(dir, MotivosFile), err)
 	}
 	if found == 0 {
-		return nil, fmt.Errorf("catalog folder %s has neither %s nor %s", dir, MediosPagoFile, MotivosFile)
+		return nil, &msg.Error{Msg: msg.New("cat.dir.empty", dir, MediosPagoFile, MotivosFile)}
 	}
 	return cat, nil
 }
@@ -56,7 +56,16 @@ func readJSON(path string, v any) error {
 		return err
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("catalog %s is not the API's JSON answer: %w", path, err)
+		return &msg.Error{Msg: msg.New("cat.file.notjson", path, err.Error()), Err: err}
 	}
 	return nil
+}
+
+// readError is a catalog file that could not be read.
+func readError(path string, err error) error {
+	var me *msg.Error
+	if errors.As(err, &me) {
+		return err
+	}
+	return &msg.Error{Msg: msg.New("cat.file.read", path, msg.CauseOf(err)), Err: err}
 }

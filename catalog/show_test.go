@@ -160,7 +160,7 @@ func TestExport(t *testing.T) {
 		t.Errorf("motivos = %v", cat.Motivos)
 	}
 
-	if err := Export(filepath.Join(dir, "cat.ods"), s, ts, msg.ES); err == nil || !strings.Contains(err.Error(), ".xlsx or .csv") {
+	if err := Export(filepath.Join(dir, "cat.ods"), s, ts, msg.ES); err == nil || !strings.Contains(err.Error(), ".xlsx o .csv") {
 		t.Errorf("Export .ods err = %v", err)
 	}
 }

@@ -116,17 +116,63 @@ func (m Message) In(l Lang) string {
 // String renders m in Spanish, the users' language.
 func (m Message) String() string { return m.In(ES) }
 
-// Error is an error carrying a catalog message, for failures shown to users.
+// Position is where a problem sits in an input file: the file, the sheet
+// (empty for CSV), the spreadsheet's own row number (0 for the whole file
+// or sheet), the column's header as typed and the API field it fills.
+type Position struct {
+	File   string
+	Sheet  string
+	Row    int
+	Column string
+	Field  string
+}
+
+// Message renders the position: "ventas.xlsx, hoja Ventas, fila 12,
+// columna «total»".
+func (p Position) Message() Message {
+	var where Message
+	switch {
+	case p.File == "":
+		return Message{}
+	case p.Row == 0 && p.Sheet == "":
+		where = New("pos.file", p.File)
+	case p.Row == 0:
+		where = New("pos.sheetonly", p.File, p.Sheet)
+	case p.Sheet == "":
+		where = New("pos.csv", p.File, p.Row)
+	default:
+		where = New("pos.sheet", p.File, p.Sheet, p.Row)
+	}
+	if p.Column != "" {
+		return New("pos.column", where, p.Column)
+	}
+	return where
+}
+
+// Error is nxbatch's one error type for what a user is shown: a catalog
+// message, where it happened when that is a place in a file, and the
+// underlying cause. It is rendered once, in the run's language, where the
+// exit code is chosen.
 type Error struct {
+	Pos Position
 	Msg Message
 	Err error // the underlying cause, if any
 }
 
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return e.Msg.In(EN) + ": " + e.Err.Error()
+// In renders the error in language l: its position, its message and, when
+// the message does not already say it, the cause's own words.
+func (e *Error) In(l Lang) string {
+	text := e.Msg.In(l)
+	if w := e.Pos.Message(); w.Key != "" {
+		text = w.In(l) + ": " + text
 	}
-	return e.Msg.In(EN)
+	if e.Msg.Key == "" && e.Err != nil {
+		return CauseText(e.Err, l)
+	}
+	return text
 }
+
+// Error renders the error in Spanish, the users' language.
+func (e *Error) Error() string { return e.In(ES) }
 
 func (e *Error) Unwrap() error { return e.Err }

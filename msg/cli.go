@@ -4,7 +4,23 @@ package msg
 func init() {
 	register(map[string]Text{
 		"cli.warning": {ES: "aviso: %s", EN: "warning: %s"},
-		"cli.reports": {ES: "  filas a revisar: %s", EN: "  rows to check: %s"},
+		"cli.stopping": {
+			ES: "deteniendo: se terminan las solicitudes en curso y se escriben los informes; presione Ctrl-C otra vez para salir ya",
+			EN: "stopping: the requests in flight are settled and the reports written; press Ctrl-C again to quit at once",
+		},
+		"cli.failed":            {ES: "no se pudo completar: %s", EN: "could not complete: %s"},
+		"cli.parse":             {ES: "%s (vea «nxbatch --help»)", EN: "%s (see «nxbatch --help»)"},
+		"cli.kong.unexpected":   {ES: "argumento inesperado: %s", EN: "unexpected argument: %s"},
+		"cli.kong.missingflags": {ES: "faltan opciones obligatorias: %s", EN: "missing required flags: %s"},
+		"cli.kong.expected":     {ES: "falta un argumento: %s", EN: "an argument is missing: %s"},
+		"cli.kong.unknownflag":  {ES: "opción desconocida: %s", EN: "unknown flag: %s"},
+		"cli.kong.enum":         {ES: "%s acepta uno de %s, pero se indicó %s", EN: "%s takes one of %s, but got %s"},
+		"cli.kong.command":      {ES: "indique un comando: uno de %s", EN: "give a command: one of %s"},
+		"cli.kong.badvalue":     {ES: "el valor de %s no es válido: %s", EN: "the value of %s is not valid: %s"},
+		"cli.kong.other":        {ES: "la línea de comandos no es válida: %s", EN: "the command line is not valid: %s"},
+		"log.error":             {ES: "ERROR", EN: "ERROR"},
+		"log.warn":              {ES: "AVISO", EN: "WARNING"},
+		"cli.reports":           {ES: "  filas a revisar: %s", EN: "  rows to check: %s"},
 	})
 }
 
@@ -42,5 +58,48 @@ func init() {
 			ES: "la API en %s no dice qué integración es (GET /config sin appId): nxbatch no puede saber qué ya se envió a esta cuenta, y no envía nada. Verifique la dirección",
 			EN: "the API at %s does not say which integration it is (GET /config without appId): nxbatch cannot tell what was already sent to this account, and sends nothing. Check the address",
 		},
+	})
+}
+
+// System failures, in the users' words (CauseText).
+func init() {
+	register(map[string]Text{
+		"cause.notexist":    {ES: "no existe", EN: "it does not exist"},
+		"cause.permission":  {ES: "no hay permiso", EN: "permission denied"},
+		"cause.nospace":     {ES: "no queda espacio en el disco", EN: "no space left on the disk"},
+		"cause.readonly":    {ES: "el disco es de solo lectura", EN: "the disk is read-only"},
+		"cause.isdir":       {ES: "es una carpeta, no un archivo", EN: "it is a folder, not a file"},
+		"cause.notdir":      {ES: "una parte de la ruta no es una carpeta", EN: "part of the path is not a folder"},
+		"cause.refused":     {ES: "la conexión fue rechazada: no hay nada escuchando en esa dirección", EN: "the connection was refused: nothing listens at that address"},
+		"cause.dns":         {ES: "no se encontró el servidor (DNS)", EN: "the server was not found (DNS)"},
+		"cause.timeout":     {ES: "se agotó el tiempo de espera", EN: "the time ran out"},
+		"cause.reset":       {ES: "la conexión se cortó", EN: "the connection was cut"},
+		"cause.unreachable": {ES: "la red no llega a esa dirección", EN: "the network does not reach that address"},
+		"pos.file":          {ES: "%s", EN: "%s"},
+	})
+}
+
+// Usage and configuration errors of the command line.
+func init() {
+	register(map[string]Text{
+		"cli.only.bad":        {ES: "--only %s: no es un catálogo; use %s", EN: "--only %s: not a catalog; use %s"},
+		"cli.catalogs.failed": {ES: "no se pudo usar el caché de catálogos: %s", EN: "the catalog cache could not be used: %s"},
+		"cli.export.failed":   {ES: "no se pudieron exportar los catálogos a %s: %s", EN: "the catalogs could not be exported to %s: %s"},
+		"cli.nohome": {
+			ES: "no hay carpeta personal donde guardar el diario: indique --journal ARCHIVO o defina XDG_STATE_HOME",
+			EN: "there is no home folder to keep the journal in: give --journal FILE or set XDG_STATE_HOME",
+		},
+		"cli.timescale":       {ES: "--time-scale debe ser mayor que cero", EN: "--time-scale must be greater than zero"},
+		"cli.env":             {ES: "--env %s: use production o test", EN: "--env %s: use production or test"},
+		"cli.sandbox.start":   {ES: "no se pudo iniciar el sandbox: %s", EN: "the sandbox could not be started: %s"},
+		"cli.key.bad":         {ES: "%s no es una clave del diario: cópiela como la muestra «nxbatch journal list» (inquilino/tipo/clave)", EN: "%s is not a journal key: copy it as «nxbatch journal list» shows it (tenant/kind/key)"},
+		"cli.workers":         {ES: "--workers debe ser al menos 1", EN: "--workers must be at least 1"},
+		"cli.maxarticulos":    {ES: "--max-articulos debe ser al menos 1", EN: "--max-articulos must be at least 1"},
+		"cli.kind.bad":        {ES: "--kind %s: use venta, facturar o stock", EN: "--kind %s: use venta, facturar or stock"},
+		"cli.delimiter":       {ES: "--delimiter %q: use ',' ';' '|' o tab", EN: "--delimiter %q: use ',' ';' '|' or tab"},
+		"cli.decimal":         {ES: "--decimal %q: use comma (coma) o dot (punto)", EN: "--decimal %q: use comma or dot"},
+		"cli.reports.failed":  {ES: "no se pudieron escribir los informes de %s: %s", EN: "the reports of %s could not be written: %s"},
+		"cli.template.xlsx":   {ES: "la plantilla es un libro de Excel: nómbrela ARCHIVO.xlsx", EN: "the template is an Excel workbook: name it FILE.xlsx"},
+		"cli.template.failed": {ES: "no se pudo escribir la plantilla %s: %s", EN: "the template %s could not be written: %s"},
 	})
 }

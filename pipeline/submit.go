@@ -81,7 +81,7 @@ type SubmitResult struct {
 	// Unreachable: requests kept failing before they left (connection
 	// refused, DNS, TLS): the run stopped. Cause is the last failure.
 	Unreachable bool
-	Cause       string
+	Cause       error
 	// Err is a journal failure: the run stopped because an outcome could not
 	// be made durable.
 	Err error
@@ -427,7 +427,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 			s.journalOutcome(jb, journal.Outcome{State: journal.Unsent, Message: resendReason(out), Window: s.stockNotSent(isStock)})
 			if s.breaker.Failed() {
 				s.mu.Lock()
-				s.res.Unreachable, s.res.Cause = true, resendReason(out)
+				s.res.Unreachable, s.res.Cause = true, out.Err
 				s.mu.Unlock()
 				s.stop()
 				return // pending: the next run sends it

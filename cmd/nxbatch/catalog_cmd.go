@@ -30,7 +30,7 @@ type catalogPullCmd struct {
 func (c *catalogPullCmd) Run(e *env) error {
 	names, err := catalog.ParseNames(c.Only)
 	if err != nil {
-		return usageErr("%v", err)
+		return usage("cli.only.bad", strings.Join(c.Only, ","), catalogNames())
 	}
 	l := c.lang()
 	cn, err := c.apiFlags.connect(e, journal.Options{})
@@ -41,7 +41,7 @@ func (c *catalogPullCmd) Run(e *env) error {
 	cache := cn.catalogs(0)
 	_, pulled, err := cache.Pull(e.ctx, catalog.PullOptions{Names: names, MaxAge: c.MaxAge, Wait: c.WaitWindow})
 	if err != nil {
-		return usageErr("catalogs: %v", err)
+		return catalogsFailed(err)
 	}
 	return reportPull(e, pulled, l)
 }
@@ -97,13 +97,13 @@ func loadForShow(e *env, f apiFlags, offline bool, maxAge time.Duration) (*catal
 		fmt.Fprintln(e.stderr, msg.New("catc.offline").In(l))
 		s, err := cache.Load()
 		if err != nil {
-			return nil, usageErr("catalogs: %v", err)
+			return nil, catalogsFailed(err)
 		}
 		return &s, nil
 	}
 	s, pulled, err := cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{catalog.MediosPago, catalog.Motivos}, MaxAge: maxAge})
 	if err != nil {
-		return nil, usageErr("catalogs: %v", err)
+		return nil, catalogsFailed(err)
 	}
 	now := time.Now()
 	for _, p := range pulled {
@@ -139,12 +139,23 @@ func (c *catalogExportCmd) Run(e *env) error {
 	}
 	l := c.lang()
 	if err := catalog.Export(c.File, s, catalog.Tables(s, l), l); err != nil {
-		var me *msg.Error
-		if errors.As(err, &me) {
-			return usageErr("%s", me.Msg.In(l))
-		}
-		return usageErr("export catalogs: %v", err)
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.export.failed", c.File, msg.CauseText(err, l)), Err: err}}
 	}
 	fmt.Fprintln(e.stderr, msg.New("catc.export.done", c.File).In(l))
 	return nil
+}
+
+// catalogNames lists the catalogs `--only` takes.
+func catalogNames() string {
+	names := make([]string, len(catalog.Names))
+	for i, n := range catalog.Names {
+		names[i] = string(n)
+	}
+	return strings.Join(names, ", ")
+}
+
+// catalogsFailed is a failure of the catalog cache itself (its file, the
+// journal's windows), not of the API.
+func catalogsFailed(err error) error {
+	return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.catalogs.failed", msg.CauseText(err, msg.ES)), Err: err}}
 }

@@ -32,7 +32,7 @@ func (st stateFlags) journalPath(e *env) (string, error) {
 	}
 	p, err := journal.DefaultPath(e.getenv)
 	if err != nil {
-		return "", usageErr("%v", err)
+		return "", usage("cli.nohome")
 	}
 	return p, nil
 }
@@ -147,15 +147,15 @@ func (c *conn) resolveError(err error) error {
 	var we *tenant.WindowError
 	switch {
 	case errors.Is(err, apiclient.ErrUnauthorized):
-		return &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(c.lang))}
+		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("sub.unauthorized")}}
 	case errors.As(err, &we):
-		return &exitError{code: exitAborted, err: errors.New(msg.New("conn.tenantwindow", we.Next.Format("15:04:05")).In(c.lang))}
+		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("conn.tenantwindow", we.Next.Format("15:04:05"))}}
 	case errors.Is(err, tenant.ErrNoAppID):
-		return &exitError{code: exitUsage, err: errors.New(msg.New("conn.noappid", c.client.BaseURL()).In(c.lang))}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("conn.noappid", c.client.BaseURL())}}
 	case errors.Is(err, context.Canceled):
-		return &exitError{code: exitAborted, err: errors.New(msg.New("run.interrupted").In(c.lang))}
+		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("run.interrupted")}}
 	}
-	return &exitError{code: exitAborted, err: errors.New(msg.New("conn.unreachable", c.client.BaseURL(), err.Error()).In(c.lang))}
+	return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("conn.unreachable", c.client.BaseURL(), msg.CauseOf(err)), Err: err}}
 }
 
 // connect reads the token (before anything is locked), starts the embedded
@@ -164,17 +164,17 @@ func (c *conn) resolveError(err error) error {
 // is resolved by resolve.
 func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Options, l msg.Lang) (*conn, error) {
 	if cf.TimeScale <= 0 {
-		return nil, usageErr("--time-scale must be positive")
+		return nil, usage("cli.timescale")
 	}
 	env, err := sendrules.ParseEnv(cf.Env)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, usage("cli.env", cf.Env)
 	}
 	c := &conn{scale: cf.TimeScale, env: env, lang: l}
 	baseURL, token := cf.BaseURL, apiclient.Token{}
 	if !sf.Sandbox {
 		if baseURL == "" {
-			return nil, &exitError{code: exitUsage, err: errors.New(msg.New("cli.baseurl.empty").In(l))}
+			return nil, usage("cli.baseurl.empty")
 		}
 		// The token is read first: a token file that cannot be read must
 		// not leave the journal locked while we wait on it.
@@ -192,7 +192,7 @@ func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Op
 		sf.faultFlags.apply(&o)
 		srv, err := sandbox.Start(sandbox.DemoData(), o, "127.0.0.1:0")
 		if err != nil {
-			return nil, usageErr("start the sandbox: %v", err)
+			return nil, &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.sandbox.start", err.Error()), Err: err}}
 		}
 		c.embedded = srv
 		c.closers = append(c.closers, srv.Close)
@@ -219,16 +219,13 @@ func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Op
 	return c, nil
 }
 
-// localized renders an error that carries a catalog message in the run's
-// language, as a usage error unless it already has an exit code.
-func localized(err error, l msg.Lang) error {
+// localized is an error that carries a catalog message, as a usage error
+// unless it already has an exit code; main renders it in the run's
+// language.
+func localized(err error, _ msg.Lang) error {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return err
-	}
-	var me *msg.Error
-	if errors.As(err, &me) {
-		return &exitError{code: exitUsage, err: errors.New(me.Msg.In(l))}
 	}
 	return &exitError{code: exitUsage, err: err}
 }

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"context"
+	"io"
+	"log/slog"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
+
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // inert makes text from an input file or the API safe to print on a
@@ -46,3 +53,86 @@ func needsEscape(r rune) bool {
 	}
 	return false
 }
+
+// kongPatterns translate the command line parser's own errors, which come
+// in English, into the catalog's sentences; what they quote (a flag, a
+// value) is kept as it came.
+var kongPatterns = []struct {
+	re  *regexp.Regexp
+	key string
+}{
+	{regexp.MustCompile(`^unexpected argument (.+)$`), "cli.kong.unexpected"},
+	{regexp.MustCompile(`^missing flags?: (.+)$`), "cli.kong.missingflags"},
+	{regexp.MustCompile(`^expected "(.+)"$`), "cli.kong.expected"},
+	{regexp.MustCompile(`^unknown flag (\S+).*$`), "cli.kong.unknownflag"},
+	{regexp.MustCompile(`^(--\S+) must be one of (.+) but got (.+)$`), "cli.kong.enum"},
+	{regexp.MustCompile(`^expected one of (.+)$`), "cli.kong.command"},
+	{regexp.MustCompile(`^(--\S+): (.+)$`), "cli.kong.badvalue"},
+}
+
+// kongText renders a parse error of kong in language l.
+func kongText(s string, l msg.Lang) string {
+	if l == msg.EN {
+		return s
+	}
+	for _, p := range kongPatterns {
+		if m := p.re.FindStringSubmatch(s); m != nil {
+			args := make([]any, len(m)-1)
+			for i, a := range m[1:] {
+				args[i] = a
+			}
+			return msg.New(p.key, args...).In(l)
+		}
+	}
+	return msg.New("cli.kong.other", s).In(l)
+}
+
+// logHandler writes log lines for a cron log: the time, the level when it
+// is not plain information, and the message (already in the run's
+// language), with the attributes after it, every piece inert.
+type logHandler struct {
+	mu    *sync.Mutex
+	w     io.Writer
+	l     msg.Lang
+	attrs []slog.Attr
+}
+
+func newLogHandler(w io.Writer, l msg.Lang) *logHandler {
+	return &logHandler{mu: &sync.Mutex{}, w: w, l: l}
+}
+
+func (h *logHandler) Enabled(_ context.Context, lv slog.Level) bool { return lv >= slog.LevelInfo }
+
+func (h *logHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString(r.Time.Format("2006-01-02 15:04:05"))
+	switch {
+	case r.Level >= slog.LevelError:
+		b.WriteString(" " + msg.New("log.error").In(h.l))
+	case r.Level >= slog.LevelWarn:
+		b.WriteString(" " + msg.New("log.warn").In(h.l))
+	}
+	b.WriteString(" " + inert(r.Message))
+	write := func(a slog.Attr) bool {
+		b.WriteString(" " + inert(a.Key) + "=" + inert(a.Value.String()))
+		return true
+	}
+	for _, a := range h.attrs {
+		write(a)
+	}
+	r.Attrs(write)
+	b.WriteString("\n")
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err := io.WriteString(h.w, b.String())
+	return err
+}
+
+func (h *logHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	c := *h
+	c.attrs = append(append([]slog.Attr(nil), h.attrs...), as...)
+	return &c
+}
+
+// WithGroup keeps the attributes flat: the logs have no groups.
+func (h *logHandler) WithGroup(string) slog.Handler { return h }

@@ -121,7 +121,7 @@ func (c *journalResolveCmd) Run(e *env) error {
 	l := c.lang()
 	k, err := journal.ParseKey(c.Key)
 	if err != nil {
-		return usageErr("%v", err)
+		return usage("cli.key.bad", c.Key)
 	}
 	path, err := c.path(e)
 	if err != nil {

@@ -11,9 +11,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -28,8 +31,8 @@ const (
 	exitAborted     = 4 // 401, interrupted, journal locked
 )
 
-// exitError carries an exit code out of a command; its message (if any) is
-// printed once by main.
+// exitError carries an exit code out of a command; its error (if any) is
+// rendered once, in the run's language, by main.
 type exitError struct {
 	code int
 	err  error
@@ -44,7 +47,13 @@ func (e *exitError) Error() string {
 
 func (e *exitError) Unwrap() error { return e.err }
 
-// usageErr is a usage or configuration error.
+// usage is a usage or configuration error with a catalog message.
+func usage(key string, args ...any) error {
+	return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New(key, args...)}}
+}
+
+// usageErr is a usage or configuration error around a cause that already
+// says what is wrong (a catalog message, or a package's own error).
 func usageErr(format string, args ...any) error {
 	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
 }
@@ -58,11 +67,45 @@ func exitCode(err error) int {
 	if errors.As(err, &ee) {
 		return ee.code
 	}
+	return exitUsage
+}
+
+// localizer is an error that renders itself in a language: msg.Error,
+// readers.Error, pipeline.FileError.
+type localizer interface{ In(msg.Lang) string }
+
+// messager is an error that carries a catalog message (the journal's
+// refusals).
+type messager interface{ Message() msg.Message }
+
+// render turns an error into the sentence the user reads, in language l:
+// the first error of the chain that speaks the user's language, else the
+// cause as it came, inside a sentence of the catalog. It is the one place
+// where errors become text.
+func render(err error, l msg.Lang) string {
+	if err == nil {
+		return ""
+	}
 	var pe *kong.ParseError
 	if errors.As(err, &pe) {
-		return exitUsage
+		return msg.New("cli.parse", kongText(pe.Error(), l)).In(l)
 	}
-	return exitUsage
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if _, isExit := e.(*exitError); isExit {
+			continue
+		}
+		if lz, ok := e.(localizer); ok {
+			return lz.In(l)
+		}
+		if m, ok := e.(messager); ok {
+			return m.Message().In(l)
+		}
+	}
+	var lz localizer
+	if errors.As(err, &lz) {
+		return lz.In(l)
+	}
+	return msg.New("cli.failed", err.Error()).In(l)
 }
 
 // env is what commands get from main: streams, signals, a logger. Tests
@@ -93,24 +136,42 @@ type cli struct {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	l := langOf(os.Args[1:])
 	go func() {
 		// The first signal asks for a clean stop (requests in flight are
 		// settled and journaled); restoring the default lets a second one
 		// end the process at once. What was in flight is then unknown.
 		<-ctx.Done()
 		stop()
-		fmt.Fprintln(os.Stderr, "nxbatch: stopping after the requests in flight; press Ctrl-C again to quit at once")
+		fmt.Fprintln(os.Stderr, "nxbatch: "+msg.New("cli.stopping").In(l))
 	}()
 	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
-		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+		log: slog.New(newLogHandler(os.Stderr, l))}
 	err := run(e, os.Args[1:])
 	if err != nil {
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.err != nil {
-			fmt.Fprintln(os.Stderr, "nxbatch:", err)
+			fmt.Fprintln(os.Stderr, "nxbatch: "+render(err, l))
 		}
 	}
 	os.Exit(exitCode(err))
+}
+
+// langOf finds --lang among the arguments before they are parsed, so that
+// even a parse error is told in the run's language.
+func langOf(args []string) msg.Lang {
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--lang=")
+		if !ok && a == "--lang" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok {
+			if l, err := msg.ParseLang(v); err == nil {
+				return l
+			}
+		}
+	}
+	return msg.ES
 }
 
 // run parses args and runs the chosen command.

@@ -48,7 +48,7 @@ func (c *runCmd) Run(e *env) error {
 		return err
 	}
 	if c.Workers < 1 {
-		return usageErr("--workers must be at least 1")
+		return usage("cli.workers")
 	}
 	l := c.lang()
 	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags, journal.Options{RetryUnknown: c.RetryUnknown}, l)
@@ -99,7 +99,7 @@ func (c *runCmd) Run(e *env) error {
 		for _, f := range files {
 			f.Validate(nil, false)
 		}
-		return rep.stopped(files, msg.New("sub.unauthorized"), &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(l))}, code)
+		return rep.stopped(files, msg.New("sub.unauthorized"), &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("sub.unauthorized")}}, code)
 	}
 	if err != nil {
 		cat = &validation.Catalog{}
@@ -128,12 +128,12 @@ func (c *runCmd) Run(e *env) error {
 	case res.Err != nil:
 		why, stopErr = msg.New("sub.pending.journal"), &exitError{code: exitAborted, err: res.Err}
 	case res.Aborted:
-		why, stopErr = msg.New("sub.unauthorized"), &exitError{code: exitAborted, err: errors.New(msg.New("sub.unauthorized").In(l))}
+		why, stopErr = msg.New("sub.unauthorized"), &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("sub.unauthorized")}}
 	case res.Unreachable:
-		why = msg.New("sub.unreachable", cn.client.BaseURL(), res.Cause)
-		stopErr = &exitError{code: exitAborted, err: errors.New(msg.New("conn.unreachable", cn.client.BaseURL(), res.Cause).In(l))}
+		why = msg.New("sub.unreachable", cn.client.BaseURL(), msg.CauseOf(res.Cause))
+		stopErr = &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("conn.unreachable", cn.client.BaseURL(), msg.CauseOf(res.Cause))}}
 	case res.Interrupted:
-		why, stopErr = msg.New("sub.pending"), &exitError{code: exitAborted, err: errors.New(msg.New("run.interrupted").In(l))}
+		why, stopErr = msg.New("sub.pending"), &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("run.interrupted")}}
 	case res.MaxErrors:
 		why = msg.New("sub.pending.maxerrors", c.MaxErrors)
 		fmt.Fprintln(e.stderr, msg.New("run.maxerrors", c.MaxErrors).In(l))
@@ -147,7 +147,7 @@ func stopReason(err error, cn *conn) msg.Message {
 	if errors.Is(err, apiclient.ErrUnauthorized) {
 		return msg.New("sub.unauthorized")
 	}
-	return msg.New("sub.unreachable", cn.client.BaseURL(), err.Error())
+	return msg.New("sub.unreachable", cn.client.BaseURL(), msg.CauseOf(err))
 }
 
 // reporter writes a run's reports and chooses its exit code.
@@ -167,7 +167,7 @@ func (r reporter) stopped(files []*pipeline.File, why msg.Message, stopErr error
 		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: r.c.ReportDir, Lang: r.l, Command: "run",
 			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX, Stopped: why})
 		if err != nil {
-			return &exitError{code: exitAborted, err: fmt.Errorf("write reports of %s: %w", f.Path, err)}
+			return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("cli.reports.failed", f.Path, msg.CauseText(err, r.l)), Err: err}}
 		}
 		rows, _ := f.Counts()
 		printFileSummary(r.e, f.Path, rows, paths, r.l)

@@ -36,10 +36,10 @@ type templateCmd struct {
 func (c *templateCmd) Run(e *env) error {
 	k, err := schema.ParseKind(c.Kind)
 	if err != nil {
-		return usageErr("%v", err)
+		return usage("cli.kind.bad", c.Kind)
 	}
 	if !strings.EqualFold(filepath.Ext(c.Output), ".xlsx") && c.Output != "" {
-		return usageErr("the template is an XLSX workbook: name it FILE.xlsx")
+		return usage("cli.template.xlsx")
 	}
 	out := c.Output
 	if out == "" {
@@ -65,13 +65,13 @@ func (c *templateCmd) Run(e *env) error {
 	if c.Offline {
 		snap, err = cache.Load()
 		if err != nil {
-			return usageErr("catalogs: %v", err)
+			return catalogsFailed(err)
 		}
 	} else {
 		var pulled []catalog.Pulled
 		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: template.Needs(k), MaxAge: c.MaxAge, Wait: wait})
 		if err != nil {
-			return usageErr("catalogs: %v", err)
+			return catalogsFailed(err)
 		}
 		now := time.Now()
 		for _, p := range pulled {
@@ -84,7 +84,7 @@ func (c *templateCmd) Run(e *env) error {
 		fmt.Fprintln(e.stderr, n.In(l))
 	}
 	if err := template.Write(out, k, &snap, template.Options{Rows: c.Rows, Notes: notes}); err != nil {
-		return usageErr("write the template: %v", err)
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.template.failed", out, msg.CauseText(err, l)), Err: err}}
 	}
 	fmt.Fprintln(e.stdout, msg.New("tpl.done", string(k), out).In(l))
 	return nil

@@ -19,9 +19,9 @@ import (
 
 // inputFlags say how input files are read; shared by validate and run.
 type inputFlags struct {
-	Files        []string `arg:"" name:"file" help:"Input files (.csv, .txt, .xlsx)." type:"existingfile"`
+	Files        []string `arg:"" name:"file" help:"Input files (.csv, .txt, .xlsx)." type:"path"`
 	Kind         string   `help:"Kind of every input file (venta, facturar, stock); detected from the headers when not given." enum:",venta,facturar,stock" default:""`
-	Map          string   `help:"Mapping file (JSON or YAML) from your own column names to API field paths, e.g. {\"Nro Orden\": \"ordenId\"}." type:"existingfile"`
+	Map          string   `help:"Mapping file (JSON or YAML) from your own column names to API field paths, e.g. {\"Nro Orden\": \"ordenId\"}." type:"path"`
 	Delimiter    string   `help:"CSV delimiter: ',' ';' or 'tab'; detected when not given."`
 	Encoding     string   `help:"CSV encoding: utf-8 or windows-1252; detected when not given." enum:",utf-8,windows-1252" default:""`
 	Decimal      string   `help:"Decimal separator of text numbers: comma or dot; detected per file when not given." enum:",comma,dot" default:""`
@@ -34,19 +34,19 @@ type inputFlags struct {
 func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
 	o := pipeline.LoadOptions{MaxArticulos: f.MaxArticulos}
 	if f.MaxArticulos < 1 {
-		return o, usageErr("--max-articulos must be at least 1")
+		return o, usage("cli.maxarticulos")
 	}
 	if f.Kind != "" {
 		k, err := schema.ParseKind(f.Kind)
 		if err != nil {
-			return o, usageErr("%v", err)
+			return o, usage("cli.kind.bad", f.Kind)
 		}
 		o.Kind = k
 	}
 	if f.Map != "" {
 		m, err := schema.LoadMapping(f.Map)
 		if err != nil {
-			return o, usageErr("%v", err)
+			return o, &exitError{code: exitUsage, err: err}
 		}
 		o.Mapping = m
 	}
@@ -57,14 +57,14 @@ func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
 	default:
 		r, n := utf8.DecodeRuneInString(f.Delimiter)
 		if n != len(f.Delimiter) || (r != ',' && r != ';' && r != '|') {
-			return o, usageErr("--delimiter %q: use ',' ';' '|' or tab", f.Delimiter)
+			return o, usage("cli.delimiter", f.Delimiter)
 		}
 		o.Reader.Delimiter = r
 	}
 	o.Reader.Encoding = f.Encoding
 	sep, err := schema.ParseSep(f.Decimal)
 	if err != nil {
-		return o, usageErr("--decimal %q: use comma or dot", f.Decimal)
+		return o, usage("cli.decimal", f.Decimal)
 	}
 	o.Sep = sep
 	return o, nil
@@ -72,7 +72,7 @@ func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
 
 type validateCmd struct {
 	inputFlags
-	Catalog string `help:"Folder with medios-pago.json and motivos.json (the API's answers) to check ids against." type:"existingdir"`
+	Catalog string `help:"Folder with medios-pago.json and motivos.json (the API's answers) to check ids against." type:"path"`
 	Offline bool   `help:"Never use the network: catalogs only from --catalog (otherwise, with NX_BASE_URL set or --sandbox, they come from the API through the per-tenant cache)."`
 	connFlags
 	sandboxFlags
@@ -126,7 +126,7 @@ func (c *validateCmd) Run(e *env) error {
 	if c.Catalog != "" {
 		cat, err = catalog.LoadDir(c.Catalog)
 		if err != nil {
-			return usageErr("%v", err)
+			return &exitError{code: exitUsage, err: err}
 		}
 	}
 	l := c.lang()
@@ -150,7 +150,7 @@ func (c *validateCmd) Run(e *env) error {
 		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: c.ReportDir, Lang: l, Command: "validate",
 			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX})
 		if err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("write reports of %s: %w", f.Path, err)}
+			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.reports.failed", f.Path, msg.CauseText(err, l)), Err: err}}
 		}
 		rows, _ := f.Counts()
 		printFileSummary(e, f.Path, rows, paths, l)

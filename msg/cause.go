@@ -1,0 +1,59 @@
+package msg
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"net"
+	"syscall"
+)
+
+// causes are the system failures a user meets, in their words; the system's
+// own text (English) is kept only for what is not among them.
+var causes = []struct {
+	is  func(error) bool
+	key string
+}{
+	{func(err error) bool { return errors.Is(err, fs.ErrNotExist) }, "cause.notexist"},
+	{func(err error) bool { return errors.Is(err, fs.ErrPermission) }, "cause.permission"},
+	{func(err error) bool { return errors.Is(err, syscall.ENOSPC) }, "cause.nospace"},
+	{func(err error) bool { return errors.Is(err, syscall.EROFS) }, "cause.readonly"},
+	{func(err error) bool { return errors.Is(err, syscall.EISDIR) }, "cause.isdir"},
+	{func(err error) bool { return errors.Is(err, syscall.ENOTDIR) }, "cause.notdir"},
+	{func(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }, "cause.refused"},
+	{func(err error) bool { var d *net.DNSError; return errors.As(err, &d) }, "cause.dns"},
+	{func(err error) bool {
+		var ne net.Error
+		return errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout())
+	}, "cause.timeout"},
+	{func(err error) bool { return errors.Is(err, syscall.ECONNRESET) }, "cause.reset"},
+	{func(err error) bool {
+		return errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH)
+	}, "cause.unreachable"},
+}
+
+// CauseText says what went wrong underneath an operation, in language l:
+// a message of the catalog when the error carries one, the system failure
+// in the user's words when it is a known one, else the error's own text.
+func CauseText(err error, l Lang) string {
+	var me *Error
+	if errors.As(err, &me) && me.Msg.Key != "" {
+		return me.In(l)
+	}
+	for _, c := range causes {
+		if c.is(err) {
+			return New(c.key).In(l)
+		}
+	}
+	return err.Error()
+}
+
+// causeArg renders an error's cause in the language of the message it is
+// an argument of.
+type causeArg struct{ err error }
+
+func (c causeArg) In(l Lang) string { return CauseText(c.err, l) }
+
+// CauseOf is err as a message argument: rendered by CauseText in the
+// language the message is rendered in.
+func CauseOf(err error) Localizer { return causeArg{err} }
