@@ -4,11 +4,11 @@ package msg
 func init() {
 	register(map[string]Text{
 		"cli.token.missing": {
-			ES: "Falta el token de la integración: definí la variable de entorno NX_TOKEN o indicá un archivo con --token-file.",
+			ES: "Falta el token de la integración: defina la variable de entorno NX_TOKEN o indique un archivo con --token-file.",
 			EN: "The integration token is missing: set the NX_TOKEN environment variable or point --token-file at a file holding it.",
 		},
 		"cli.token.emptyfile": {
-			ES: "El archivo de token %s está vacío: guardá en él el token de la integración, o usá la variable de entorno NX_TOKEN.",
+			ES: "El archivo de token %s está vacío: guarde en él el token de la integración, o use la variable de entorno NX_TOKEN.",
 			EN: "The token file %s is empty: put the integration token in it, or use the NX_TOKEN environment variable.",
 		},
 		"cli.token.read": {
@@ -20,15 +20,15 @@ func init() {
 			EN: "The token file %s is not a regular file (a folder, a FIFO, a device?): keep the token in a file and try again.",
 		},
 		"cli.token.perms": {
-			ES: "El archivo de token %s puede ser leído por otros usuarios (permisos %s): ejecutá «chmod 600 %s» y volvé a intentar.",
+			ES: "El archivo de token %s puede ser leído por otros usuarios (permisos %s): ejecute «chmod 600 %s» y vuelva a intentar.",
 			EN: "The token file %s can be read by other users (permissions %s): run «chmod 600 %s» and try again.",
 		},
 		"cli.token.invalid": {
-			ES: "El token de la integración tiene caracteres no válidos (saltos de línea o caracteres de control): revisá NX_TOKEN o el archivo de token.",
+			ES: "El token de la integración tiene caracteres no válidos (saltos de línea o caracteres de control): revise NX_TOKEN o el archivo de token.",
 			EN: "The integration token has invalid characters (line breaks or control characters): check NX_TOKEN or the token file.",
 		},
 		"cli.baseurl.empty": {
-			ES: "Falta la dirección de la API: definí NX_BASE_URL (por ejemplo https://api.ejemplo.com.ar).",
+			ES: "Falta la dirección de la API: defina NX_BASE_URL (por ejemplo https://api.ejemplo.com.ar).",
 			EN: "The API address is missing: set NX_BASE_URL (for example https://api.example.com).",
 		},
 		"cli.baseurl.bad": {
@@ -36,11 +36,11 @@ func init() {
 			EN: "The API address %q is not valid: it must be a full address starting with http:// or https://.",
 		},
 		"cli.baseurl.userinfo": {
-			ES: "La dirección de la API no puede incluir usuario ni contraseña: sacalos de NX_BASE_URL; el token va en NX_TOKEN o --token-file.",
+			ES: "La dirección de la API no puede incluir usuario ni contraseña: quítelos de NX_BASE_URL; el token va en NX_TOKEN o --token-file.",
 			EN: "The API address must not include a user name or password: remove them from NX_BASE_URL; the token goes in NX_TOKEN or --token-file.",
 		},
 		"cli.baseurl.query": {
-			ES: "La dirección de la API %q no puede llevar parámetros (?...) ni fragmento (#...): dejá solo el servidor y la ruta base.",
+			ES: "La dirección de la API %q no puede llevar parámetros (?...) ni fragmento (#...): deje solo el servidor y la ruta base.",
 			EN: "The API address %q must not carry parameters (?...) or a fragment (#...): keep only the server and base path.",
 		},
 		"cli.useragent.invalid": {

@@ -84,6 +84,17 @@ type Localizer interface {
 // New returns the message key with args.
 func New(key string, args ...any) Message { return Message{Key: key, Args: args} }
 
+// Count returns the message key with n as its first argument, in the
+// singular when n is 1 (the key's ".one" variant: "1 fila", not "1 filas").
+func Count(key string, n int, args ...any) Message {
+	if n == 1 {
+		if _, ok := catalog[key+".one"]; ok {
+			key += ".one"
+		}
+	}
+	return New(key, append([]any{n}, args...)...)
+}
+
 // In renders m in language l. An unknown key renders as the key itself with
 // its arguments, so nothing is ever silently dropped.
 func (m Message) In(l Lang) string {

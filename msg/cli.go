@@ -19,8 +19,27 @@ func init() {
 		"cli.kong.badvalue":     {ES: "el valor de %s no es válido: %s", EN: "the value of %s is not valid: %s"},
 		"cli.kong.other":        {ES: "la línea de comandos no es válida: %s", EN: "the command line is not valid: %s"},
 		"log.error":             {ES: "ERROR", EN: "ERROR"},
+		"progress.bar":          {ES: "enviando", EN: "sending"},
+		"log.progress":          {ES: "enviadas %d de %d solicitudes", EN: "%d of %d requests sent"},
+		"log.progress.done":     {ES: "envío terminado: %d de %d solicitudes", EN: "sending finished: %d of %d requests"},
 		"log.warn":              {ES: "AVISO", EN: "WARNING"},
 		"cli.reports":           {ES: "  filas a revisar: %s", EN: "  rows to check: %s"},
+		"cli.filesummary":       {ES: "%s: %s: %s", EN: "%s: %s: %s"},
+		// The statuses, counted, as the console tells them; the reports
+		// keep the codes (ok, skipped...) in every language.
+		"st.count.ok.one":       {ES: "%d enviada y aceptada", EN: "%d sent and accepted"},
+		"st.count.ok":           {ES: "%d enviadas y aceptadas", EN: "%d sent and accepted"},
+		"st.count.skipped.one":  {ES: "%d ya enviada antes", EN: "%d already sent before"},
+		"st.count.skipped":      {ES: "%d ya enviadas antes", EN: "%d already sent before"},
+		"st.count.valid.one":    {ES: "%d válida", EN: "%d valid"},
+		"st.count.valid":        {ES: "%d válidas", EN: "%d valid"},
+		"st.count.invalid":      {ES: "%d con errores", EN: "%d with errors"},
+		"st.count.rejected.one": {ES: "%d rechazada por la API", EN: "%d rejected by the API"},
+		"st.count.rejected":     {ES: "%d rechazadas por la API", EN: "%d rejected by the API"},
+		"st.count.conflict":     {ES: "%d en conflicto con lo ya enviado", EN: "%d in conflict with what was sent"},
+		"st.count.unknown":      {ES: "%d con resultado desconocido", EN: "%d with unknown outcome"},
+		"st.count.pending.one":  {ES: "%d pendiente", EN: "%d pending"},
+		"st.count.pending":      {ES: "%d pendientes", EN: "%d pending"},
 	})
 }
 

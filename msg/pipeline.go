@@ -44,8 +44,8 @@ func init() {
 		},
 		"row.internal": {ES: "error interno: %s", EN: "internal error: %s"},
 		"row.otherrows": {
-			ES: "esta fila está bien, pero la %s no se envía porque tiene errores en la(s) fila(s) %s",
-			EN: "this row is fine, but %s is not sent because it has errors on row(s) %s",
+			ES: "esta fila está bien, pero no se envía porque la solicitud «%s» tiene errores en la(s) fila(s) %s",
+			EN: "this row is fine, but it is not sent because the request «%s» has errors on row(s) %s",
 		},
 	})
 }
@@ -53,14 +53,23 @@ func init() {
 // The plan printed before sending.
 func init() {
 	register(map[string]Text{
-		"plan.line":          {ES: "%s: %d filas → %s (%d con errores)", EN: "%s: %d rows → %s (%d with errors)"},
-		"plan.line.stock":    {ES: "%s: %d filas → %s (%d filas con errores)", EN: "%s: %d rows → %s (%d rows with errors)"},
-		"plan.kind.venta":    {ES: "%d ventas", EN: "%d sales"},
-		"plan.kind.facturar": {ES: "%d preventas a facturar", EN: "%d presales to invoice"},
-		"plan.kind.stock":    {ES: "%d movimientos de stock", EN: "%d stock movement requests"},
+		"plan.line":              {ES: "%s: %s → %s (%s)", EN: "%s: %s → %s (%s)"},
+		"plan.kind.venta":        {ES: "%d ventas", EN: "%d sales"},
+		"plan.kind.venta.one":    {ES: "%d venta", EN: "%d sale"},
+		"plan.kind.facturar":     {ES: "%d preventas a facturar", EN: "%d presales to invoice"},
+		"plan.kind.facturar.one": {ES: "%d preventa a facturar", EN: "%d presale to invoice"},
+		"plan.kind.stock":        {ES: "%d movimientos de stock", EN: "%d stock movement requests"},
+		"plan.kind.stock.one":    {ES: "%d movimiento de stock", EN: "%d stock movement request"},
+		"n.rows":                 {ES: "%d filas", EN: "%d rows"},
+		"n.rows.one":             {ES: "%d fila", EN: "%d row"},
+		"n.requests":             {ES: "%d solicitudes", EN: "%d requests"},
+		"n.requests.one":         {ES: "%d solicitud", EN: "%d request"},
+		"n.witherrors":           {ES: "%d con errores", EN: "%d with errors"},
+		"n.rowswitherrors":       {ES: "%d filas con errores", EN: "%d rows with errors"},
+		"n.rowswitherrors.one":   {ES: "%d fila con errores", EN: "%d row with errors"},
 		"plan.tosend": {
-			ES: "a enviar: %d solicitudes; tiempo mínimo que permiten los límites de la API: %s",
-			EN: "to send: %d requests; least time the API's limits allow: %s",
+			ES: "a enviar: %s; tiempo mínimo que permiten los límites de la API: %s",
+			EN: "to send: %s; least time the API's limits allow: %s",
 		},
 	})
 }

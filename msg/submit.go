@@ -80,7 +80,7 @@ func init() {
 // Log lines of sending, for cron logs.
 func init() {
 	register(map[string]Text{
-		"log.resend.unsent": {ES: "no se pudo conectar: se reintenta en %s (la solicitud no salió)", EN: "could not connect: trying again in %s (the request never left)"},
-		"log.resend.window": {ES: "la API pidió esperar: se reenvía en %s (no la procesó)", EN: "the API asked to wait: resending in %s (it did not process it)"},
+		"log.resend.unsent": {ES: "%s: no se pudo conectar; se reintenta en %s (la solicitud no salió)", EN: "%s: could not connect; trying again in %s (the request never left)"},
+		"log.resend.window": {ES: "%s: la API pidió esperar (HTTP %d); se reenvía en %s (no la procesó)", EN: "%s: the API asked to wait (HTTP %d); resending in %s (it did not process it)"},
 	})
 }

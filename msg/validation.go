@@ -111,7 +111,7 @@ func init() {
 			EN: "medioPago.tipo is %d, which is not a payment type: use one of %s",
 		},
 		"val.medioPago.venta": {
-			ES: "medioPago.tipo %s no se acepta en ventas directas (la API respondería «%s»): use EFECTIVO, DEPOSITO_BANCO o VIRTUAL; para cobrar con tarjeta o cuenta corriente cargue una preventa en el ERP y facturela con una planilla de tipo facturar",
+			ES: "medioPago.tipo %s no se acepta en ventas directas (la API respondería «%s»): use EFECTIVO, DEPOSITO_BANCO o VIRTUAL; para cobrar con tarjeta o cuenta corriente cargue una preventa en el ERP y factúrela con una planilla de tipo facturar",
 			EN: "medioPago.tipo %s is not accepted on direct sales (the API would answer «%s»): use EFECTIVO, DEPOSITO_BANCO or VIRTUAL; to charge a card or a current account, enter a presale in the ERP and invoice it with a facturar spreadsheet",
 		},
 		"val.medioPago.cuenta": {

@@ -43,10 +43,11 @@ func (p PlanLine) Message() msg.Message {
 	if p.Sheet != "" {
 		where = sheetLabel(p.File, p.Sheet)
 	}
+	invalid := msg.Count("n.witherrors", p.Invalid)
 	if p.Kind == schema.Stock {
-		return msg.New("plan.line.stock", where, p.Rows, msg.New("plan.kind.stock", p.Requests), p.Invalid)
+		invalid = msg.Count("n.rowswitherrors", p.Invalid)
 	}
-	return msg.New("plan.line", where, p.Rows, msg.New("plan.kind."+string(p.Kind), p.Requests), p.Invalid)
+	return msg.New("plan.line", where, msg.Count("n.rows", p.Rows), msg.Count("plan.kind."+string(p.Kind), p.Requests), invalid)
 }
 
 // Pacing is what the API's limits allow, for the least-time estimate.

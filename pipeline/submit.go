@@ -64,6 +64,8 @@ type SubmitOptions struct {
 	// could not reach the API; 0 is sendrules.DefaultBreakerLimit.
 	BreakerLimit int
 	Log          *slog.Logger
+	// Lang is the language of the log lines.
+	Lang msg.Lang
 	// Progress is called after each request is settled.
 	Progress func(done int)
 	Now      func() time.Time
@@ -433,7 +435,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 				return // pending: the next run sends it
 			}
 			wait := s.o.Resend.NotSentWait(failures)
-			s.log.Info(msg.New("log.resend.unsent", wait.String()).In(msg.ES), "request", sd.Key)
+			s.log.Info(msg.New("log.resend.unsent", jb.key.String(), wait.String()).In(s.o.Lang))
 			if sendrules.Sleep(ctx, wait) != nil {
 				return
 			}
@@ -447,7 +449,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 			wait := s.o.Resend.RefusedWait(out.Wait, sends)
 			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: "not processed: " + resendReason(out),
 				Window: s.stockAnswered(isStock, wait)})
-			s.log.Info(msg.New("log.resend.window", wait.String()).In(msg.ES), "request", sd.Key, "status", out.Status)
+			s.log.Info(msg.New("log.resend.window", jb.key.String(), out.Status, wait.String()).In(s.o.Lang))
 			if !isStock && sendrules.Sleep(ctx, wait) != nil {
 				return
 			}

@@ -177,8 +177,9 @@ func lists(k schema.Kind, s *catalog.Snapshot) []list {
 	add(mo)
 
 	deps, known := s.Warehouses()
-	for _, column := range []string{"depositoId", "depositoDosId"} {
-		dl := list{column: column, title: "Depósitos (" + column + ")", strict: true, known: known}
+	for _, dc := range []struct{ column, title string }{{"depositoId", "Depósitos"}, {"depositoDosId", "Depósitos de destino"}} {
+		column := dc.column
+		dl := list{column: column, title: dc.title, strict: true, known: known}
 		for _, d := range sorted(deps, func(d nxapi.Deposito) int64 { return d.DepositoID }) {
 			label := d.Nombre
 			if d.SucursalNombre != "" {

@@ -8,12 +8,15 @@ import (
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/term"
+
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // progress shows how far sending is: a bar on a terminal, and a plain log
 // line every logEvery without one, so cron logs stay readable.
 type progress struct {
 	e     *env
+	l     msg.Lang
 	total int
 	p     *mpb.Progress
 	bar   *mpb.Bar
@@ -25,8 +28,8 @@ type progress struct {
 
 const logEvery = 10 * time.Second
 
-func newProgress(e *env, total int) *progress {
-	pr := &progress{e: e, total: total, last: time.Now()}
+func newProgress(e *env, total int, l msg.Lang) *progress {
+	pr := &progress{e: e, l: l, total: total, last: time.Now()}
 	pr.tick = pr.last
 	if total == 0 {
 		return pr
@@ -34,7 +37,7 @@ func newProgress(e *env, total int) *progress {
 	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		pr.p = mpb.New(mpb.WithOutput(f), mpb.WithWidth(40))
 		pr.bar = pr.p.AddBar(int64(total),
-			mpb.PrependDecorators(decor.Name("enviando "), decor.CountersNoUnit("%d / %d")),
+			mpb.PrependDecorators(decor.Name(msg.New("progress.bar").In(l)+" "), decor.CountersNoUnit("%d / %d")),
 			mpb.AppendDecorators(decor.Percentage(), decor.Name(" "), decor.EwmaETA(decor.ET_STYLE_GO, 30)))
 	}
 	return pr
@@ -51,7 +54,7 @@ func (pr *progress) update(done int) {
 	pr.done = max(pr.done, done)
 	if time.Since(pr.last) >= logEvery {
 		pr.last = time.Now()
-		pr.e.log.Info("sending", "done", pr.done, "total", pr.total)
+		pr.e.log.Info(msg.New("log.progress", pr.done, pr.total).In(pr.l))
 	}
 }
 
@@ -62,7 +65,7 @@ func (pr *progress) finish() {
 		return
 	}
 	if pr.total > 0 {
-		pr.e.log.Info("sending finished", "done", pr.done, "total", pr.total)
+		pr.e.log.Info(msg.New("log.progress.done", pr.done, pr.total).In(pr.l))
 	}
 }
 

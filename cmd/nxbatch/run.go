@@ -111,13 +111,13 @@ func (c *runCmd) Run(e *env) error {
 		printPlan(e, f, l)
 	}
 	so := pipeline.SubmitOptions{Tenant: cn.tenant, Workers: c.Workers, Rate: c.Rate, Env: cn.env, TimeScale: c.TimeScale,
-		Timeout: c.Timeout, RetryUnknown: c.RetryUnknown, MaxErrors: c.MaxErrors, Log: e.log}
+		Timeout: c.Timeout, RetryUnknown: c.RetryUnknown, MaxErrors: c.MaxErrors, Log: e.log, Lang: l}
 	toSend, err := pipeline.Prepare(files, cn.journal, so)
 	if err != nil {
 		return &exitError{code: exitAborted, err: err}
 	}
-	fmt.Fprintln(e.stdout, msg.New("plan.tosend", toSend, pipeline.RunLeastTime(files, pacing).Round(time.Second).String()).In(l))
-	prog := newProgress(e, toSend)
+	fmt.Fprintln(e.stdout, msg.New("plan.tosend", msg.Count("n.requests", toSend), pipeline.RunLeastTime(files, pacing).Round(time.Second).String()).In(l))
+	prog := newProgress(e, toSend, l)
 	so.Progress = prog.update
 	res := pipeline.Submit(e.ctx, files, cn.client, cn.journal, so)
 	prog.finish()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -188,13 +189,15 @@ func printPlan(e *env, f *pipeline.File, l msg.Lang) {
 }
 
 func printFileSummary(e *env, path string, rows map[writers.Status]int, p pipeline.ReportPaths, l msg.Lang) {
-	line := filepath.Base(path) + ":"
+	var parts []string
+	total := 0
 	for _, st := range writers.AllStatuses {
 		if n := rows[st]; n > 0 {
-			line += fmt.Sprintf(" %d %s", n, st)
+			parts = append(parts, msg.Count("st.count."+string(st), n).In(l))
+			total += n
 		}
 	}
-	fmt.Fprintln(e.stdout, line)
+	fmt.Fprintln(e.stdout, msg.New("cli.filesummary", inert(filepath.Base(path)), msg.Count("n.rows", total), strings.Join(parts, ", ")).In(l))
 	attention := 0
 	for st, n := range rows {
 		if writers.NeedsAttention(st) {
@@ -205,6 +208,6 @@ func printFileSummary(e *env, path string, rows map[writers.Status]int, p pipeli
 		return
 	}
 	for _, pth := range p.Errors {
-		fmt.Fprintln(e.stdout, msg.New("cli.reports", pth).In(l))
+		fmt.Fprintln(e.stdout, msg.New("cli.reports", inert(pth)).In(l))
 	}
 }

@@ -134,7 +134,7 @@ func TestValidateExitCodesAndLanguage(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bad.csv"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, _ := runCLI(t, dir, "validate", "--offline", "ok.csv"); code != exitOK || !strings.Contains(out, "1 valid") {
+	if code, out, _ := runCLI(t, dir, "validate", "--offline", "ok.csv"); code != exitOK || !strings.Contains(out, "1 válida") {
 		t.Errorf("all valid: exit %d, out %s", code, out)
 	}
 	code, _, _ := runCLI(t, dir, "validate", "--offline", "--lang", "en", "bad.csv")
