@@ -338,7 +338,7 @@ func TestListAndResolve(t *testing.T) {
 	clk.Advance(time.Minute)
 	for _, r := range resolves {
 		before, _, _ := j.Get(r.k)
-		err := j.Resolve(r.k, Verdict{As: r.as, Note: "miré el ERP: "+string(r.as)})
+		err := j.Resolve(r.k, Verdict{As: r.as, Note: "miré el ERP: " + string(r.as)})
 		switch {
 		case r.wantAny:
 			if err == nil {
