@@ -7,7 +7,6 @@ import (
 
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // sample is the absolute path of a file of the repo's sample folder (runs
@@ -84,9 +83,9 @@ func TestSamplesEveryKind(t *testing.T) {
 			}
 			noDuplicates(t, st)
 			sent := sum(st, tc.endpoint)
-			if s := w.readSummary(t, input); s.RequestsSent != sent || len(s.Created) != s.Requests[writers.StatusOK] {
+			if s := w.readSummary(t, input); s.RequestsSent != sent || len(s.Created) != s.Requests["ok"] {
 				t.Errorf("summary: requestsSent %d (sandbox got %d), created %d ids for %d ok requests",
-					s.RequestsSent, sent, len(s.Created), s.Requests[writers.StatusOK])
+					s.RequestsSent, sent, len(s.Created), s.Requests["ok"])
 			}
 
 			res := w.nx(t, w.runArgs(input)...)
@@ -94,8 +93,8 @@ func TestSamplesEveryKind(t *testing.T) {
 				t.Fatalf("rerun: %s", res)
 			}
 			again := w.readReport(t, input)
-			if s := w.readSummary(t, input); s.RequestsSent != 0 || s.Rows[writers.StatusSkipped] != len(rows) {
-				t.Errorf("rerun summary: requestsSent %d, skipped rows %d of %d", s.RequestsSent, s.Rows[writers.StatusSkipped], len(rows))
+			if s := w.readSummary(t, input); s.RequestsSent != 0 || s.Rows["skipped"] != len(rows) {
+				t.Errorf("rerun summary: requestsSent %d, skipped rows %d of %d", s.RequestsSent, s.Rows["skipped"], len(rows))
 			}
 			for i, r := range again {
 				if r["result.status"] != "skipped" {

@@ -13,7 +13,6 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/validation"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // Validate builds every request of f, checks it with the local rules (and
@@ -125,12 +124,12 @@ func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, du
 	b.settle(r)
 	// Only a run needs the exact body and its hash (journal keys and
 	// conflicts); validate skips the cost.
-	if !keepBodies || r.Status != writers.StatusValid {
+	if !keepBodies || r.Status != StatusValid {
 		return
 	}
 	js, err := json.Marshal(body)
 	if err != nil { // cannot happen with these types; never send what we cannot hash
-		r.Status = writers.StatusInvalid
+		r.Status = StatusInvalid
 		b.msgs[r.Rows[0]] = append(b.msgs[r.Rows[0]], msg.New("row.internal", err.Error()))
 		return
 	}
@@ -164,7 +163,7 @@ func (b *builder) addIssue(rows []int32, is validation.Issue) {
 // settle sets the request's status from its issues and gives every row its
 // messages: its own problems, or which rows of the same request have them.
 func (b *builder) settle(r *Request) {
-	r.Status = writers.StatusValid
+	r.Status = StatusValid
 	if len(b.issues) == 0 {
 		return
 	}
@@ -178,7 +177,7 @@ func (b *builder) settle(r *Request) {
 	if len(bad) == 0 {
 		return // warnings only: the request stays valid
 	}
-	r.Status = writers.StatusInvalid
+	r.Status = StatusInvalid
 	var badRows []string
 	for _, row := range r.Rows {
 		if bad[row] {

@@ -7,7 +7,6 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/sendrules"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // Request is one unit of exactly-once a sheet becomes: a sale (all rows of
@@ -27,7 +26,7 @@ type Request struct {
 	firstRow            int32
 	pack, chunk, chunks int32
 
-	Status   writers.Status
+	Status   Status
 	Outcome  msg.Message // the send outcome, when there is one
 	BodyHash string
 	// Body is the exact JSON sent (a stock row: its article line), kept only

@@ -17,7 +17,6 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // load writes content to a temp file named name and loads and validates it.
@@ -38,7 +37,7 @@ func load(t *testing.T, name, content string, o LoadOptions) *File {
 // rowView is what a test asserts about one row.
 type rowView struct {
 	Row     int
-	Status  writers.Status
+	Status  Status
 	Request string
 	Msg     string
 }
@@ -50,7 +49,7 @@ func rowsOf(sh *Sheet) []rowView {
 		req = 4
 	}
 	for r := range sh.rows(msg.ES) {
-		out = append(out, rowView{r.SourceRow, r.Status, r.Result[req], r.Result[1]})
+		out = append(out, rowView{r.SourceRow, Status(r.Result[0]), r.Result[req], r.Result[1]})
 	}
 	return out
 }
@@ -67,9 +66,9 @@ func TestVentaRowsGroupByOrdenWhereverTheyAre(t *testing.T) {
 		t.Fatalf("requests = %d, want 2 (ordenId 1 and 0001 are one sale)", len(sh.Requests))
 	}
 	want := []rowView{
-		{2, writers.StatusValid, "venta 1", ""},
-		{3, writers.StatusValid, "venta 2", ""},
-		{4, writers.StatusValid, "venta 1", ""},
+		{2, StatusValid, "venta 1", ""},
+		{3, StatusValid, "venta 2", ""},
+		{4, StatusValid, "venta 1", ""},
 	}
 	if d := cmp.Diff(want, rowsOf(sh)); d != "" {
 		t.Errorf("rows (-want +got):\n%s", d)
@@ -92,11 +91,11 @@ func TestConflictingOrderValuesMarkEveryRow(t *testing.T) {
 		"8,c@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n", LoadOptions{})
 	rows := rowsOf(f.Sheets[0])
 	for _, r := range rows[:2] {
-		if r.Status != writers.StatusInvalid || !strings.Contains(r.Msg, "usuario.email") {
+		if r.Status != StatusInvalid || !strings.Contains(r.Msg, "usuario.email") {
 			t.Errorf("row %d = %+v, want invalid naming usuario.email", r.Row, r)
 		}
 	}
-	if rows[2].Status != writers.StatusValid {
+	if rows[2].Status != StatusValid {
 		t.Errorf("other sale affected: %+v", rows[2])
 	}
 }
@@ -106,10 +105,10 @@ func TestFineRowsSayWhichRowBrokeTheRequest(t *testing.T) {
 		"7,a@x.com,100,10,1,20,0,0,0,20,EFECTIVO\n"+
 		"7,,101,10,0,,,,,,\n", LoadOptions{})
 	rows := rowsOf(f.Sheets[0])
-	if rows[1].Status != writers.StatusInvalid || !strings.Contains(rows[1].Msg, "cantidad") {
+	if rows[1].Status != StatusInvalid || !strings.Contains(rows[1].Msg, "cantidad") {
 		t.Errorf("bad line: %+v", rows[1])
 	}
-	if rows[0].Status != writers.StatusInvalid || !strings.Contains(rows[0].Msg, "fila(s) 3") {
+	if rows[0].Status != StatusInvalid || !strings.Contains(rows[0].Msg, "fila(s) 3") {
 		t.Errorf("fine line must point at row 3: %+v", rows[0])
 	}
 }
@@ -117,7 +116,7 @@ func TestFineRowsSayWhichRowBrokeTheRequest(t *testing.T) {
 func TestParseErrorIsReportedOnceWithItsColumn(t *testing.T) {
 	f := load(t, "v.csv", ventaHeader+"9,a@x.com,100,abc,1,10,0,0,0,10,EFECTIVO\n", LoadOptions{})
 	r := rowsOf(f.Sheets[0])[0]
-	if r.Status != writers.StatusInvalid || !strings.Contains(r.Msg, "«productos.precio»") || !strings.Contains(r.Msg, "«abc»") {
+	if r.Status != StatusInvalid || !strings.Contains(r.Msg, "«productos.precio»") || !strings.Contains(r.Msg, "«abc»") {
 		t.Fatalf("row = %+v", r)
 	}
 	if strings.Count(r.Msg, "precio") != 1 {
@@ -128,10 +127,10 @@ func TestParseErrorIsReportedOnceWithItsColumn(t *testing.T) {
 func TestRepeatedFacturaIDIsAnErrorOnLaterRows(t *testing.T) {
 	f := load(t, "f.csv", "facturaId,puntoVentaId,electronica,medioPago.tipo\n1001,1,no,EFECTIVO\n1002,1,no,EFECTIVO\n1001,1,si,EFECTIVO\n", LoadOptions{})
 	rows := rowsOf(f.Sheets[0])
-	if rows[0].Status != writers.StatusValid || rows[1].Status != writers.StatusValid {
+	if rows[0].Status != StatusValid || rows[1].Status != StatusValid {
 		t.Errorf("first rows: %+v", rows[:2])
 	}
-	if rows[2].Status != writers.StatusInvalid || !strings.Contains(rows[2].Msg, "fila 2") {
+	if rows[2].Status != StatusInvalid || !strings.Contains(rows[2].Msg, "fila 2") {
 		t.Errorf("repeated row: %+v", rows[2])
 	}
 }
@@ -149,8 +148,8 @@ func stockCSV(n int, extra func(i int) string) string {
 // with an empty journal, and returns the rows per movement request.
 func chunks(sh *Sheet) []int {
 	for _, r := range sh.Requests {
-		if r.Status == writers.StatusValid {
-			r.Status = writers.StatusPending
+		if r.Status == StatusValid {
+			r.Status = StatusPending
 		}
 	}
 	var got []int
@@ -201,7 +200,7 @@ func TestStockPacking(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := load(t, "s.csv", tt.csv, LoadOptions{MaxArticulos: tt.max})
 			for _, r := range f.Sheets[0].Requests {
-				if r.Status != writers.StatusValid {
+				if r.Status != StatusValid {
 					t.Errorf("row %s is %s: %v", r.Key, r.Status, rowsOf(f.Sheets[0]))
 				}
 			}
@@ -231,16 +230,16 @@ func TestDecimalSeparatorIsDetectedPerFile(t *testing.T) {
 	if f.Sheets[0].Sep != schema.SepComma {
 		t.Fatalf("sep = %v, want comma", f.Sheets[0].Sep)
 	}
-	if st := f.Sheets[0].Requests[0].Status; st != writers.StatusValid {
+	if st := f.Sheets[0].Requests[0].Status; st != StatusValid {
 		t.Errorf("1.500 in a comma file is 1500: %v", rowsOf(f.Sheets[0]))
 	}
 	ambiguous := strings.Replace(comma, "1.500,00", "1.500", 1)
 	f = load(t, "a.csv", ambiguous, LoadOptions{})
-	if r := rowsOf(f.Sheets[0])[0]; r.Status != writers.StatusInvalid || !strings.Contains(r.Msg, "ambiguo") {
+	if r := rowsOf(f.Sheets[0])[0]; r.Status != StatusInvalid || !strings.Contains(r.Msg, "ambiguo") {
 		t.Errorf("no evidence: %+v", r)
 	}
 	f = load(t, "a.csv", ambiguous, LoadOptions{Sep: schema.SepComma})
-	if r := rowsOf(f.Sheets[0])[0]; r.Status != writers.StatusValid {
+	if r := rowsOf(f.Sheets[0])[0]; r.Status != StatusValid {
 		t.Errorf("--decimal comma: %+v", r)
 	}
 }
@@ -369,7 +368,7 @@ func TestParallelValidationMatchesInput(t *testing.T) {
 	for i, r := range rowsOf(sh) {
 		sale := i % sales
 		wantBad := sale%7 == 0
-		if got := r.Status == writers.StatusInvalid; got != wantBad {
+		if got := r.Status == StatusInvalid; got != wantBad {
 			t.Fatalf("row %d (sale %d): status %s, want invalid=%v", r.Row, sale, r.Status, wantBad)
 		}
 		if wantBad && !strings.Contains(r.Msg, "11,00") {
@@ -440,7 +439,7 @@ func TestXLSXTextNumbersFollowTheFile(t *testing.T) {
 func TestExtraCellsStayInTheReport(t *testing.T) {
 	f := load(t, "v.csv", ventaHeader+"1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO,nota suelta,42\n", LoadOptions{})
 	r := rowsOf(f.Sheets[0])[0]
-	if r.Status != writers.StatusInvalid || !strings.Contains(r.Msg, "«nota suelta», «42»") {
+	if r.Status != StatusInvalid || !strings.Contains(r.Msg, "«nota suelta», «42»") {
 		t.Errorf("row = %+v: want invalid with the extra cells quoted", r)
 	}
 }
@@ -459,11 +458,11 @@ func TestStockRowIdentities(t *testing.T) {
 	if len(ids) != 4 {
 		t.Errorf("4 rows have %d identities, want 4 (article 100 twice is two rows)", len(ids))
 	}
-	var st []writers.Status
+	var st []Status
 	for _, r := range first.Requests {
 		st = append(st, r.Status)
 	}
-	if d := cmp.Diff([]writers.Status{writers.StatusValid, writers.StatusValid, writers.StatusValid, writers.StatusInvalid}, st); d != "" {
+	if d := cmp.Diff([]Status{StatusValid, StatusValid, StatusValid, StatusInvalid}, st); d != "" {
 		t.Errorf("statuses (-want +got):\n%s", d)
 	}
 	tests := []struct {

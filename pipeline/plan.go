@@ -5,7 +5,6 @@ import (
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // PlanLine is what one sheet becomes: how many rows, how many requests of
@@ -28,7 +27,7 @@ func (f *File) Plan() []PlanLine {
 			pl.Requests = sh.stockRequests(sh.maxArticulos)
 		}
 		for _, r := range sh.Requests {
-			if r.Status == writers.StatusInvalid {
+			if r.Status == StatusInvalid {
 				pl.Invalid++
 			}
 		}

@@ -99,7 +99,7 @@ func (sh *Sheet) sourceRow(i int) int {
 // before any row is rendered.
 func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table {
 	t := sh.Table(l)
-	t.Rows = sh.rowsWhere(l, writers.NeedsAttention)
+	t.Rows = sh.rowsWhere(l, NeedsAttention)
 	return t
 }
 
@@ -121,7 +121,7 @@ func (sh *Sheet) label(ri int32, l msg.Lang) string {
 	return ls[ri]
 }
 
-func (sh *Sheet) rowsWhere(l msg.Lang, keep func(writers.Status) bool) iter.Seq[writers.Row] {
+func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
 		n := len(sh.Info.Header)
 		buf := make([]string, 0, n)
@@ -146,7 +146,7 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(writers.Status) bool) iter.Seq[
 			}
 			row := writers.Row{
 				Cells:     sh.store.cells(i, n, buf),
-				Status:    r.Status,
+				Tone:      r.Status.Tone(),
 				Result:    res,
 				SourceRow: sh.store.rowNumber(i),
 			}
@@ -167,8 +167,8 @@ func idText(n int64) string {
 // Counts returns rows and requests per status. A stock sheet's requests
 // are its movement requests: those this run sent, by outcome, or, before a
 // run, those its valid rows make.
-func (f *File) Counts() (rows, requests map[writers.Status]int) {
-	rows, requests = map[writers.Status]int{}, map[writers.Status]int{}
+func (f *File) Counts() (rows, requests map[Status]int) {
+	rows, requests = map[Status]int{}, map[Status]int{}
 	for _, sh := range f.Sheets {
 		for _, r := range sh.Requests {
 			rows[r.Status] += len(r.Rows)
@@ -181,7 +181,7 @@ func (f *File) Counts() (rows, requests map[writers.Status]int) {
 		}
 		if !sh.prepared {
 			if n := sh.stockRequests(sh.maxArticulos); n > 0 {
-				requests[writers.StatusValid] += n
+				requests[StatusValid] += n
 			}
 			continue
 		}
@@ -190,6 +190,15 @@ func (f *File) Counts() (rows, requests map[writers.Status]int) {
 		}
 	}
 	return rows, requests
+}
+
+// counts keys counts by status code, as summary.json writes them.
+func counts(m map[Status]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for st, n := range m {
+		out[string(st)] = n
+	}
+	return out
 }
 
 // Summary builds the machine-readable summary of the file.
@@ -203,7 +212,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	s := writers.Summary{
 		File: f.Path, SHA256: f.SHA256, Tool: o.Tool, Command: o.Command,
 		Started: o.Started, Finished: fin, Seconds: fin.Sub(o.Started).Seconds(),
-		Rows: rows, Requests: reqs,
+		Rows: counts(rows), Requests: counts(reqs),
 		Created: []writers.Created{},
 	}
 	var total nxapi.Decimal
@@ -225,10 +234,10 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 		// per voucher or movement, in input order.
 		byID := map[int64]int{}
 		for _, r := range sh.Requests {
-			if r.Status != writers.StatusOK && r.Status != writers.StatusSkipped {
+			if r.Status != StatusOK && r.Status != StatusSkipped {
 				continue
 			}
-			if sh.Kind == schema.Venta && r.Status == writers.StatusOK {
+			if sh.Kind == schema.Venta && r.Status == StatusOK {
 				total += sh.requestTotal(r)
 			}
 			if r.FacturaID == 0 {
@@ -251,6 +260,10 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	}
 	for k := range kinds {
 		s.Kinds = append(s.Kinds, k)
+	}
+	for _, st := range AllStatuses {
+		s.Statuses = append(s.Statuses, writers.StatusLine{Code: string(st), Meaning: st.Meaning().In(o.Lang),
+			Rows: rows[st], Requests: reqs[st], Tone: st.Tone()})
 	}
 	sort.Strings(s.Kinds)
 	s.TotalInvoiced = total.String()
@@ -299,7 +312,7 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 		if err := writers.WriteCSV(res, sh.Table(o.Lang)); err != nil {
 			return p, err
 		}
-		if err := writers.WriteErrorsCSV(errs, sh.ErrorsTable(o.Lang)); err != nil {
+		if err := writers.WriteCSV(errs, sh.ErrorsTable(o.Lang)); err != nil {
 			return p, err
 		}
 		p.CSV = append(p.CSV, res)

@@ -13,7 +13,6 @@ import (
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/validation"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // A stock file is an inventory count or a list of corrections: thousands of
@@ -217,9 +216,9 @@ func (b *builder) checkMovement(mv *Movement, cat *validation.Catalog, keepBodie
 		mv.head = bytes.TrimSuffix(js, []byte(`,"articulos":null}`))
 	}
 	for k, u := range mv.Units {
-		u.Status = writers.StatusValid
+		u.Status = StatusValid
 		if len(movementBad) > 0 || bad[u.Rows[0]] {
-			u.Status = writers.StatusInvalid
+			u.Status = StatusInvalid
 			continue
 		}
 		if mv.head == nil {
@@ -242,7 +241,7 @@ func (sh *Sheet) packStock(max int) []*Send {
 	for _, mv := range sh.Movements {
 		var units []*Request
 		for _, u := range mv.Units {
-			if u.Status == writers.StatusPending {
+			if u.Status == StatusPending {
 				units = append(units, u)
 			}
 		}
@@ -294,7 +293,7 @@ func (sh *Sheet) stockRequests(max int) int {
 	for _, mv := range sh.Movements {
 		valid := 0
 		for _, u := range mv.Units {
-			if u.Status == writers.StatusValid || u.Status == writers.StatusPending {
+			if u.Status == StatusValid || u.Status == StatusPending {
 				valid++
 			}
 		}

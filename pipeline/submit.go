@@ -21,7 +21,6 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/sendrules"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // Sender sends one creating request and classifies the answer;
@@ -138,7 +137,7 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 // file or sheet of this run.
 func duplicateInRun(f *File, sh *Sheet, r *Request, k journal.Key, seen map[journal.Key]string) bool {
 	if where, dup := seen[k]; dup {
-		r.Status = writers.StatusConflict
+		r.Status = StatusConflict
 		r.Outcome = msg.New("sub.duprun", where)
 		return true
 	}
@@ -149,7 +148,7 @@ func duplicateInRun(f *File, sh *Sheet, r *Request, k journal.Key, seen map[jour
 func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
 	var keys []journal.Key
 	for _, r := range sh.Requests {
-		if r.Status == writers.StatusValid {
+		if r.Status == StatusValid {
 			keys = append(keys, journal.Key{Tenant: o.Tenant, Kind: string(sh.Kind), Business: r.Key})
 		}
 	}
@@ -159,7 +158,7 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 	}
 	sh.pending = sh.pending[:0]
 	for _, r := range sh.Requests {
-		if r.Status != writers.StatusValid {
+		if r.Status != StatusValid {
 			continue
 		}
 		k := journal.Key{Tenant: o.Tenant, Kind: string(sh.Kind), Business: r.Key}
@@ -171,19 +170,19 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 			case journal.OK:
 				r.FacturaID, r.Numero, r.PVNumero = e.FacturaID, e.Numero, e.PVNumero
 				if e.BodyHash == r.BodyHash {
-					r.Status, r.Outcome = writers.StatusSkipped, msg.New("sub.skipped", when(e.Last))
+					r.Status, r.Outcome = StatusSkipped, msg.New("sub.skipped", when(e.Last))
 				} else {
-					r.Status, r.Outcome = writers.StatusConflict, msg.New("sub.conflict", when(e.Last))
+					r.Status, r.Outcome = StatusConflict, msg.New("sub.conflict", when(e.Last))
 				}
 				continue
 			case journal.Unknown, journal.Sending:
 				if !o.RetryUnknown {
-					r.Status, r.Outcome = writers.StatusUnknown, msg.New("sub.stillunknown", resolveHint(k))
+					r.Status, r.Outcome = StatusUnknown, msg.New("sub.stillunknown", resolveHint(k))
 					continue
 				}
 			}
 		}
-		r.Status = writers.StatusPending
+		r.Status = StatusPending
 		sh.pending = append(sh.pending, &Send{Kind: sh.Kind, Key: r.Key, Units: []*Request{r}, Body: r.Body, BodyHash: r.BodyHash})
 	}
 	return nil
@@ -192,7 +191,7 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
 	var ids []string
 	for _, r := range sh.Requests {
-		if r.Status == writers.StatusValid {
+		if r.Status == StatusValid {
 			ids = append(ids, r.Key)
 		}
 	}
@@ -201,7 +200,7 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 		return err
 	}
 	for _, r := range sh.Requests {
-		if r.Status != writers.StatusValid {
+		if r.Status != StatusValid {
 			continue
 		}
 		if duplicateInRun(f, sh, r, journal.Key{Tenant: o.Tenant, Kind: string(schema.Stock), Business: r.Key}, seen) {
@@ -210,26 +209,26 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 		u, found := units[r.Key]
 		e, carried := reqs[u.Request]
 		if !found || !carried {
-			r.Status = writers.StatusPending
+			r.Status = StatusPending
 			continue
 		}
 		switch e.State {
 		case journal.OK:
 			r.FacturaID = e.FacturaID
 			if u.BodyHash == r.BodyHash {
-				r.Status, r.Outcome = writers.StatusSkipped, msg.New("sub.skipped", when(e.Last))
+				r.Status, r.Outcome = StatusSkipped, msg.New("sub.skipped", when(e.Last))
 			} else {
-				r.Status = writers.StatusConflict
+				r.Status = StatusConflict
 				r.Outcome = msg.New("sub.conflict.stockrow", sentQuantity(u.Body), movementName(e), when(e.Last), u.Source)
 			}
 			continue
 		case journal.Unknown, journal.Sending:
 			if !o.RetryUnknown {
-				r.Status, r.Outcome = writers.StatusUnknown, msg.New("sub.stillunknown", resolveHint(e.Key))
+				r.Status, r.Outcome = StatusUnknown, msg.New("sub.stillunknown", resolveHint(e.Key))
 				continue
 			}
 		}
-		r.Status = writers.StatusPending
+		r.Status = StatusPending
 	}
 	sh.pending = sh.packStock(sh.maxArticulos)
 	return nil
@@ -414,7 +413,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		case errors.Is(err, journal.ErrNotSendable):
 			s.notSentStock(isStock)
 			for _, u := range sd.Units {
-				u.Status, u.Outcome = writers.StatusUnknown, msg.New("sub.stillunknown", resolveHint(jb.key))
+				u.Status, u.Outcome = StatusUnknown, msg.New("sub.stillunknown", resolveHint(jb.key))
 			}
 			return
 		case err != nil:
@@ -544,7 +543,7 @@ func resendReason(out apiclient.Outcome) string {
 func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) {
 	var st journal.State
 	var fid, num, pv int64
-	var status writers.Status
+	var status Status
 	var outcome msg.Message
 	text := out.Message
 	switch out.Class {
@@ -556,13 +555,13 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		if out.Stock != nil {
 			fid = int64(out.Stock.ID)
 		}
-		status, outcome = writers.StatusOK, msg.New("sub.ok")
+		status, outcome = StatusOK, msg.New("sub.ok")
 		s.inARow.Store(0)
 	case apiclient.Rejected, apiclient.Resend:
 		// Resend here means the resends ran out: every answer proved the
 		// request was not processed, so a later run may send it again.
 		st = journal.Rejected
-		status, outcome = writers.StatusRejected, msg.New("sub.rejected", out.Status, quoted(text))
+		status, outcome = StatusRejected, msg.New("sub.rejected", out.Status, quoted(text))
 		if out.Class == apiclient.Resend {
 			text = resendReason(out)
 			outcome = msg.New("sub.notsent", text)
@@ -577,7 +576,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		// A 401 is not processed: the request goes back to pending and the
 		// run stops; the next run with a valid token sends it.
 		st = journal.Rejected
-		status, outcome = writers.StatusPending, msg.New("sub.unauthorized")
+		status, outcome = StatusPending, msg.New("sub.unauthorized")
 		s.mu.Lock()
 		s.res.Aborted = true
 		s.mu.Unlock()
@@ -586,7 +585,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		st = journal.Unknown
 		reason := unknownReason(out)
 		text = reason.In(msg.ES)
-		status, outcome = writers.StatusUnknown, msg.New("sub.unknown", reason, resolveHint(jb.key))
+		status, outcome = StatusUnknown, msg.New("sub.unknown", reason, resolveHint(jb.key))
 	}
 	for _, u := range jb.s.Units {
 		u.Status, u.Outcome = status, outcome
@@ -699,10 +698,10 @@ func (f *File) NotSent(why msg.Message) {
 	}
 	for _, sh := range f.Sheets {
 		for _, r := range sh.Requests {
-			if r.Status != writers.StatusPending && r.Status != writers.StatusValid {
+			if r.Status != StatusPending && r.Status != StatusValid {
 				continue
 			}
-			r.Status = writers.StatusPending
+			r.Status = StatusPending
 			if r.Outcome.Key == "" {
 				r.Outcome = why
 			}

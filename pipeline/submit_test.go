@@ -14,7 +14,6 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/nxapi"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // fakeSender answers every creating request with answer(kind, n), n
@@ -105,7 +104,7 @@ func stockRows(n, variants int) string {
 	return b.String()
 }
 
-func statusCount(f *File) map[writers.Status]int {
+func statusCount(f *File) map[Status]int {
 	rows, _ := f.Counts()
 	return rows
 }
@@ -131,7 +130,7 @@ func TestWindowRefusalsRunOutAsRejected(t *testing.T) {
 		t.Errorf("Sent = %d, want %d", res.Sent, want)
 	}
 	r := f.Sheets[0].Requests[0]
-	if r.Status != writers.StatusRejected || r.Outcome.Key != "sub.notsent" {
+	if r.Status != StatusRejected || r.Outcome.Key != "sub.notsent" {
 		t.Errorf("status %s (%s), want rejected as not sent", r.Status, r.Outcome.Key)
 	}
 }
@@ -165,7 +164,7 @@ func TestUnreachableAPIStopsTheRun(t *testing.T) {
 		if res.Sent != 0 {
 			t.Errorf("Sent = %d, want 0: nothing left", res.Sent)
 		}
-		if got := statusCount(f); got[writers.StatusPending] != 40 {
+		if got := statusCount(f); got[StatusPending] != 40 {
 			t.Errorf("rows %v, want all 40 pending", got)
 		}
 		// Nothing holds the key: the next run may send at once.
@@ -200,7 +199,7 @@ func TestRefusedConnectionsThenAnswers(t *testing.T) {
 		if res.Unreachable || res.Err != nil {
 			t.Fatalf("Submit = %+v", res)
 		}
-		if got := statusCount(f); got[writers.StatusOK] != 2 {
+		if got := statusCount(f); got[StatusOK] != 2 {
 			t.Errorf("rows %v, want both ok", got)
 		}
 		if took := time.Since(start); took >= 30*time.Second {
@@ -229,7 +228,7 @@ func TestStockWindowCountsFromTheAnswer(t *testing.T) {
 		if res.Err != nil {
 			t.Fatal(res.Err)
 		}
-		if got := statusCount(f); got[writers.StatusOK] != 6 {
+		if got := statusCount(f); got[StatusOK] != 6 {
 			t.Fatalf("rows %v, want 6 ok", got)
 		}
 		for i := 1; i < len(send.at["stock"]); i++ {
@@ -257,7 +256,7 @@ func TestStockRowsAreTheUnit(t *testing.T) {
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if got := statusCount(f); got[writers.StatusOK] != 1200 {
+	if got := statusCount(f); got[StatusOK] != 1200 {
 		t.Fatalf("first run: rows %v, want all 1200 ok", got)
 	}
 	if n := send.count("stock"); n != 3 {
@@ -276,13 +275,13 @@ func TestStockRowsAreTheUnit(t *testing.T) {
 		content   string
 		max       int
 		wantSends int
-		want      map[writers.Status]int
+		want      map[Status]int
 	}{
-		{"rerun", count, 500, 0, map[writers.Status]int{writers.StatusSkipped: 1200}},
-		{"other max-articulos", count, 25, 0, map[writers.Status]int{writers.StatusSkipped: 1200}},
-		{"a row added", count + "1,1,6,2026-11-20,100,7\n", 500, 1, map[writers.Status]int{writers.StatusSkipped: 1200, writers.StatusOK: 1}},
+		{"rerun", count, 500, 0, map[Status]int{StatusSkipped: 1200}},
+		{"other max-articulos", count, 25, 0, map[Status]int{StatusSkipped: 1200}},
+		{"a row added", count + "1,1,6,2026-11-20,100,7\n", 500, 1, map[Status]int{StatusSkipped: 1200, StatusOK: 1}},
 		{"a quantity changed", strings.Replace(count, ",100,1\n", ",100,99\n", 1), 500, 0,
-			map[writers.Status]int{writers.StatusSkipped: 1199, writers.StatusConflict: 1}},
+			map[Status]int{StatusSkipped: 1199, StatusConflict: 1}},
 	}
 	for _, st := range steps {
 		before := send.count("stock")
@@ -309,7 +308,7 @@ func TestStockRowsAreTheUnit(t *testing.T) {
 		if st.name == "a quantity changed" {
 			r := f.Sheets[0].Requests[0]
 			text := r.Outcome.In("es")
-			if r.Status != writers.StatusConflict || !strings.Contains(text, "cantidad 1 ") || !strings.Contains(text, "movimiento 1001 de la API") {
+			if r.Status != StatusConflict || !strings.Contains(text, "cantidad 1 ") || !strings.Contains(text, "movimiento 1001 de la API") {
 				t.Errorf("conflict row: %s %q, want the quantity sent and the movement", r.Status, text)
 			}
 		}
@@ -328,7 +327,7 @@ func TestConflictsAndDuplicates(t *testing.T) {
 	}
 	changed := strings.Replace(oneSale, "a@example.com", "b@example.com", 1)
 	f, _ := run(t, "b.csv", changed, LoadOptions{}, j, send, o)
-	if r := f.Sheets[0].Requests[0]; r.Status != writers.StatusConflict || send.count("venta") != 1 {
+	if r := f.Sheets[0].Requests[0]; r.Status != StatusConflict || send.count("venta") != 1 {
 		t.Errorf("changed sale: %s after %d sends, want conflict and no second send", r.Status, send.count("venta"))
 	}
 
@@ -341,7 +340,7 @@ func TestConflictsAndDuplicates(t *testing.T) {
 	if send.count("venta") != 2 {
 		t.Errorf("the same sale in two files: %d sends in all, want 2 (one for it)", send.count("venta"))
 	}
-	if r := f2.Sheets[0].Requests[0]; r.Status != writers.StatusConflict || r.Outcome.Key != "sub.duprun" {
+	if r := f2.Sheets[0].Requests[0]; r.Status != StatusConflict || r.Outcome.Key != "sub.duprun" {
 		t.Errorf("second file's copy: %s %s, want conflict naming the other file", r.Status, r.Outcome.Key)
 	}
 }
@@ -365,7 +364,7 @@ func TestMaxErrorsStopsTheRun(t *testing.T) {
 		t.Fatalf("Submit = %+v, want stopped by max errors", res)
 	}
 	got := statusCount(f)
-	if got[writers.StatusRejected] < 5 || got[writers.StatusRejected] > 6 || got[writers.StatusPending] < 24 {
+	if got[StatusRejected] < 5 || got[StatusRejected] > 6 || got[StatusPending] < 24 {
 		t.Errorf("rows %v, want 5 (or one in flight more) rejected and the rest pending", got)
 	}
 }
@@ -391,7 +390,7 @@ func TestJournalFailureBeforeAMovementStopsIt(t *testing.T) {
 	if n := send.count("stock"); n != 0 {
 		t.Errorf("%d movements sent after the journal failed", n)
 	}
-	if r := f.Sheets[0].Requests[0]; r.Status != writers.StatusPending {
+	if r := f.Sheets[0].Requests[0]; r.Status != StatusPending {
 		t.Errorf("status %s, want pending (not sent)", r.Status)
 	}
 }

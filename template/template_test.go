@@ -19,7 +19,6 @@ import (
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // memWindows keeps the parameter window in memory.
@@ -435,10 +434,10 @@ func TestRoundTrip(t *testing.T) {
 		name        string
 		kind        schema.Kind
 		rows        func(f *excelize.File) []map[string]any
-		wantStatus  writers.Status
+		wantStatus  pipeline.Status
 		wantMessage string
 	}{
-		{name: "venta filled from the lists", kind: schema.Venta, wantStatus: writers.StatusValid,
+		{name: "venta filled from the lists", kind: schema.Venta, wantStatus: pipeline.StatusValid,
 			rows: func(f *excelize.File) []map[string]any {
 				return []map[string]any{
 					{"ordenId": 71001, "usuario.email": "ana@example.com", "usuario.cuit": "20-12345678-6", "usuario.condicion": "CONSUMIDOR_FINAL",
@@ -448,7 +447,7 @@ func TestRoundTrip(t *testing.T) {
 					{"ordenId": 71001, "productos.articuloId": 101, "productos.precio": 1500.5, "productos.cantidad": 1},
 				}
 			}},
-		{name: "venta with a bank account typed past the list", kind: schema.Venta, wantStatus: writers.StatusInvalid,
+		{name: "venta with a bank account typed past the list", kind: schema.Venta, wantStatus: pipeline.StatusInvalid,
 			wantMessage: "medioPago.cuentaBancariaId 99 no existe en los catálogos de la empresa; valores válidos: 10 (Banco Nación CC), 11 (Galicia CA)",
 			rows: func(*excelize.File) []map[string]any {
 				return []map[string]any{{"ordenId": 71002, "usuario.email": "ana@example.com",
@@ -456,12 +455,12 @@ func TestRoundTrip(t *testing.T) {
 					"medioPago.tipo": "DEPOSITO_BANCO", "medioPago.cuentaBancariaId": 99,
 					"productos.articuloId": 100, "productos.precio": 10, "productos.cantidad": 1}}
 			}},
-		{name: "facturar filled from the lists", kind: schema.Facturar, wantStatus: writers.StatusValid,
+		{name: "facturar filled from the lists", kind: schema.Facturar, wantStatus: pipeline.StatusValid,
 			rows: func(f *excelize.File) []map[string]any {
 				return []map[string]any{{"facturaId": 1001, "puntoVentaId": first(t, f, schema.Facturar, "puntoVentaId"), "electronica": "SI",
 					"medioPago.tipo": "TARJETA", "medioPago.tarjetaId": first(t, f, schema.Facturar, "medioPago.tarjetaId")}}
 			}},
-		{name: "stock filled from the lists", kind: schema.Stock, wantStatus: writers.StatusValid,
+		{name: "stock filled from the lists", kind: schema.Stock, wantStatus: pipeline.StatusValid,
 			rows: func(f *excelize.File) []map[string]any {
 				fecha := time.Date(2026, 9, 3, 0, 0, 0, 0, time.UTC)
 				return []map[string]any{
@@ -471,7 +470,7 @@ func TestRoundTrip(t *testing.T) {
 						"fecha": fecha, "articulos.articuloId": 100, "articulos.cantidad": 2.5, "articulos.colorId": 1, "articulos.talleId": 2},
 				}
 			}},
-		{name: "stock with a motivo eliminado typed past the list", kind: schema.Stock, wantStatus: writers.StatusInvalid,
+		{name: "stock with a motivo eliminado typed past the list", kind: schema.Stock, wantStatus: pipeline.StatusInvalid,
 			wantMessage: "motivoId",
 			rows: func(f *excelize.File) []map[string]any {
 				var gone int64
@@ -483,7 +482,7 @@ func TestRoundTrip(t *testing.T) {
 				return []map[string]any{{"depositoId": 1, "motivoId": gone, "tipo": "EGRESO_MANUAL",
 					"articulos.articuloId": 100, "articulos.cantidad": 1}}
 			}},
-		{name: "medio de pago typed past the list", kind: schema.Venta, wantStatus: writers.StatusInvalid,
+		{name: "medio de pago typed past the list", kind: schema.Venta, wantStatus: pipeline.StatusInvalid,
 			wantMessage: "TARJETA",
 			rows: func(*excelize.File) []map[string]any {
 				return []map[string]any{{"ordenId": 71003, "entidadId": 500,

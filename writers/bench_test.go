@@ -20,10 +20,10 @@ func benchTable(n int) Table {
 				id := strconv.Itoa(100000 + i)
 				cells[0], cells[1], cells[2], cells[3] = id, "cliente"+id+"@example.com", "20123456", "4410"
 				cells[4], cells[5], cells[6], cells[7] = "2", "1234,56", "2469,12", "EFECTIVO"
-				r := Row{Cells: cells, Status: StatusOK, SourceRow: i + 2,
+				r := Row{Cells: cells, Tone: ToneDone, SourceRow: i + 2,
 					Result: []string{"ok", "Facturada", strconv.Itoa(i + 2), "venta " + id, id, "123", "3"}}
 				if i%10 == 0 {
-					r.Status, r.Result = StatusInvalid, []string{"invalid", "total: debe ser -1", strconv.Itoa(i + 2), "venta " + id}
+					r.Tone, r.Result = ToneFix, []string{"invalid", "total: debe ser -1", strconv.Itoa(i + 2), "venta " + id}
 				}
 				if !yield(r) {
 					return

@@ -10,27 +10,19 @@ import (
 // Spanish locale reads it as Windows-1252 and garbles every accent).
 const utf8BOM = "\uFEFF"
 
-// WriteCSV writes every row of t to path, input columns first, then
-// ResultColumns: UTF-8 with BOM, CRLF line ends, every cell neutralised.
-// The file is written atomically.
+// WriteCSV writes every row of t to path, input columns first, then the
+// result columns: UTF-8 with BOM, CRLF line ends, every cell neutralised.
+// The file is written atomically. An errors file is the same with only the
+// rows that need attention: the input columns come first and unchanged
+// but for neutralising, so the user fixes the cells and runs that file as
+// it is (readers drop the result.* columns).
 func WriteCSV(path string, t Table) error {
 	return WriteFileAtomic(path, func(w io.Writer) error {
-		return writeCSV(w, t, func(Status) bool { return true })
+		return writeCSV(w, t)
 	})
 }
 
-// WriteErrorsCSV writes to path only the rows of t that need attention
-// (see NeedsAttention), with the same columns as WriteCSV. The input columns
-// come first and unchanged but for neutralising, so the user fixes the
-// cells and runs this file as it is: readers drop the result.* columns.
-// With no such rows the file holds the header alone.
-func WriteErrorsCSV(path string, t Table) error {
-	return WriteFileAtomic(path, func(w io.Writer) error {
-		return writeCSV(w, t, NeedsAttention)
-	})
-}
-
-func writeCSV(w io.Writer, t Table, keep func(Status) bool) error {
+func writeCSV(w io.Writer, t Table) error {
 	if _, err := io.WriteString(w, utf8BOM); err != nil {
 		return err
 	}
@@ -53,9 +45,6 @@ func writeCSV(w io.Writer, t Table, keep func(Status) bool) error {
 	}
 	if t.Rows != nil {
 		for r := range t.Rows {
-			if !keep(r.Status) {
-				continue
-			}
 			rec = rec[:0]
 			for i := range width {
 				cell := ""

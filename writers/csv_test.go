@@ -28,13 +28,13 @@ func rowsOf(rows ...Row) func(func(Row) bool) {
 var ventaTable = Table{
 	Header: []string{"ordenId", "usuario.email", "total", "nota"},
 	Rows: rowsOf(
-		Row{Cells: []string{"1001", "ana@example.com", "1234,56", ""}, Status: StatusOK,
+		Row{Cells: []string{"1001", "ana@example.com", "1234,56", ""}, Tone: ToneDone,
 			Result: []string{"ok", "Facturada", "2", "venta 1001", "555", "12", "3"}, SourceRow: 2},
-		Row{Cells: []string{"1002", "=HYPERLINK(\"x\")", "-5", "dice \"hola\"; chau"}, Status: StatusInvalid,
+		Row{Cells: []string{"1002", "=HYPERLINK(\"x\")", "-5", "dice \"hola\"; chau"}, Tone: ToneFix,
 			Result: []string{"invalid", "total: debe ser mayor o igual a 0", "3", "venta 1002"}, SourceRow: 3},
-		Row{Cells: []string{"1003", "b@example.com"}, Status: StatusSkipped, // short row: padded
+		Row{Cells: []string{"1003", "b@example.com"}, Tone: ToneDone, // short row: padded
 			Result: []string{"skipped", "Ya enviada", "4", "venta 1003", "556", "13", "3"}, SourceRow: 4},
-		Row{Cells: []string{"1004", "c@example.com", "10", "línea1\nlínea2"}, Status: StatusUnknown,
+		Row{Cells: []string{"1004", "c@example.com", "10", "línea1\nlínea2"}, Tone: ToneCheck,
 			Result: []string{"unknown", "-sin respuesta", "5", "venta 1004"}, SourceRow: 5},
 	),
 }
@@ -61,16 +61,8 @@ func TestWriteCSVGolden(t *testing.T) {
 				"1004;c@example.com;10;\"línea1\r\nlínea2\";unknown;'-sin respuesta;5;venta 1004;;;\r\n",
 		},
 		{
-			name:  "errors: only rows that need attention, same columns",
-			write: WriteErrorsCSV,
-			table: ventaTable,
-			want: ventaHeaderLine +
-				"1002;\"'=HYPERLINK(\"\"x\"\")\";'-5;\"dice \"\"hola\"\"; chau\";invalid;total: debe ser mayor o igual a 0;3;venta 1002;;;\r\n" +
-				"1004;c@example.com;10;\"línea1\r\nlínea2\";unknown;'-sin respuesta;5;venta 1004;;;\r\n",
-		},
-		{
 			name:  "no rows: header only",
-			write: WriteErrorsCSV,
+			write: WriteCSV,
 			table: Table{Header: ventaTable.Header},
 			want:  ventaHeaderLine,
 		},
@@ -78,7 +70,7 @@ func TestWriteCSVGolden(t *testing.T) {
 			name:  "comma given by the pipeline",
 			write: WriteCSV,
 			table: Table{Header: []string{"depositoId", "=x"}, Comma: ',', Rows: rowsOf(
-				Row{Cells: []string{"1", "a,b"}, Status: StatusValid, SourceRow: 2, Result: []string{"valid", "", "2", "stock #1 (1/1)"}})},
+				Row{Cells: []string{"1", "a,b"}, Tone: ToneReady, SourceRow: 2, Result: []string{"valid", "", "2", "stock #1 (1/1)"}})},
 			want: "\uFEFFdepositoId,'=x,result.status,result.message,result.row,result.request,result.facturaId,result.numero,result.pvNumero\r\n" +
 				"1,\"a,b\",valid,,2,stock #1 (1/1),,,\r\n",
 		},
@@ -100,23 +92,6 @@ func TestWriteCSVGolden(t *testing.T) {
 	}
 }
 
-func TestNeedsAttention(t *testing.T) {
-	var got []Status
-	for _, s := range AllStatuses {
-		if NeedsAttention(s) {
-			got = append(got, s)
-		}
-	}
-	slices.Sort(got)
-	want := []Status{StatusConflict, StatusInvalid, StatusPending, StatusRejected, StatusUnknown}
-	if !slices.Equal(got, want) {
-		t.Errorf("statuses needing attention = %v, want %v", got, want)
-	}
-	if len(AllStatuses) != 8 {
-		t.Errorf("AllStatuses has %d statuses, want 8", len(AllStatuses))
-	}
-}
-
 // TestErrorsCSVRefeeds reads an errors file back the way an input reader
 // does and checks that the input columns come back exactly as they went in
 // once Unneutralize is applied.
@@ -128,10 +103,10 @@ func TestErrorsCSVRefeeds(t *testing.T) {
 	}
 	var rows []Row
 	for i, c := range cells {
-		rows = append(rows, Row{Cells: c, Status: StatusRejected, SourceRow: i + 2, Result: []string{"rejected", "=La API respondió: «x»", strconv.Itoa(i + 2)}})
+		rows = append(rows, Row{Cells: c, Tone: ToneFix, SourceRow: i + 2, Result: []string{"rejected", "=La API respondió: «x»", strconv.Itoa(i + 2)}})
 	}
 	path := filepath.Join(t.TempDir(), "ventas.errors.csv")
-	if err := WriteErrorsCSV(path, Table{Header: []string{"ordenId", "a", "b", "c"}, Rows: rowsOf(rows...)}); err != nil {
+	if err := WriteCSV(path, Table{Header: []string{"ordenId", "a", "b", "c"}, Rows: rowsOf(rows...)}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)

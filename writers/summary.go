@@ -17,8 +17,8 @@ type Summary struct {
 	Started         time.Time      `json:"started"`
 	Finished        time.Time      `json:"finished"`
 	Seconds         float64        `json:"seconds"`
-	Rows            map[Status]int `json:"rows"`     // rows per status
-	Requests        map[Status]int `json:"requests"` // requests per status
+	Rows            map[string]int `json:"rows"`     // rows per status
+	Requests        map[string]int `json:"requests"` // requests per status
 	RequestsPlanned int            `json:"requestsPlanned"`
 	RequestsSent    int            `json:"requestsSent"`
 	TotalInvoiced   string         `json:"totalInvoiced"` // exact decimal text, e.g. "123456.78"
@@ -27,6 +27,19 @@ type Summary struct {
 	// when it did not.
 	Stopped  string   `json:"stopped,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Statuses is the status table of the summary sheet, in report order;
+	// summary.json has the same counts in Rows and Requests.
+	Statuses []StatusLine `json:"-"`
+}
+
+// StatusLine is one status of the summary sheet's table: its code, what
+// it means in the report's language, its counts and its row colour.
+type StatusLine struct {
+	Code     string
+	Meaning  string
+	Rows     int
+	Requests int
+	Tone     Tone
 }
 
 // Created is one voucher or stock movement the API created, with the input
@@ -47,10 +60,10 @@ func WriteSummaryJSON(path string, s Summary) error {
 		s.Kinds = []string{}
 	}
 	if s.Rows == nil {
-		s.Rows = map[Status]int{}
+		s.Rows = map[string]int{}
 	}
 	if s.Requests == nil {
-		s.Requests = map[Status]int{}
+		s.Requests = map[string]int{}
 	}
 	created := make([]Created, len(s.Created))
 	for i, c := range s.Created {

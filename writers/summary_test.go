@@ -23,7 +23,9 @@ func TestWriteSummaryJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(testSummary, got); diff != "" {
+	want := testSummary
+	want.Statuses = nil // the sheet's table, not part of summary.json
+	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 	for _, want := range []string{

@@ -17,37 +17,19 @@ import (
 	"iter"
 )
 
-// Status is a row's outcome.
-type Status string
+// Tone is how a report row is coloured: what its outcome asks of the
+// reader. The pipeline decides it from the row's status.
+type Tone int
 
-// Row and request outcomes. The values are the codes written in the
-// result.status column; they stay the same in every report language.
+// The tones of a row.
 const (
-	StatusOK       Status = "ok"
-	StatusInvalid  Status = "invalid"
-	StatusRejected Status = "rejected"
-	StatusUnknown  Status = "unknown"
-	StatusSkipped  Status = "skipped"
-	StatusConflict Status = "conflict"
-	StatusPending  Status = "pending"
-	StatusValid    Status = "valid"
+	ToneNone    Tone = iota // no fill
+	ToneDone                // green: sent and accepted, or already sent
+	ToneReady               // light green: valid, would be sent
+	ToneFix                 // red: must be fixed
+	ToneCheck               // orange: the outcome must be checked in the ERP
+	ToneWaiting             // grey: not sent yet
 )
-
-// AllStatuses lists every status in report order.
-var AllStatuses = []Status{
-	StatusOK, StatusSkipped, StatusValid, StatusInvalid,
-	StatusRejected, StatusConflict, StatusUnknown, StatusPending,
-}
-
-// NeedsAttention reports whether a row with status s goes into the errors
-// file: something the user must fix, check or send again.
-func NeedsAttention(s Status) bool {
-	switch s {
-	case StatusInvalid, StatusRejected, StatusUnknown, StatusConflict, StatusPending:
-		return true
-	}
-	return false
-}
 
 // ResultColumns are the columns a sales or invoicing report appends after
 // the input's own. Readers drop result.* columns on input (but result.row
@@ -73,8 +55,8 @@ const messageColumn = "result.message"
 type Row struct {
 	// Cells is aligned with Table.Header. The iterator may reuse the slice
 	// for the next row.
-	Cells  []string
-	Status Status
+	Cells []string
+	Tone  Tone
 	// Result holds the values of Table's result columns, in order, already
 	// rendered in the report language; "" for none. The iterator may reuse
 	// the slice for the next row, as Cells.

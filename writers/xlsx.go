@@ -24,17 +24,14 @@ const (
 	maxMessageWidth = 90
 )
 
-// statusFill is the row colour of each status: green done, light green
+// toneFill is the row colour of each tone: green done, light green
 // valid, red needs fixing, orange needs checking, grey not sent yet.
-var statusFill = map[Status]string{
-	StatusOK:       "C6EFCE",
-	StatusSkipped:  "C6EFCE",
-	StatusValid:    "E2F0D9",
-	StatusInvalid:  "FFC7CE",
-	StatusRejected: "FFC7CE",
-	StatusConflict: "FFC7CE",
-	StatusUnknown:  "FFD8A8",
-	StatusPending:  "D9D9D9",
+var toneFill = map[Tone]string{
+	ToneDone:    "C6EFCE",
+	ToneReady:   "E2F0D9",
+	ToneFix:     "FFC7CE",
+	ToneCheck:   "FFD8A8",
+	ToneWaiting: "D9D9D9",
 }
 
 // WriteXLSX writes the XLSX report to path, atomically: one result sheet per
@@ -94,13 +91,13 @@ func writeXLSX(path string, tables []Table, s Summary, lang msg.Lang, maxRows in
 // styles holds the workbook's style ids, created once.
 type styles struct {
 	header, resultHeader int
-	row                  map[Status]int
+	row                  map[Tone]int
 	bold, money, seconds int
 }
 
 func newStyles(f *excelize.File) (*styles, error) {
 	border := []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
-	st := &styles{row: map[Status]int{}}
+	st := &styles{row: map[Tone]int{}}
 	var err error
 	add := func(s *excelize.Style) int {
 		if err != nil {
@@ -122,9 +119,9 @@ func newStyles(f *excelize.File) (*styles, error) {
 		Fill:   excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}},
 		Border: border,
 	})
-	for _, s := range AllStatuses {
-		st.row[s] = add(&excelize.Style{
-			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{statusFill[s]}},
+	for tone, fill := range toneFill {
+		st.row[tone] = add(&excelize.Style{
+			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{fill}},
 		})
 	}
 	st.bold = add(&excelize.Style{Font: &excelize.Font{Bold: true}})
@@ -324,7 +321,7 @@ func (tw *tableWriter) write(r Row) error {
 			return err
 		}
 	}
-	style := tw.b.st.row[r.Status] // 0, no fill, for a status this package does not know
+	style := tw.b.st.row[r.Tone] // 0, no fill, for ToneNone
 	inputCols := len(tw.header) - len(tw.results)
 	for i := range inputCols {
 		cell := ""

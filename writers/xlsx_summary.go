@@ -65,13 +65,13 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 	}
 	row++
 	var rows, reqs int
-	for _, st := range AllStatuses {
-		set(1, string(st), b.st.row[st])
-		set(2, s.Rows[st], 0)
-		set(3, s.Requests[st], 0)
-		set(4, t("rep.status."+string(st)), 0)
-		rows += s.Rows[st]
-		reqs += s.Requests[st]
+	for _, st := range s.Statuses {
+		set(1, st.Code, b.st.row[st.Tone])
+		set(2, st.Rows, 0)
+		set(3, st.Requests, 0)
+		set(4, st.Meaning, 0)
+		rows += st.Rows
+		reqs += st.Requests
 		row++
 	}
 	set(1, t("rep.sum.total"), b.st.bold)

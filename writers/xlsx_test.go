@@ -18,16 +18,21 @@ import (
 )
 
 var testSummary = Summary{
-	File:            "ventas.xlsx",
-	SHA256:          "ab12",
-	Tool:            "nxbatch v0.1.0",
-	Command:         "run",
-	Kinds:           []string{"venta"},
-	Started:         time.Date(2025, 3, 14, 9, 30, 0, 0, time.FixedZone("ART", -3*3600)),
-	Finished:        time.Date(2025, 3, 14, 9, 31, 5, 0, time.FixedZone("ART", -3*3600)),
-	Seconds:         65.5,
-	Rows:            map[Status]int{StatusOK: 1, StatusInvalid: 1, StatusSkipped: 1, StatusUnknown: 1},
-	Requests:        map[Status]int{StatusOK: 1, StatusInvalid: 1, StatusSkipped: 1, StatusUnknown: 1},
+	File:     "ventas.xlsx",
+	SHA256:   "ab12",
+	Tool:     "nxbatch v0.1.0",
+	Command:  "run",
+	Kinds:    []string{"venta"},
+	Started:  time.Date(2025, 3, 14, 9, 30, 0, 0, time.FixedZone("ART", -3*3600)),
+	Finished: time.Date(2025, 3, 14, 9, 31, 5, 0, time.FixedZone("ART", -3*3600)),
+	Seconds:  65.5,
+	Rows:     map[string]int{"ok": 1, "invalid": 1, "skipped": 1, "unknown": 1},
+	Requests: map[string]int{"ok": 1, "invalid": 1, "skipped": 1, "unknown": 1},
+	Statuses: []StatusLine{{Code: "ok", Meaning: "enviada y aceptada", Rows: 1, Requests: 1, Tone: ToneDone},
+		{Code: "skipped", Meaning: "ya enviada", Rows: 1, Requests: 1, Tone: ToneDone},
+		{Code: "invalid", Meaning: "con errores", Rows: 1, Requests: 1, Tone: ToneFix},
+		{Code: "unknown", Meaning: "resultado desconocido", Rows: 1, Requests: 1, Tone: ToneCheck},
+		{Code: "pending", Meaning: "no enviada", Tone: ToneWaiting}},
 	RequestsPlanned: 4,
 	RequestsSent:    2,
 	TotalInvoiced:   "1234.56",
@@ -209,8 +214,8 @@ func TestWriteXLSXSummarySheet(t *testing.T) {
 			if got := byLabel[msg.New("rep.sum.total").In(tt.lang)]; len(got) < 2 || got[0] != "4" || got[1] != "4" {
 				t.Errorf("totals row = %q, want 4 rows and 4 requests", got)
 			}
-			if got := byLabel["unknown"]; len(got) < 3 || got[2] != msg.New("rep.status.unknown").In(tt.lang) {
-				t.Errorf("unknown row = %q, want its meaning in %s", got, tt.lang)
+			if got := byLabel["unknown"]; len(got) < 3 || got[2] != "resultado desconocido" {
+				t.Errorf("unknown row = %q, want the meaning the pipeline gave", got)
 			}
 			var warned bool
 			for _, r := range rows {
@@ -242,7 +247,7 @@ func TestWriteXLSXSplitsLongTables(t *testing.T) {
 			var rows []Row
 			var want []string
 			for i := range tt.rows {
-				rows = append(rows, Row{Cells: []string{fmt.Sprint(100 + i)}, Status: StatusOK, SourceRow: i + 2, Result: []string{"ok", "", strconv.Itoa(i + 2)}})
+				rows = append(rows, Row{Cells: []string{fmt.Sprint(100 + i)}, Tone: ToneDone, SourceRow: i + 2, Result: []string{"ok", "", strconv.Itoa(i + 2)}})
 				want = append(want, fmt.Sprint(100+i))
 			}
 			tables := []Table{
@@ -287,13 +292,10 @@ func TestWriteXLSXSplitsLongTables(t *testing.T) {
 	}
 }
 
-func TestEveryStatusHasAFill(t *testing.T) {
-	for _, s := range AllStatuses {
-		if statusFill[s] == "" {
-			t.Errorf("status %s has no row colour", s)
-		}
-		if msg.New("rep.status."+string(s)).In(msg.EN) == "rep.status."+string(s) {
-			t.Errorf("status %s has no meaning in the catalog", s)
+func TestEveryToneHasAFill(t *testing.T) {
+	for tone := ToneDone; tone <= ToneWaiting; tone++ {
+		if toneFill[tone] == "" {
+			t.Errorf("tone %d has no row colour", tone)
 		}
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/validation"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // connFlags say which API to talk to. The token is never a flag value: it
@@ -172,9 +171,9 @@ func (r reporter) stopped(files []*pipeline.File, why msg.Message, stopErr error
 		rows, _ := f.Counts()
 		printFileSummary(r.e, f.Path, rows, paths, r.l)
 		switch {
-		case rows[writers.StatusUnknown] > 0:
+		case rows[pipeline.StatusUnknown] > 0:
 			code = max(code, exitUnknown)
-		case rows[writers.StatusInvalid]+rows[writers.StatusRejected]+rows[writers.StatusConflict] > 0:
+		case rows[pipeline.StatusInvalid]+rows[pipeline.StatusRejected]+rows[pipeline.StatusConflict] > 0:
 			code = max(code, exitRowProblems)
 		}
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/validation"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // inputFlags say how input files are read; shared by validate and run.
@@ -155,7 +154,7 @@ func (c *validateCmd) Run(e *env) error {
 		}
 		rows, _ := f.Counts()
 		printFileSummary(e, f.Path, rows, paths, l)
-		if rows[writers.StatusInvalid] > 0 {
+		if rows[pipeline.StatusInvalid] > 0 {
 			code = max(code, exitRowProblems)
 		}
 	}
@@ -188,10 +187,10 @@ func printPlan(e *env, f *pipeline.File, l msg.Lang) {
 	}
 }
 
-func printFileSummary(e *env, path string, rows map[writers.Status]int, p pipeline.ReportPaths, l msg.Lang) {
+func printFileSummary(e *env, path string, rows map[pipeline.Status]int, p pipeline.ReportPaths, l msg.Lang) {
 	var parts []string
 	total := 0
-	for _, st := range writers.AllStatuses {
+	for _, st := range pipeline.AllStatuses {
 		if n := rows[st]; n > 0 {
 			parts = append(parts, msg.Count("st.count."+string(st), n).In(l))
 			total += n
@@ -200,7 +199,7 @@ func printFileSummary(e *env, path string, rows map[writers.Status]int, p pipeli
 	fmt.Fprintln(e.stdout, msg.New("cli.filesummary", inert(filepath.Base(path)), msg.Count("n.rows", total), strings.Join(parts, ", ")).In(l))
 	attention := 0
 	for st, n := range rows {
-		if writers.NeedsAttention(st) {
+		if pipeline.NeedsAttention(st) {
 			attention += n
 		}
 	}
