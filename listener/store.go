@@ -68,8 +68,8 @@ func (o *Options) defaults() {
 // snapshotVersion changes whenever State.Apply changes what it makes of the
 // log: a snapshot of another version is rebuilt from the log, the truth.
 // Version 2 stopped treating every body seen within the replay window as a
-// replay.
-const snapshotVersion = 2
+// replay; version 3 keeps one entry per warehouse of a variant.
+const snapshotVersion = 3
 
 // snapshotFile is what snapshot.json holds.
 type snapshotFile struct {
