@@ -11,6 +11,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/writers"
 )
 
@@ -20,15 +21,17 @@ var ExportColumns = []string{"articuloId", "codigo", "colorId", "talleId", "depo
 // maxSheetRows is an XLSX sheet's row limit, header included.
 const maxSheetRows = 1 << 20
 
-// Export writes rows to path, as CSV or XLSX by its extension, atomically.
+// Export writes rows to path, as CSV or XLSX by its extension, atomically
+// and owner-only (the stock is business data): a replaced file becomes
+// 0600 too, and a symbolic link at path is refused, never written through.
 func Export(path string, rows []Row) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv", ".txt":
-		return writers.WriteFileAtomic(path, func(w io.Writer) error { return writeCSV(w, rows) })
+		return writePrivate(path, func(w io.Writer) error { return writeCSV(w, rows) })
 	case ".xlsx":
-		return writers.WriteFileAtomic(path, func(w io.Writer) error { return writeXLSX(w, rows) })
+		return writePrivate(path, func(w io.Writer) error { return writeXLSX(w, rows) })
 	}
-	return fmt.Errorf("export %s: the file must end in .csv or .xlsx", path)
+	return &msg.Error{Msg: msg.New("lst.export.ext", path)}
 }
 
 // cells renders a row as text: ids blank when absent, units as exact

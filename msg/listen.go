@@ -35,5 +35,30 @@ func init() {
 			ES: "%d filas de stock escritas en %s",
 			EN: "%d stock rows written to %s",
 		},
+		// Files of the store and of the export.
+		"lst.symlink": {
+			ES: "%s es un enlace simbólico: nxbatch no escribe a través de enlaces (podría cambiar otro archivo). Bórrelo o indique la ruta real",
+			EN: "%s is a symbolic link: nxbatch does not write through links (it could change another file). Remove it or give the real path",
+		},
+		"lst.notregular": {
+			ES: "%s no es un archivo común (¿una carpeta?): indique otra ruta",
+			EN: "%s is not a regular file (a folder?): give another path",
+		},
+		"lst.notdir": {
+			ES: "%s no es una carpeta: indique en --store una carpeta para los eventos",
+			EN: "%s is not a folder: give --store a folder for the events",
+		},
+		"lst.export.ext": {
+			ES: "No se puede exportar a %s: el archivo debe terminar en .csv o .xlsx",
+			EN: "Cannot export to %s: the file must end in .csv or .xlsx",
+		},
+		"lst.secret.open": {
+			ES: "El secreto %s lo pueden leer otros usuarios (permisos %s): ejecute chmod 600 %s",
+			EN: "The secret %s is readable by other users (mode %s): run chmod 600 %s",
+		},
+		"lst.secret.empty": {
+			ES: "El secreto %s está vacío: genere uno con «nxbatch webhooks set --secret»",
+			EN: "The secret %s is empty: generate one with \"nxbatch webhooks set --secret\"",
+		},
 	})
 }
