@@ -5,8 +5,13 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -75,6 +80,63 @@ func TestCheckEvent(t *testing.T) {
 			// The verdict on JSON is encoding/json's.
 			if valid := json.Valid([]byte(tt.body)); (err == nil && !valid) || (errors.Is(err, errNotJSON) && valid) {
 				t.Errorf("check %v but json.Valid %v", err, valid)
+			}
+		})
+	}
+}
+
+// junkBodies are 4 MB bodies of the shapes that cost the old listener
+// hundreds of megabytes: every element became a record, all at once.
+func junkBodies() map[string][]byte {
+	out := map[string][]byte{}
+	for name, parts := range map[string][3]string{
+		"numbers":            {"[", "1", "]"},
+		"empty objects":      {"[", "{}", "]"},
+		"a curve of numbers": {`{"articuloId":1,"curva":[`, "1", "]}"},
+	} {
+		var b bytes.Buffer
+		b.WriteString(parts[0])
+		for b.Len() < 4<<20-64 {
+			b.WriteString(parts[1] + ",")
+		}
+		b.WriteString(parts[1] + parts[2])
+		out[name] = b.Bytes()
+	}
+	return out
+}
+
+// A junk body costs memory for one element, not for all of them. The
+// handler refuses it at its first bad element (or at the item cap),
+// allocating little beyond the body; folding it (as events stored by older
+// versions may be) never holds more than a few times the body. The old
+// listener stored [1,1,1,...] and took 520 MB to fold it.
+func TestJunkBodyCostsLittle(t *testing.T) {
+	for name, body := range junkBodies() {
+		t.Run(name, func(t *testing.T) {
+			s := openStore(t, t.TempDir())
+			defer s.Close()
+			h := &Handler{Store: s}
+			var status int
+			alloc := allocated(func() {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(body)))
+				status = rec.Code
+			})
+			if status != http.StatusBadRequest && status != http.StatusRequestEntityTooLarge {
+				t.Errorf("junk answered %d", status)
+			}
+			if limit := uint64(2*len(body) + 1<<20); alloc > limit {
+				t.Errorf("refusing %d bytes of junk allocated %d bytes, want at most %d", len(body), alloc, limit)
+			}
+
+			st := NewState()
+			peak := peakHeap(func() { st.Apply(Event{Seq: 1, At: t0, Hash: Hash(body), Body: body}, time.Hour) })
+			if limit := uint64(8 * len(body)); peak > limit {
+				t.Errorf("folding %d bytes of junk took the heap %d bytes higher, want at most %d", len(body), peak, limit)
+			}
+			t.Logf("handler allocated %d KB, fold peak %d KB", alloc>>10, peak>>10)
+			if len(st.Rows(time.Time{})) != 0 {
+				t.Error("junk made rows")
 			}
 		})
 	}
@@ -268,4 +330,51 @@ func checkConsistent(t *testing.T, st *State) {
 			t.Fatalf("rows out of order or repeated: %+v then %+v", rows[i-1], rows[i])
 		}
 	}
+}
+
+// peakHeap returns how much higher than before fn the heap's objects went
+// while fn ran, sampled every 200 µs.
+func peakHeap(fn func()) uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 {
+		metrics.Read(sample)
+		return sample[0].Value.Uint64()
+	}
+	runtime.GC()
+	base := read()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			if v := read(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	<-done
+	if v := read(); v > peak.Load() {
+		peak.Store(v)
+	}
+	return max(peak.Load(), base) - base
+}
+
+// allocated returns the bytes fn allocated.
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
