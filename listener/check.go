@@ -27,6 +27,7 @@ type TooManyItemsError struct {
 	Limit int
 }
 
+// Error names the cap; the handler logs and answers the catalog's message.
 func (e *TooManyItemsError) Error() string {
 	return fmt.Sprintf("the event has more than %d items (variants and warehouse entries)", e.Limit)
 }
@@ -37,6 +38,7 @@ type budget struct {
 	limit, used int
 }
 
+// take counts one item, and fails past the cap.
 func (b *budget) take() error {
 	b.used++
 	if b.limit > 0 && b.used > b.limit {

@@ -144,8 +144,9 @@ func Open(dir string, o Options) (*Store, error) {
 		el.seq = snap.State.Seq
 	}
 	s := &Store{dir: dir, o: o, log: el, st: snap.State, durable: el.size, published: snap.Offset,
-		ref: openRefusals(dir, &o), procDone: make(chan struct{})}
+		procDone: make(chan struct{})}
 	s.cond = sync.NewCond(&s.mu)
+	s.ref = openRefusals(dir, &s.o)
 	if r := s.ref.get(); r.Total() > 0 {
 		o.Log.Warn(o.text("lst.log.refused.before", r.Total(), r.Last.Local().Format(time.DateTime)))
 	}
