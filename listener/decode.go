@@ -40,7 +40,8 @@ type curva struct {
 }
 
 // decodeEvent reads body, a flat array of records or one grouped record,
-// and calls fn for each record in order: r is nil for an element that is
+// and calls fn for each record in order (fn must copy what it keeps: r is
+// reused for the next record): r is nil for an element that is
 // not an article record (not an object, or with a field of the wrong type),
 // to be counted as unrecognized; so is a body that is neither an array nor
 // an object. It returns the items it counted (records, curve entries,
@@ -57,7 +58,7 @@ type curva struct {
 // curve for a grouped record), whatever the body holds; the fold is lenient
 // because what the log holds was acknowledged and must never fail to fold.
 func decodeEvent(body []byte, fn func(r *record)) (items int, err error) {
-	d := &decoder{c: checker{body: body}}
+	d := &decoder{c: checker{body: body}, r: new(record)}
 	c := &d.c
 	c.blank()
 	if c.i >= len(body) {
@@ -120,6 +121,10 @@ func decodeEvent(body []byte, fn func(r *record)) (items int, err error) {
 type decoder struct {
 	c     checker
 	items int
+	// r is the record being decoded, one for the whole event: fn gets it
+	// and copies what it keeps, so a body of a million empty objects
+	// leaves no million records for the collector.
+	r *record
 }
 
 // fields calls set with each key of the object at the decoder's position
@@ -175,10 +180,11 @@ func (d *decoder) fields(set func(key, raw []byte) bool) (ok bool, err error) {
 	}
 }
 
-// record decodes the object at the decoder's position; nil if a field has
-// the wrong type.
+// record decodes the object at the decoder's position into d.r; nil if a
+// field has the wrong type.
 func (d *decoder) record() (*record, error) {
-	var r record
+	*d.r = record{}
+	r := d.r
 	ok, err := d.fields(func(key, raw []byte) bool {
 		switch {
 		case bytes.EqualFold(key, []byte("articuloId")):
@@ -189,15 +195,15 @@ func (d *decoder) record() (*record, error) {
 			if r.ArticuloID == nil {
 				r.ArticuloID = new(nxapi.ID)
 			}
-			return r.ArticuloID.UnmarshalJSON(raw) == nil
+			return setID(r.ArticuloID, raw)
 		case bytes.EqualFold(key, []byte("codigo")):
 			return setString(&r.Codigo, raw)
 		case bytes.EqualFold(key, []byte("colorId")):
-			return r.ColorID.UnmarshalJSON(raw) == nil
+			return setID(&r.ColorID, raw)
 		case bytes.EqualFold(key, []byte("talleId")):
-			return r.TalleID.UnmarshalJSON(raw) == nil
+			return setID(&r.TalleID, raw)
 		case bytes.EqualFold(key, []byte("unidades")):
-			return r.Unidades.UnmarshalJSON(raw) == nil
+			return setDecimal(&r.Unidades, raw)
 		case bytes.EqualFold(key, []byte("eliminado")):
 			return setBool(&r.Eliminado, raw)
 		case bytes.EqualFold(key, []byte("stockDepositos")):
@@ -219,7 +225,7 @@ func (d *decoder) record() (*record, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &r, nil
+	return r, nil
 }
 
 // sub decodes raw, a value already checked, with a decoder of its own
@@ -289,11 +295,11 @@ func (d *decoder) curva(cv *curva, raw []byte) bool {
 		ok := sd.object(func(key, raw []byte) bool {
 			switch {
 			case bytes.EqualFold(key, []byte("colorId")):
-				return it.ColorID.UnmarshalJSON(raw) == nil
+				return setID(&it.ColorID, raw)
 			case bytes.EqualFold(key, []byte("talleId")):
-				return it.TalleID.UnmarshalJSON(raw) == nil
+				return setID(&it.TalleID, raw)
 			case bytes.EqualFold(key, []byte("unidades")):
-				return it.Unidades.UnmarshalJSON(raw) == nil
+				return setDecimal(&it.Unidades, raw)
 			case bytes.EqualFold(key, []byte("stockDepositos")):
 				return sd.depositos(&it.StockDepositos, raw)
 			}
@@ -329,7 +335,7 @@ func (d *decoder) depositos(deps *[]nxapi.StockDeposito, raw []byte) bool {
 			case bytes.EqualFold(key, []byte("depositoId")):
 				return setInt(&sdp.DepositoID, raw)
 			case bytes.EqualFold(key, []byte("unidades")):
-				return sdp.Unidades.UnmarshalJSON(raw) == nil
+				return setDecimal(&sdp.Unidades, raw)
 			}
 			return true
 		})
@@ -338,6 +344,49 @@ func (d *decoder) depositos(deps *[]nxapi.StockDeposito, raw []byte) bool {
 	})
 	*deps = out
 	return ok
+}
+
+// smallInt reads raw when it is a JSON integer of at most 14 digits, the
+// usual id and quantity, without the allocations of the nxapi parsers
+// (under the race detector every allocation counts); for such a number
+// they give the same value, and anything else goes to them.
+func smallInt(raw []byte) (int64, bool) {
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 14 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	var v int64
+	for _, c := range digits {
+		if !isDigit(c) {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if len(digits) < len(raw) {
+		v = -v
+	}
+	return v, true
+}
+
+// setID decodes an id as nxapi.ID.UnmarshalJSON does.
+func setID(id *nxapi.ID, raw []byte) bool {
+	if v, ok := smallInt(raw); ok {
+		*id = nxapi.ID(v)
+		return true
+	}
+	return id.UnmarshalJSON(raw) == nil
+}
+
+// setDecimal decodes a quantity as nxapi.Decimal.UnmarshalJSON does.
+func setDecimal(d *nxapi.Decimal, raw []byte) bool {
+	if v, ok := smallInt(raw); ok {
+		*d = nxapi.DecimalFromInt(v)
+		return true
+	}
+	return d.UnmarshalJSON(raw) == nil
 }
 
 func isNullRaw(raw []byte) bool { return len(raw) == 4 && string(raw) == "null" }

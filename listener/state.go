@@ -70,7 +70,7 @@ func NewState() *State {
 // is a real change. The cost is linear in the body's size.
 func (s *State) Apply(ev Event, window time.Duration) {
 	s.Seq = ev.Seq
-	var recs []*record
+	var recs []record
 	var unrecognized int64
 	// What the log holds was acknowledged, and folding it never fails;
 	// what is not an article record is only counted.
@@ -79,7 +79,7 @@ func (s *State) Apply(ev Event, window time.Duration) {
 			unrecognized++
 			return
 		}
-		recs = append(recs, r)
+		recs = append(recs, *r)
 	})
 	if err != nil {
 		// Not JSON at all (only a damaged log line could be): nothing of it
@@ -92,14 +92,14 @@ func (s *State) Apply(ev Event, window time.Duration) {
 	}
 	s.Stats.Events++
 	s.Stats.Unrecognized += unrecognized
-	for _, r := range recs {
-		s.applyRecord(r, ev)
+	for i := range recs {
+		s.applyRecord(&recs[i], ev)
 	}
 }
 
 // replay reports whether every article recs name had ev's body as its last
 // event, within window.
-func (s *State) replay(recs []*record, ev Event, window time.Duration) bool {
+func (s *State) replay(recs []record, ev Event, window time.Duration) bool {
 	for _, r := range recs {
 		a := s.Articulos[int64(*r.ArticuloID)]
 		if a == nil || a.Hash != ev.Hash || ev.At.Sub(a.Actualizado) > window {
