@@ -11,6 +11,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/writers"
 )
 
@@ -20,20 +21,37 @@ var ExportColumns = []string{"articuloId", "codigo", "colorId", "talleId", "depo
 // maxSheetRows is an XLSX sheet's row limit, header included.
 const maxSheetRows = 1 << 20
 
-// Export writes rows to path, as CSV or XLSX by its extension, atomically.
+// Export writes rows to path, as CSV or XLSX by its extension, atomically
+// and owner-only (the stock is business data): a replaced file becomes
+// 0600 too, and a symbolic link at path is refused, never written through.
 func Export(path string, rows []Row) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv", ".txt":
-		return writers.WriteFileAtomic(path, func(w io.Writer) error { return writeCSV(w, rows) })
+		return writePrivate(path, func(w io.Writer) error { return writeCSV(w, rows) })
 	case ".xlsx":
-		return writers.WriteFileAtomic(path, func(w io.Writer) error { return writeXLSX(w, rows) })
+		return writePrivate(path, func(w io.Writer) error { return writeXLSX(w, rows) })
 	}
-	return fmt.Errorf("export %s: the file must end in .csv or .xlsx", path)
+	return &msg.Error{Msg: msg.New("lst.export.ext", path)}
+}
+
+// timeText formats the rows' times, remembering the last one: the rows of
+// one event share their time, and formatting it again for each of 90,000
+// rows was a good part of an export's cost.
+type timeText struct {
+	t time.Time
+	s string
+}
+
+func (tt *timeText) format(t time.Time) string {
+	if !t.Equal(tt.t) || tt.s == "" {
+		tt.t, tt.s = t, t.Local().Format(time.RFC3339)
+	}
+	return tt.s
 }
 
 // cells renders a row as text: ids blank when absent, units as exact
 // decimals with a dot, the time in RFC 3339 with its zone.
-func cells(r Row) []string {
+func cells(r Row, tt *timeText) []string {
 	id := func(n int64) string {
 		if n == 0 {
 			return ""
@@ -45,7 +63,7 @@ func cells(r Row) []string {
 		u = r.Unidades.String()
 	}
 	return []string{strconv.FormatInt(r.ArticuloID, 10), writers.Neutralize(r.Codigo), id(r.ColorID), id(r.TalleID),
-		id(r.DepositoID), u, strconv.FormatBool(r.Eliminado), r.Actualizado.Local().Format(time.RFC3339)}
+		id(r.DepositoID), u, strconv.FormatBool(r.Eliminado), tt.format(r.Actualizado)}
 }
 
 // writeCSV writes UTF-8 with a BOM and ';', what Excel in Argentine locale
@@ -60,8 +78,9 @@ func writeCSV(w io.Writer, rows []Row) error {
 	if err := cw.Write(ExportColumns); err != nil {
 		return err
 	}
+	var tt timeText
 	for _, r := range rows {
-		if err := cw.Write(cells(r)); err != nil {
+		if err := cw.Write(cells(r, &tt)); err != nil {
 			return err
 		}
 	}
@@ -104,6 +123,7 @@ func writeXLSX(w io.Writer, rows []Row) error {
 	if err := open(); err != nil {
 		return err
 	}
+	var tt timeText
 	for _, r := range rows {
 		if row == maxSheetRows {
 			if err := sw.Flush(); err != nil {
@@ -115,7 +135,7 @@ func writeXLSX(w io.Writer, rows []Row) error {
 			}
 		}
 		row++
-		c := cells(r)
+		c := cells(r, &tt)
 		vals := make([]any, len(c))
 		for i, s := range c {
 			vals[i] = s

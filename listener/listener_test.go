@@ -3,7 +3,9 @@ package listener
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -158,25 +160,43 @@ func post(t *testing.T, url, secret, body string) int {
 
 func TestHandler(t *testing.T) {
 	dir := t.TempDir()
-	s := openStore(t, dir)
+	var logs syncBuffer
+	s, err := Open(dir, Options{MaxItems: 3, Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer s.Close()
-	srv := httptest.NewServer(&Handler{Store: s, Secret: []byte("s3cret"), MaxBody: 100})
+	srv := httptest.NewServer(&Handler{Store: s, Secret: []byte("s3cret"), MaxBody: 100, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	defer srv.Close()
 	tests := []struct {
 		name, secret, body string
 		want               int
-		stored             bool
+		refused            int64  // counted for a resync
+		logged             string // in the log, in Spanish
 	}{
-		{"ok", "s3cret", `[{"articuloId":1,"unidades":2}]`, 200, true},
-		{"wrong secret", "s3cre", `[{"articuloId":2,"unidades":2}]`, 401, false},
-		{"no secret", "", `[{"articuloId":3,"unidades":2}]`, 401, false},
-		{"not JSON", "s3cret", `[{"articuloId":4,`, 400, false},
-		{"too large", "s3cret", `[{"articuloId":5,"codigo":"` + strings.Repeat("x", 100) + `"}]`, 413, false},
+		{"ok", "s3cret", `[{"articuloId":1,"unidades":2}]`, 200, 0, ""},
+		{"wrong secret", "s3cre", `[{"articuloId":2,"unidades":2}]`, 401, 0, "no trae el secreto compartido"},
+		{"no secret", "", `[{"articuloId":3,"unidades":2}]`, 401, 0, "no trae el secreto compartido"},
+		{"not JSON", "s3cret", `[{"articuloId":4,`, 400, 1, "no es JSON"},
+		{"not an event", "s3cret", `42`, 400, 2, "no es un evento de artículos"},
+		{"junk elements", "s3cret", `[1,1,1]`, 400, 3, "no es un evento de artículos"},
+		{"too large", "s3cret", `[{"articuloId":5,"codigo":"` + strings.Repeat("x", 100) + `"}]`, 413, 4, "el cuerpo supera 100 bytes"},
+		{"too many items", "s3cret", `[{"articuloId":6},{"articuloId":6,"stockDepositos":[{},{}]}]`, 413, 5, "trae más de 3 ítems"},
+		{"at the item cap", "s3cret", `[{"articuloId":7,"stockDepositos":[{},{}]}]`, 200, 5, ""},
 	}
 	for _, tt := range tests {
 		if got := post(t, srv.URL, tt.secret, tt.body); got != tt.want {
 			t.Errorf("%s: status %d, want %d", tt.name, got, tt.want)
 		}
+		if got := s.Refusals().Total(); got != tt.refused {
+			t.Errorf("%s: %d refusals counted, want %d", tt.name, got, tt.refused)
+		}
+		if tt.logged != "" && !strings.Contains(logs.String(), tt.logged) {
+			t.Errorf("%s: the log lacks %q:\n%s", tt.name, tt.logged, logs.String())
+		}
+	}
+	if r, err := LoadRefusals(dir); err != nil || r != s.Refusals() {
+		t.Errorf("persisted refusals %+v %v, want %+v", r, err, s.Refusals())
 	}
 	resp, err := http.Get(srv.URL)
 	if err != nil || resp.StatusCode != 405 {
@@ -186,8 +206,8 @@ func TestHandler(t *testing.T) {
 		t.Fatal(err)
 	}
 	log, _ := os.ReadFile(filepath.Join(dir, LogFile))
-	if n := bytes.Count(log, []byte("\n")); n != 1 {
-		t.Fatalf("log holds %d events, want only the accepted one:\n%s", n, log)
+	if n := bytes.Count(log, []byte("\n")); n != 2 {
+		t.Fatalf("log holds %d events, want only the 2 accepted:\n%s", n, log)
 	}
 	if bytes.Contains(log, []byte("s3cret")) {
 		t.Fatal("the secret reached the log")
@@ -322,4 +342,56 @@ func TestExport(t *testing.T) {
 	if err := Export(filepath.Join(dir, "s.xls"), nil); err == nil {
 		t.Fatal(".xls accepted")
 	}
+}
+
+// The log's lines are read by their fixed frame, without scanning the body
+// twice; what they give is what json.Unmarshal gives, and a line of
+// another shape still goes through json.Unmarshal.
+func TestParseLine(t *testing.T) {
+	body := []byte(`[{"articuloId":1,"codigo":"\u003c\"x\"}"}]`)
+	ev := Event{Seq: 42, At: t0.Add(123456789), Hash: Hash(body), Body: body}
+	marshaled, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		line string
+		want Event
+		err  bool
+	}{
+		{"written by json.Marshal", string(marshaled) + "\n", ev, false},
+		{"fields in another order", `{"body":[1],"sha256":"ab","seq":3,"at":"2026-11-20T12:00:00Z"}` + "\n",
+			Event{Seq: 3, At: t0, Hash: "ab", Body: []byte(`[1]`)}, false},
+		{"cut short", string(marshaled[:40]) + "\n", Event{}, true},
+	}
+	for _, tt := range tests {
+		got, err := parseLine([]byte(tt.line))
+		if (err != nil) != tt.err || got.Seq != tt.want.Seq || !got.At.Equal(tt.want.At) || got.Hash != tt.want.Hash ||
+			(!tt.err && !json.Valid(got.Body)) || (!tt.err && Hash(compact(t, got.Body)) != Hash(compact(t, tt.want.Body))) {
+			t.Errorf("%s: %+v %v, want %+v", tt.name, got, err, tt.want)
+		}
+	}
+	// And what the store writes reads back as the event it returned.
+	dir := t.TempDir()
+	s := openStore(t, dir)
+	stored, err := s.Append(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	b, _ := os.ReadFile(filepath.Join(dir, LogFile))
+	got, err := parseLine(b)
+	if err != nil || got.Seq != stored.Seq || !got.At.Equal(stored.At) || got.Hash != stored.Hash || !bytes.Equal(got.Body, body) {
+		t.Fatalf("the stored line reads back as %+v %v, want %+v", got, err, stored)
+	}
+}
+
+func compact(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	if err := json.Compact(&out, b); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
 }

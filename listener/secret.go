@@ -7,10 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
-	"github.com/nxbatch/nxbatch/writers"
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // NewSecret generates a random shared secret and stores it with SaveSecret.
@@ -32,51 +33,56 @@ func RandomSecret() (string, error) {
 }
 
 // SaveSecret stores s owner-only (0600) as dir/secret, replacing any
-// earlier one atomically.
+// earlier one atomically; a symbolic link there is refused, never written
+// through nor chmod-ed.
 func SaveSecret(dir, s string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create store %s: %w", dir, err)
+	if err := CheckSecretPath(dir); err != nil {
+		return err
 	}
-	path := filepath.Join(dir, SecretFile)
-	// WriteFileAtomic keeps an existing file's mode: make sure it is 0600
-	// before, and the new one is created 0600 (umask can only narrow it).
-	if err := os.Chmod(path, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("secret %s: %w", path, err)
-	}
-	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil {
-			return fmt.Errorf("secret %s: %w", path, err)
-		}
-		f.Close()
-	}
-	return writers.WriteFileAtomic(path, func(w io.Writer) error {
+	return writePrivate(filepath.Join(dir, SecretFile), func(w io.Writer) error {
 		_, err := io.WriteString(w, s+"\n")
 		return err
 	})
 }
 
+// CheckSecretPath creates dir owner-only if needed and reports whether
+// SaveSecret could write there: `webhooks set --secret` asks before the
+// API sends the new secret, so that the ERP never sends one listen cannot
+// have.
+func CheckSecretPath(dir string) error {
+	if err := mkdirPrivate(dir); err != nil {
+		return err
+	}
+	return refuseLink(filepath.Join(dir, SecretFile))
+}
+
 // LoadSecret reads dir/secret. ok is false when there is none. A file
-// others can read is refused: the secret is what authenticates events.
+// others can read is refused: the secret is what authenticates events; so
+// is a symbolic link, which is never followed.
 func LoadSecret(dir string) (secret []byte, ok bool, err error) {
 	path := filepath.Join(dir, SecretFile)
-	fi, err := os.Stat(path)
-	if errors.Is(err, os.ErrNotExist) {
+	f, err := openPrivate(path, os.O_RDONLY)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
 		return nil, false, fmt.Errorf("secret %s: %w", path, err)
 	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return nil, false, fmt.Errorf("secret %s is readable by others (mode %v): run chmod 600 on it", path, fi.Mode().Perm())
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return nil, false, &msg.Error{Msg: msg.New("lst.secret.open", path, fmt.Sprintf("%04o", perm), path)}
 	}
-	b, err := os.ReadFile(path)
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil {
 		return nil, false, fmt.Errorf("secret %s: %w", path, err)
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
-		return nil, false, fmt.Errorf("secret %s is empty", path)
+		return nil, false, &msg.Error{Msg: msg.New("lst.secret.empty", path)}
 	}
 	return b, true, nil
 }

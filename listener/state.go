@@ -1,9 +1,7 @@
 package listener
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"slices"
 	"time"
 
@@ -34,9 +32,18 @@ type Articulo struct {
 	Actualizado time.Time `json:"actualizado"` // last event about the article
 	// Hash is the body hash of the last event about the article: a resend
 	// of that event is what a replay is.
-	Hash      string      `json:"hash,omitempty"`
+	Hash string `json:"hash,omitempty"`
+	// Variantes are in the order they first appeared; Rows sorts them.
+	// Keeping them sorted on every insert made an event of n new variants
+	// cost n² (90,000 variants: 20 s).
 	Variantes []*Variante `json:"variantes,omitempty"`
+	// index finds a variant by color and size in constant time. It is not
+	// stored: the first change after loading a snapshot rebuilds it.
+	index map[varKey]*Variante
 }
+
+// varKey identifies a variant within its article.
+type varKey struct{ color, talle int64 }
 
 // Variante is one variant's last reported stock.
 type Variante struct {
@@ -44,7 +51,8 @@ type Variante struct {
 	TalleID  int64         `json:"talleId,omitempty"`
 	Unidades nxapi.Decimal `json:"unidades"`
 	// Depositos is the per-warehouse stock of multi-warehouse mode (API spec
-	// 6.3); nil when the last event carried no stockDepositos.
+	// 6.3), by warehouse, one entry each; nil when the last event carried no
+	// stockDepositos.
 	Depositos   []nxapi.StockDeposito `json:"depositos,omitempty"`
 	Actualizado time.Time             `json:"actualizado"`
 }
@@ -54,88 +62,55 @@ func NewState() *State {
 	return &State{Articulos: map[int64]*Articulo{}}
 }
 
-// record is any article record of either payload format: a flat
-// ArticuloConCurva, a grouped Articulo (it has curva) or a deactivation.
-type record struct {
-	ArticuloID     *nxapi.ID             `json:"articuloId"`
-	Codigo         string                `json:"codigo"`
-	ColorID        nxapi.ID              `json:"colorId"`
-	TalleID        nxapi.ID              `json:"talleId"`
-	Unidades       nxapi.Decimal         `json:"unidades"`
-	Eliminado      bool                  `json:"eliminado"`
-	StockDepositos []nxapi.StockDeposito `json:"stockDepositos"`
-	StockTotal     *nxapi.Decimal        `json:"stockTotal"`
-	Curva          *[]struct {
-		ColorID        nxapi.ID              `json:"colorId"`
-		TalleID        nxapi.ID              `json:"talleId"`
-		Unidades       nxapi.Decimal         `json:"unidades"`
-		StockDepositos []nxapi.StockDeposito `json:"stockDepositos"`
-	} `json:"curva"`
-}
-
 // Apply folds one logged event into s. An event whose body is identical to
 // the last event about each of its articles, received within window before
 // it, is a replay and changes nothing. The API's events carry no id or time
 // of their own, so a body identical to an older event is not enough: stock
 // that goes back to an earlier level (10, 15, 10) repeats a body, and that
-// is a real change.
+// is a real change. The cost is linear in the body's size.
 func (s *State) Apply(ev Event, window time.Duration) {
 	s.Seq = ev.Seq
-	recs := decodeRecords(ev.Body)
+	var recs []record
+	var unrecognized int64
+	// What the log holds was acknowledged, and folding it never fails;
+	// what is not an article record is only counted.
+	_, err := decodeEvent(ev.Body, func(r *record) {
+		if r == nil || r.ArticuloID == nil || *r.ArticuloID <= 0 {
+			unrecognized++
+			return
+		}
+		recs = append(recs, *r)
+	})
+	if err != nil {
+		// Not JSON at all (only a damaged log line could be): nothing of it
+		// is applied.
+		recs, unrecognized = nil, 1
+	}
 	if s.replay(recs, ev, window) {
 		s.Stats.Replays++
 		return
 	}
 	s.Stats.Events++
-	for _, r := range recs {
-		s.applyRecord(r, ev)
+	s.Stats.Unrecognized += unrecognized
+	for i := range recs {
+		s.applyRecord(&recs[i], ev)
 	}
 }
 
 // replay reports whether every article recs name had ev's body as its last
 // event, within window.
 func (s *State) replay(recs []record, ev Event, window time.Duration) bool {
-	seen := false
 	for _, r := range recs {
-		if r.ArticuloID == nil || *r.ArticuloID <= 0 {
-			continue
-		}
 		a := s.Articulos[int64(*r.ArticuloID)]
 		if a == nil || a.Hash != ev.Hash || ev.At.Sub(a.Actualizado) > window {
 			return false
 		}
-		seen = true
 	}
-	return seen
+	return len(recs) > 0
 }
 
-// decodeRecords reads a flat array or a single grouped object; records that
-// do not decode are returned empty, to be counted as unrecognized.
-func decodeRecords(body []byte) []record {
-	body = bytes.TrimSpace(body)
-	var raws []json.RawMessage
-	if len(body) > 0 && body[0] == '[' {
-		if json.Unmarshal(body, &raws) != nil {
-			return []record{{}}
-		}
-	} else {
-		raws = []json.RawMessage{body}
-	}
-	out := make([]record, len(raws))
-	for i, raw := range raws {
-		if json.Unmarshal(raw, &out[i]) != nil {
-			out[i] = record{}
-		}
-	}
-	return out
-}
-
-func (s *State) applyRecord(r record, ev Event) {
+func (s *State) applyRecord(r *record, ev Event) {
 	at := ev.At
-	if r.ArticuloID == nil || *r.ArticuloID <= 0 {
-		s.Stats.Unrecognized++
-		return
-	}
 	id := int64(*r.ArticuloID)
 	a := s.Articulos[id]
 	if a == nil {
@@ -153,40 +128,63 @@ func (s *State) applyRecord(r record, ev Event) {
 		return
 	}
 	a.Eliminado = false
-	if r.Curva == nil && r.StockTotal == nil {
+	if !r.Curva.present && r.StockTotal == nil {
 		// Flat: one variant per record, the others untouched.
 		a.set(int64(r.ColorID), int64(r.TalleID), r.Unidades, r.StockDepositos, at)
 		return
 	}
 	// Grouped (only it has curva and stockTotal): the curve is the article's
 	// whole variant list, so a variant missing from it is gone.
-	a.Variantes = nil
-	if r.Curva == nil || len(*r.Curva) == 0 {
+	a.Variantes, a.index = nil, nil
+	if len(r.Curva.items) == 0 {
 		if r.StockTotal != nil {
 			a.set(0, 0, *r.StockTotal, r.StockDepositos, at)
 		}
 		return
 	}
-	for _, c := range *r.Curva {
+	for _, c := range r.Curva.items {
 		a.set(int64(c.ColorID), int64(c.TalleID), c.Unidades, c.StockDepositos, at)
 	}
 }
 
 // set replaces one variant's stock; an event reports the whole state of a
-// variant, so applying it twice gives the same result.
+// variant, so applying it twice gives the same result. Constant time but
+// for the variant's own warehouses, which it sorts.
 func (a *Articulo) set(color, talle int64, u nxapi.Decimal, deps []nxapi.StockDeposito, at time.Time) {
-	deps = slices.Clone(deps)
-	slices.SortFunc(deps, func(x, y nxapi.StockDeposito) int { return cmp.Compare(x.DepositoID, y.DepositoID) })
-	for _, v := range a.Variantes {
-		if v.ColorID == color && v.TalleID == talle {
-			v.Unidades, v.Depositos, v.Actualizado = u, deps, at
-			return
+	deps = byWarehouse(deps)
+	if a.index == nil {
+		a.index = make(map[varKey]*Variante, len(a.Variantes))
+		for _, v := range a.Variantes {
+			a.index[varKey{v.ColorID, v.TalleID}] = v
 		}
 	}
-	a.Variantes = append(a.Variantes, &Variante{ColorID: color, TalleID: talle, Unidades: u, Depositos: deps, Actualizado: at})
-	slices.SortFunc(a.Variantes, func(x, y *Variante) int {
-		return cmp.Or(cmp.Compare(x.ColorID, y.ColorID), cmp.Compare(x.TalleID, y.TalleID))
-	})
+	k := varKey{color, talle}
+	if v := a.index[k]; v != nil {
+		v.Unidades, v.Depositos, v.Actualizado = u, deps, at
+		return
+	}
+	v := &Variante{ColorID: color, TalleID: talle, Unidades: u, Depositos: deps, Actualizado: at}
+	a.Variantes = append(a.Variantes, v)
+	a.index[k] = v
+}
+
+// byWarehouse returns a copy of deps ordered by warehouse with one entry
+// per warehouse, the last one the event gave (an event lists each
+// warehouse once; a repeated one must not become two export rows).
+func byWarehouse(deps []nxapi.StockDeposito) []nxapi.StockDeposito {
+	if len(deps) == 0 {
+		return nil
+	}
+	deps = slices.Clone(deps)
+	slices.SortStableFunc(deps, func(x, y nxapi.StockDeposito) int { return cmp.Compare(x.DepositoID, y.DepositoID) })
+	out := deps[:0]
+	for i, d := range deps {
+		if i+1 < len(deps) && deps[i+1].DepositoID == d.DepositoID {
+			continue // a later entry for the same warehouse wins
+		}
+		out = append(out, d)
+	}
+	return slices.Clip(out)
 }
 
 // Row is one line of the snapshot export: an article, variant and
@@ -226,7 +224,11 @@ func (s *State) Rows(since time.Time) []Row {
 			add(base)
 			continue
 		}
-		for _, v := range a.Variantes {
+		vs := slices.Clone(a.Variantes)
+		slices.SortFunc(vs, func(x, y *Variante) int {
+			return cmp.Or(cmp.Compare(x.ColorID, y.ColorID), cmp.Compare(x.TalleID, y.TalleID))
+		})
+		for _, v := range vs {
 			r := base
 			r.ColorID, r.TalleID, r.HasUnidades, r.Actualizado = v.ColorID, v.TalleID, true, v.Actualizado
 			if a.Eliminado {

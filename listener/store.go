@@ -1,16 +1,7 @@
-// Package listener receives the API's articulos events (API spec 6): it
-// authenticates a shared-secret header in constant time, caps the body,
-// appends every event to a durable log (fsync before answering 200), and
-// folds the events asynchronously and idempotently into a local stock
-// snapshot that `stock export` writes for the accountant.
-//
-// The log (events.jsonl) is the truth. The snapshot (snapshot.json) is a
-// cache of the state up to a byte offset of the log, rewritten now and then;
-// opening a store loads it and applies the log from that offset, so a
-// listener killed at any instant loses no acknowledged event.
 package listener
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,13 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/nxbatch/nxbatch/writers"
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // File names inside a store directory.
@@ -32,10 +24,15 @@ const (
 	LogFile      = "events.jsonl"
 	SnapshotFile = "snapshot.json"
 	SecretFile   = "secret"
+	RefusedFile  = "refused.json"
 )
 
 // DefaultReplayWindow is how long a resent body counts as a replay.
 const DefaultReplayWindow = time.Hour
+
+// DefaultProbeEvery is how often a store whose disk refuses writes tries
+// one on its own.
+const DefaultProbeEvery = 5 * time.Second
 
 // Options tune a store.
 type Options struct {
@@ -46,8 +43,16 @@ type Options struct {
 	// SnapshotEvery is how often a changed snapshot is rewritten; 0 means
 	// 2 s. It only bounds how much log a restart reapplies.
 	SnapshotEvery time.Duration
-	Now           func() time.Time // nil: time.Now
-	Log           *slog.Logger     // nil: discard
+	// MaxItems caps the items of one event (records, curve entries,
+	// warehouse entries); 0 means DefaultMaxItems.
+	MaxItems int
+	// ProbeEvery: while the disk refuses writes, how often the store tries
+	// one on its own to find out it can store events again (every event
+	// that arrives meanwhile is a try too); 0 means DefaultProbeEvery.
+	ProbeEvery time.Duration
+	Lang       msg.Lang         // of the log's messages; "" is Spanish
+	Now        func() time.Time // nil: time.Now
+	Log        *slog.Logger     // nil: discard
 }
 
 func (o *Options) defaults() {
@@ -57,6 +62,15 @@ func (o *Options) defaults() {
 	if o.SnapshotEvery <= 0 {
 		o.SnapshotEvery = 2 * time.Second
 	}
+	if o.MaxItems <= 0 {
+		o.MaxItems = DefaultMaxItems
+	}
+	if o.ProbeEvery <= 0 {
+		o.ProbeEvery = DefaultProbeEvery
+	}
+	if o.Lang == "" {
+		o.Lang = msg.ES
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -65,11 +79,14 @@ func (o *Options) defaults() {
 	}
 }
 
+// text renders a catalog message in the log's language.
+func (o *Options) text(key string, args ...any) string { return msg.New(key, args...).In(o.Lang) }
+
 // snapshotVersion changes whenever State.Apply changes what it makes of the
 // log: a snapshot of another version is rebuilt from the log, the truth.
 // Version 2 stopped treating every body seen within the replay window as a
-// replay.
-const snapshotVersion = 2
+// replay; version 3 keeps one entry per warehouse of a variant.
+const snapshotVersion = 3
 
 // snapshotFile is what snapshot.json holds.
 type snapshotFile struct {
@@ -79,92 +96,134 @@ type snapshotFile struct {
 }
 
 // Store is an open event store: one process at a time (flock on the log).
+//
+// Acknowledging an event and folding it never wait for each other: the log
+// writer hands each durable batch over by moving one offset under mu, an
+// instant; the processor reads the events back from the log and folds them
+// under stMu, which only View and the snapshot's encoding also take. So a
+// huge event, a rebuild after a restart or a snapshot write delay the
+// snapshot, never the next 200.
 type Store struct {
-	dir  string
-	o    Options
-	log  *eventLog
-	mu   sync.Mutex
-	cond *sync.Cond
-	st   *State
-	// queue holds durable events not yet applied, with the log offset after
-	// the last of them.
-	queue     []Event
-	queueEnd  int64
-	applied   int64 // offset the state covers
-	durable   int64 // last durable seq
-	processed int64 // last applied seq
-	dirty     bool
+	dir string
+	o   Options
+	log *eventLog
+	ref *refusals
+
+	mu        sync.Mutex
+	cond      *sync.Cond // durable or published moved, or closing
+	durable   int64      // log offset made durable
+	published int64      // log offset the state covers, for Sync
 	closing   bool
-	procDone  chan struct{}
+
+	stMu sync.Mutex
+	st   *State
+
+	procDone chan struct{}
 }
 
-// Open opens (creating) the store in dir for receiving: it takes the log's
-// lock, loads the snapshot and applies the log after it.
+// Open opens (creating, owner-only) the store in dir for receiving: it
+// takes the log's lock and loads the snapshot; the events after it are
+// folded in the background while new ones are already acknowledged. A
+// symbolic link in place of the store or any of its files is refused.
 func Open(dir string, o Options) (*Store, error) {
 	o.defaults()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create store %s: %w", dir, err)
+	if err := checkStore(dir); err != nil {
+		return nil, err
 	}
 	path := filepath.Join(dir, LogFile)
-	snap := loadSnapshot(dir, path, o.Log)
-	st := snap.State
-	el, err := openLog(path, snap.Offset, func(ev Event) { st.Apply(ev, o.ReplayWindow) })
+	snap, err := loadSnapshot(dir, &o)
 	if err != nil {
 		return nil, err
 	}
-	// The state has applied every event, including those before the
-	// snapshot's offset that the log scan did not read.
-	el.seq = st.Seq
-	s := &Store{dir: dir, o: o, log: el, st: st, applied: el.size, queueEnd: el.size,
-		durable: el.seq, processed: el.seq, procDone: make(chan struct{})}
+	el, err := openLog(path, snap.Offset)
+	if err != nil {
+		return nil, err
+	}
+	if el.seq == 0 {
+		// No event after the snapshot: numbering goes on from its last.
+		el.seq = snap.State.Seq
+	}
+	s := &Store{dir: dir, o: o, log: el, st: snap.State, durable: el.size, published: snap.Offset,
+		procDone: make(chan struct{})}
 	s.cond = sync.NewCond(&s.mu)
-	s.dirty = el.size != snap.Offset
-	el.start(o.Now, s.onDurable)
-	go s.process()
+	s.ref = openRefusals(dir, &s.o)
+	if r := s.ref.get(); r.Total() > 0 {
+		o.Log.Warn(o.text("lst.log.refused.before", r.Total(), r.Last.Local().Format(time.DateTime)))
+	}
+	el.start(o.Now, o.ProbeEvery, logHooks{durable: s.onDurable, failed: s.onFailed, refused: s.onRefused, healed: s.onHealed})
+	go s.process(snap.Offset, el.size != snap.Offset)
 	return s, nil
+}
+
+// checkStore creates dir owner-only and refuses a symbolic link in place
+// of it or of any file listen writes in it.
+func checkStore(dir string) error {
+	if err := mkdirPrivate(dir); err != nil {
+		return err
+	}
+	for _, name := range []string{LogFile, SnapshotFile, SecretFile, RefusedFile} {
+		if err := refuseLink(filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // loadSnapshot reads snapshot.json; a missing or unreadable one, or one
 // that covers more than the log holds (not this log's), means "rebuild from
-// the start of the log", never an error.
-func loadSnapshot(dir, logPath string, lg *slog.Logger) snapshotFile {
-	b, err := os.ReadFile(filepath.Join(dir, SnapshotFile))
+// the start of the log", never an error; a symbolic link is one.
+func loadSnapshot(dir string, o *Options) (snapshotFile, error) {
 	var sf snapshotFile
+	f, err := openPrivate(filepath.Join(dir, SnapshotFile), os.O_RDONLY)
+	if errors.Is(err, ErrSymlink) {
+		return sf, err
+	}
 	if err == nil {
-		err = json.Unmarshal(b, &sf)
+		err = json.NewDecoder(f).Decode(&sf)
+		f.Close()
 	}
 	if err == nil && sf.Version != snapshotVersion {
 		err = fmt.Errorf("snapshot of version %d, not %d", sf.Version, snapshotVersion)
 	}
 	if err == nil {
-		if fi, serr := os.Stat(logPath); serr != nil || fi.Size() < sf.Offset {
+		if fi, serr := os.Lstat(filepath.Join(dir, LogFile)); serr != nil || fi.Size() < sf.Offset {
 			err = fmt.Errorf("snapshot covers %d bytes, more than the event log holds", sf.Offset)
 		}
 	}
 	if err != nil || sf.State == nil || sf.State.Articulos == nil {
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			lg.Warn("snapshot unreadable; rebuilding it from the event log", "error", err)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			o.Log.Warn(o.text("lst.log.snapshot.rebuild"), "error", err)
 		}
-		return snapshotFile{State: NewState()}
+		return snapshotFile{State: NewState()}, nil
 	}
-	return sf
+	return sf, nil
 }
 
 // Load reads the store in dir without taking its lock, for exporting while
 // a listener runs: the last snapshot plus every complete event after it.
 func Load(dir string, o Options) (*State, error) {
 	o.defaults()
-	f, err := os.Open(filepath.Join(dir, LogFile))
-	if errors.Is(err, os.ErrNotExist) {
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, symlinkErr(dir)
+	}
+	f, err := openPrivate(filepath.Join(dir, LogFile), os.O_RDONLY)
+	if errors.Is(err, fs.ErrNotExist) {
 		return NewState(), nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open event log: %w", err)
+		return nil, err
 	}
 	defer f.Close()
-	snap := loadSnapshot(dir, f.Name(), o.Log)
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat event log: %w", err)
+	}
+	snap, err := loadSnapshot(dir, &o)
+	if err != nil {
+		return nil, err
+	}
 	st := snap.State
-	if _, _, err := scanLog(f, snap.Offset, func(ev Event) { st.Apply(ev, o.ReplayWindow) }); err != nil {
+	if _, _, err := scanLog(f, snap.Offset, fi.Size(), func(ev Event, _ int64) { st.Apply(ev, o.ReplayWindow) }); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -176,36 +235,104 @@ func Hash(body []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Append stores body (valid JSON) durably and returns its event once it is
-// on disk; the event is applied to the snapshot afterwards.
+// ErrNotEvent reports a body Append refused because it is not an article
+// event: not JSON, not an array of objects or one object, or with a curve
+// or warehouse entry that is not an object. Its message is for the log;
+// errors.Is(err, ErrNotJSON) tells the first kind apart.
+var ErrNotEvent = errors.New("the body is not an article event")
+
+// ErrNotJSON reports a body that is not JSON; it wraps ErrNotEvent.
+var ErrNotJSON = fmt.Errorf("%w: %w", ErrNotEvent, errNotJSON)
+
+// Append stores body durably and returns its event once it is on disk; the
+// event is applied to the snapshot afterwards. Only article events of at
+// most MaxItems items enter the log (checkEvent, one pass over the body):
+// anything else is an error wrapping ErrNotEvent or a *TooManyItemsError,
+// so the log stays readable line by line and every event in it folds at a
+// bounded cost. While the disk refuses writes the error wraps
+// ErrUnavailable.
 func (s *Store) Append(body []byte) (Event, error) {
-	return s.log.append(body, Hash(body))
+	_, err := checkEvent(body, s.o.MaxItems)
+	var tm *TooManyItemsError
+	switch {
+	case errors.As(err, &tm):
+		return Event{}, tm
+	case errors.Is(err, errNotJSON):
+		return Event{}, ErrNotJSON
+	case err != nil:
+		return Event{}, fmt.Errorf("%w: %w", ErrNotEvent, err)
+	}
+	line := body
+	if bytes.ContainsAny(body, "\r\n") {
+		// One event per line: valid JSON has line breaks only between
+		// tokens, and compacting removes them.
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, body); err != nil {
+			return Event{}, fmt.Errorf("%w: %w", ErrNotJSON, err)
+		}
+		line = buf.Bytes()
+	}
+	return s.log.append(line, Hash(body))
 }
 
-// onDurable hands a committed batch to the processor.
-func (s *Store) onDurable(evs []Event, end int64) {
+// Unavailable returns why the store cannot write events now, nil while it
+// can.
+func (s *Store) Unavailable() error { return s.log.failure() }
+
+// onDurable hands a committed batch to the processor: the ack path's only
+// touch of the store's locks.
+func (s *Store) onDurable(end int64) {
 	s.mu.Lock()
-	s.queue = append(s.queue, evs...)
-	s.queueEnd = end
-	if n := len(evs); n > 0 {
-		s.durable = evs[n-1].Seq
-	}
+	s.durable = end
 	s.mu.Unlock()
 	s.cond.Broadcast()
 }
 
-// process applies durable events off the request path and rewrites the
-// snapshot now and then.
-func (s *Store) process() {
+// onFailed says in the log, once per outage, that events are being refused
+// and why.
+func (s *Store) onFailed(err error) {
+	s.o.Log.Error(s.o.text("lst.log.unstored.first", s.o.ProbeEvery.String()), "error", err)
+}
+
+// onRefused counts events the disk refused, persistently, and says so.
+func (s *Store) onRefused(n int, _ error) {
+	r, outage := s.ref.add(Unstored, n, s.o.Now())
+	s.o.Log.Warn(s.o.text("lst.log.unstored", n, outage, r.Total()))
+}
+
+// onHealed says the store writes again and how many events the outage
+// cost.
+func (s *Store) onHealed() {
+	n, since := s.ref.endOutage()
+	s.o.Log.Warn(s.o.text("lst.log.healed", n, since.Local().Format(time.DateTime)))
+}
+
+// Refuse counts n events the handler refused for their content (kind
+// TooLarge or Malformed): events the ERP will not send again. It returns
+// the counts so far.
+func (s *Store) Refuse(kind Refusal, n int) Refusals {
+	r, _ := s.ref.add(kind, n, s.o.Now())
+	return r
+}
+
+// Refusals returns the counts of events refused so far.
+func (s *Store) Refusals() Refusals { return s.ref.get() }
+
+// process folds durable events off the request path, reading them back
+// from the log, and rewrites the snapshot now and then. applied is the log
+// offset the loaded state covers.
+func (s *Store) process(applied int64, dirty bool) {
 	defer close(s.procDone)
 	tick := time.NewTicker(s.o.SnapshotEvery)
 	defer tick.Stop()
-	wake := make(chan struct{}, 1)
+	wake := make(chan struct{})
 	go func() {
 		// Turn ticks into cond wake-ups, so one wait serves both.
 		for {
 			select {
 			case <-tick.C:
+				s.mu.Lock()
+				s.mu.Unlock()
 				s.cond.Broadcast()
 			case <-wake:
 				return
@@ -214,62 +341,88 @@ func (s *Store) process() {
 	}()
 	defer close(wake)
 	lastSave := s.o.Now()
-	s.mu.Lock()
+	saveFailing := false
+	due := func() bool { return dirty && s.o.Now().Sub(lastSave) >= s.o.SnapshotEvery }
 	for {
-		for len(s.queue) == 0 && !s.closing && !(s.dirty && s.o.Now().Sub(lastSave) >= s.o.SnapshotEvery) {
+		s.mu.Lock()
+		for s.durable == applied && !s.closing && !due() {
 			s.cond.Wait()
 		}
-		if len(s.queue) > 0 {
-			q, end := s.queue, s.queueEnd
-			s.queue = nil
-			for _, ev := range q {
-				s.st.Apply(ev, s.o.ReplayWindow)
-			}
-			s.applied, s.processed, s.dirty = end, q[len(q)-1].Seq, true
+		end, closing := s.durable, s.closing
+		s.mu.Unlock()
+		if applied < end {
+			applied = s.fold(applied, end)
+			dirty = true
+			s.mu.Lock()
+			s.published = applied
+			s.mu.Unlock()
 			s.cond.Broadcast()
 			continue
 		}
-		if s.dirty {
-			if err := s.saveLocked(); err != nil {
-				s.o.Log.Warn("snapshot not saved; the event log still holds every event", "error", err)
+		if dirty && (closing || due()) {
+			err := s.save(applied)
+			switch {
+			case err != nil && !saveFailing:
+				s.o.Log.Warn(s.o.text("lst.log.snapshot.failed"), "error", err)
+			case err == nil && saveFailing:
+				s.o.Log.Info(s.o.text("lst.log.snapshot.saved"))
 			}
+			saveFailing, dirty = err != nil, err != nil
 			lastSave = s.o.Now()
 		}
-		if s.closing {
-			s.mu.Unlock()
+		if closing {
 			return
 		}
 	}
 }
 
-// saveLocked rewrites snapshot.json atomically; s.mu must be held. The
-// file is written with the lock released, so that acknowledgements (which
-// hand events over under it) do not wait for the snapshot's fsync.
-func (s *Store) saveLocked() error {
-	b, err := json.Marshal(snapshotFile{Version: snapshotVersion, Offset: s.applied, State: s.st})
+// fold applies the log's events between from and end, one at a time under
+// stMu, and returns the offset it reached.
+func (s *Store) fold(from, end int64) int64 {
+	reached, _, err := scanLog(s.log.f, from, end, func(ev Event, next int64) {
+		s.stMu.Lock()
+		s.st.Apply(ev, s.o.ReplayWindow)
+		s.stMu.Unlock()
+	})
+	if err != nil {
+		// Only a damaged disk can give this: the writer wrote these lines
+		// whole and fsynced them. Go on with what comes after; the next
+		// start refuses the log and says where it is damaged.
+		s.o.Log.Error(s.o.text("lst.log.corrupt"), "error", err)
+		return end
+	}
+	return reached
+}
+
+// save rewrites snapshot.json atomically and owner-only. Only the encoding
+// holds stMu: the file is written with no lock held.
+func (s *Store) save(applied int64) error {
+	s.stMu.Lock()
+	b, err := json.Marshal(snapshotFile{Version: snapshotVersion, Offset: applied, State: s.st})
+	s.stMu.Unlock()
 	if err != nil {
 		return fmt.Errorf("encode snapshot: %w", err)
 	}
-	s.dirty = false
-	s.mu.Unlock()
-	err = writers.WriteFileAtomic(filepath.Join(s.dir, SnapshotFile), func(w io.Writer) error {
+	return writePrivate(filepath.Join(s.dir, SnapshotFile), func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	})
-	s.mu.Lock()
-	if err != nil {
-		s.dirty = true
-	}
-	return err
 }
 
 // Sync waits until every event acknowledged so far is in the snapshot.
 func (s *Store) Sync(ctx context.Context) error {
-	stop := context.AfterFunc(ctx, s.cond.Broadcast)
+	stop := context.AfterFunc(ctx, func() {
+		// Under the lock, so a waiter between its check and Wait cannot
+		// miss the wake-up.
+		s.mu.Lock()
+		s.mu.Unlock()
+		s.cond.Broadcast()
+	})
 	defer stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for s.processed < s.durable {
+	target := s.durable
+	for s.published < target {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -278,21 +431,30 @@ func (s *Store) Sync(ctx context.Context) error {
 	return nil
 }
 
-// View calls fn with the current snapshot; fn must not keep it.
+// View calls fn with the current snapshot; fn must not keep it. It waits
+// at most for the one event being folded.
 func (s *Store) View(fn func(*State)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.stMu.Lock()
+	defer s.stMu.Unlock()
 	fn(s.st)
+}
+
+// Stats returns what processing did with the events so far.
+func (s *Store) Stats() Stats {
+	s.stMu.Lock()
+	defer s.stMu.Unlock()
+	return s.st.Stats
 }
 
 // Close stops receiving, applies the remaining events, saves the snapshot
 // and releases the lock.
 func (s *Store) Close() error {
-	err := s.log.close()
+	s.log.stop()
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
 	s.cond.Broadcast()
 	<-s.procDone
-	return err
+	s.ref.close()
+	return s.log.f.Close()
 }

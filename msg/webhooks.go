@@ -108,6 +108,18 @@ func init() {
 			ES: "Se sigue enviando el secreto compartido guardado en %s",
 			EN: "The shared secret stored in %s is still sent",
 		},
+		"wh.insecure": {
+			ES: "La URL %s usa http:// sin cifrar hacia un equipo que no es este: el ERP enviaría el secreto compartido (encabezado %s) a la vista de cualquiera en el camino, que podría falsificar eventos. Use https:// (por ejemplo con un proxy TLS delante de «nxbatch listen») o, sólo en una red de confianza, agregue --allow-insecure-http. No se envió nada a la API",
+			EN: "The URL %s uses unencrypted http:// to a host that is not this one: the ERP would send the shared secret (header %s) in plain sight of anyone on the path, who could forge events. Use https:// (for example with a TLS proxy in front of \"nxbatch listen\") or, only on a trusted network, add --allow-insecure-http. Nothing was sent to the API",
+		},
+		"wh.insecure.allowed": {
+			ES: "Atención: con --allow-insecure-http el ERP enviará el secreto compartido a %s sin cifrar (encabezado %s); cualquiera en el camino puede leerlo y falsificar eventos. Pase a https:// cuanto antes",
+			EN: "Warning: with --allow-insecure-http the ERP will send the shared secret to %s unencrypted (header %s); anyone on the path can read it and forge events. Move to https:// as soon as possible",
+		},
+		"wh.secret.unsaved": {
+			ES: "El webhook ya envía un secreto nuevo pero no se pudo guardar (%s): ejecute de nuevo «nxbatch webhooks set --secret»",
+			EN: "The webhook now sends a new secret but it could not be stored (%s): run \"nxbatch webhooks set --secret\" again",
+		},
 		"wh.list.header": {
 			ES: "id\ttopic\tformato\tactivo\turl\tencabezados",
 			EN: "id\ttopic\tformat\tactive\turl\theaders",

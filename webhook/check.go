@@ -6,6 +6,7 @@
 package webhook
 
 import (
+	"net"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -87,4 +88,21 @@ func plainKey(k string) bool {
 		}
 	}
 	return true
+}
+
+// SecretInClear reports whether a shared secret sent to rawURL would cross
+// the network unencrypted: plain http to a host that is not loopback.
+// https, and http to localhost or a loopback address (the sandbox, a proxy
+// on the same machine), keep it off the wire.
+func SecretInClear(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || !strings.EqualFold(u.Scheme, "http") {
+		return false
+	}
+	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	if host == "localhost" {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
 }

@@ -219,3 +219,30 @@ func TestWindowPersistedAndRefusalResent(t *testing.T) {
 		t.Fatalf("next allowed %v not persisted", next)
 	}
 }
+
+func TestSecretInClear(t *testing.T) {
+	tests := []struct {
+		url  string
+		want bool
+	}{
+		{"http://stock.example.com/eventos", true},
+		{"HTTP://stock.example.com/eventos", true},
+		{"http://192.0.2.7:8092/", true},
+		{"http://10.0.0.5/", true},              // a private network is still a network
+		{"http://localhost.example.com/", true}, // not localhost
+		{"http://127.0.0.1.example.com/", true}, // nor this
+		{"https://stock.example.com/eventos", false},
+		{"http://127.0.0.1:8092/eventos", false},
+		{"http://127.8.9.10/", false},
+		{"http://localhost:8092/", false},
+		{"http://LOCALHOST./", false},
+		{"http://[::1]:8092/", false},
+		{"http://[::ffff:127.0.0.1]/", false},
+		{"ftp://stock.example.com/", false}, // not http at all: Check refuses it
+	}
+	for _, tt := range tests {
+		if got := SecretInClear(tt.url); got != tt.want {
+			t.Errorf("SecretInClear(%q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+}

@@ -16,9 +16,11 @@ import (
 // listenCmd receives articulos events into the store.
 type listenCmd struct {
 	Addr         string        `help:"Address to listen on (the webhook URL must reach it; put TLS in front for the Internet)." default:"127.0.0.1:8092"`
-	Store        string        `help:"Store directory: the durable event log, the stock snapshot and the shared secret." default:".nxbatch/listen" type:"path"`
+	Store        string        `help:"Store directory: the durable event log, the stock snapshot and the shared secret (not a symbolic link)." default:".nxbatch/listen" type:"path"`
 	MaxBody      int64         `help:"Largest event body accepted, in bytes." default:"4194304"`
+	MaxItems     int           `help:"Most items (variants and per-warehouse entries) accepted in one event." default:"500000"`
 	ReplayWindow time.Duration `help:"A body identical to the last event about its articles, received at most this long before, is a replay and changes nothing." default:"1h"`
+	ProbeEvery   time.Duration `help:"While the disk refuses writes, how often to try one without waiting for an event." default:"5s"`
 	langFlag
 }
 
@@ -28,22 +30,22 @@ func (c *listenCmd) Run(e *env) error {
 	l := c.lang()
 	secret, hasSecret, err := listener.LoadSecret(c.Store)
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%s", localized(err, l))
 	}
 	lg := e.log.With(slog.String("component", "listen"))
-	st, err := listener.Open(c.Store, listener.Options{ReplayWindow: c.ReplayWindow, Log: lg})
+	st, err := listener.Open(c.Store, listener.Options{ReplayWindow: c.ReplayWindow, MaxItems: c.MaxItems, ProbeEvery: c.ProbeEvery, Lang: l, Log: lg})
 	if errors.Is(err, listener.ErrLocked) {
 		return &exitError{code: exitAborted, err: errors.New(msg.New("lst.locked", c.Store).In(l))}
 	}
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%s", localized(err, l))
 	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		st.Close()
 		return usageErr("listen on %s: %v", c.Addr, err)
 	}
-	h := &listener.Handler{Store: st, MaxBody: c.MaxBody, Log: lg}
+	h := &listener.Handler{Store: st, MaxBody: c.MaxBody, Lang: l, Log: lg}
 	if hasSecret {
 		h.Secret, h.SecretDir = secret, c.Store
 	}
@@ -68,12 +70,14 @@ func (c *listenCmd) Run(e *env) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(ctx)
+	unavailable := st.Unavailable()
 	closeErr := st.Close()
-	var stats listener.Stats
-	if s2, err := listener.Load(c.Store, listener.Options{ReplayWindow: c.ReplayWindow}); err == nil {
-		stats = s2.Stats
-	}
+	stats := st.Stats()
 	fmt.Fprintln(e.stdout, msg.New("lst.stopped", stats.Events, stats.Replays).In(l))
+	if unavailable != nil {
+		fmt.Fprintln(e.stderr, msg.New("lst.unavailable", unavailable).In(l))
+	}
+	printRefusals(e, st.Refusals(), l)
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		return &exitError{code: exitAborted, err: serveErr}
 	}
@@ -81,4 +85,27 @@ func (c *listenCmd) Run(e *env) error {
 		return &exitError{code: exitAborted, err: closeErr}
 	}
 	return nil
+}
+
+// printRefusals tells the operator, on stderr, that events were refused
+// and a full stock resync is due; nothing when none was.
+func printRefusals(e *env, r listener.Refusals, l msg.Lang) {
+	if r.Total() == 0 {
+		return
+	}
+	fmt.Fprintln(e.stderr, msg.New("lst.refused.status", r.Total(), r.Unstored, r.TooLarge, r.Malformed,
+		r.Last.Local().Format(time.DateTime)).In(l))
+}
+
+// localized renders err for the user: a catalog message in their language
+// (with its cause), anything else as it is.
+func localized(err error, l msg.Lang) string {
+	var me *msg.Error
+	if !errors.As(err, &me) {
+		return err.Error()
+	}
+	if me.Err != nil && !errors.Is(me.Err, listener.ErrSymlink) {
+		return me.Msg.In(l) + ": " + me.Err.Error()
+	}
+	return me.Msg.In(l)
 }

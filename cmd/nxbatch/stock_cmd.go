@@ -16,7 +16,7 @@ type stockCmd struct {
 }
 
 type stockExportCmd struct {
-	File  string `arg:"" help:"Output file, .csv or .xlsx." type:"path"`
+	File  string `arg:"" help:"Output file, .csv or .xlsx (written owner-only; a symbolic link there is refused)." type:"path"`
 	Store string `help:"listen's store directory." default:".nxbatch/listen" type:"path"`
 	Since string `help:"Only rows changed since then: a duration back from now (24h, 90m) or a date (2026-11-20, 20/11/2026, RFC 3339)."`
 	langFlag
@@ -29,18 +29,24 @@ func (c *stockExportCmd) Run(e *env) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: errors.New(msg.New("lst.since.bad", c.Since).In(l))}
 	}
-	st, err := listener.Load(c.Store, listener.Options{Log: e.log})
+	st, err := listener.Load(c.Store, listener.Options{Lang: l, Log: e.log})
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("%s", localized(err, l))
 	}
 	rows := st.Rows(since)
 	if err := listener.Export(c.File, rows); err != nil {
-		return usageErr("%v", err)
+		return usageErr("%s", localized(err, l))
 	}
 	if len(st.Articulos) == 0 {
 		fmt.Fprintln(e.stderr, msg.New("lst.empty", c.Store).In(l))
 	}
 	fmt.Fprintln(e.stdout, msg.New("lst.exported", len(rows), c.File).In(l))
+	// Events listen had to refuse are stock this file cannot show.
+	ref, err := listener.LoadRefusals(c.Store)
+	if err != nil {
+		return usageErr("%s", localized(err, l))
+	}
+	printRefusals(e, ref, l)
 	return nil
 }
 

@@ -64,6 +64,10 @@ type webhooksSetCmd struct {
 	Secret   bool     `help:"Generate a new random shared secret, store it for listen (owner-only file in --store) and send it in the X-NXBATCH-SECRET header. Without it, a secret already in --store keeps being sent."`
 	Store    string   `help:"listen's store directory, where the shared secret is kept." default:".nxbatch/listen" type:"path"`
 	Inactive bool     `help:"Store the webhook as inactive (the API still delivers events; only deleting stops them)."`
+	// AllowInsecureHTTP lets the shared secret travel over plain http to a
+	// host that is not loopback, where anyone on the path can read it and
+	// forge events; refused unless asked for, and then warned about.
+	AllowInsecureHTTP bool `name:"allow-insecure-http" help:"Send the shared secret even to a plain http:// URL whose host is not loopback (anyone on the network path can read it). Use https instead."`
 }
 
 // Run checks the settings locally, then creates or edits the webhook.
@@ -91,6 +95,11 @@ func (c *webhooksSetCmd) Run(e *env) error {
 	var secret string
 	switch {
 	case c.Secret:
+		// Where it will be stored is checked before the API has it: the
+		// ERP must never send a secret listen cannot have.
+		if err := listener.CheckSecretPath(c.Store); err != nil {
+			return usageErr("%s", localized(err, l))
+		}
 		s, err := listener.RandomSecret()
 		if err != nil {
 			return usageErr("%v", err)
@@ -99,7 +108,7 @@ func (c *webhooksSetCmd) Run(e *env) error {
 	default:
 		s, ok, err := listener.LoadSecret(c.Store)
 		if err != nil {
-			return usageErr("%v", err)
+			return usageErr("%s", localized(err, l))
 		}
 		if ok {
 			secret = string(s)
@@ -112,6 +121,12 @@ func (c *webhooksSetCmd) Run(e *env) error {
 	problems = append(problems, webhook.Check(g)...)
 	if len(problems) > 0 {
 		return checkErr(e, problems, l)
+	}
+	if secret != "" && webhook.SecretInClear(g.URL) {
+		if !c.AllowInsecureHTTP {
+			return &exitError{code: exitUsage, err: errors.New(msg.New("wh.insecure", g.URL, listener.SecretHeader).In(l))}
+		}
+		fmt.Fprintln(e.stderr, msg.New("wh.insecure.allowed", g.URL, listener.SecretHeader).In(l))
 	}
 	a, cn, err := c.admin(e)
 	if err != nil {
@@ -126,7 +141,7 @@ func (c *webhooksSetCmd) Run(e *env) error {
 		// Stored only once the API has it, so listen never expects a secret
 		// the ERP does not send.
 		if err := listener.SaveSecret(c.Store, secret); err != nil {
-			return usageErr("the webhook now sends a new secret but it could not be stored (%v): run webhooks set --secret again", err)
+			return usageErr("%s", msg.New("wh.secret.unsaved", localized(err, l)).In(l))
 		}
 		fmt.Fprintln(e.stdout, msg.New("wh.secret.created", c.Store+"/"+listener.SecretFile, secret).In(l))
 	}
