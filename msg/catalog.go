@@ -170,15 +170,20 @@ type Error struct {
 	Err error // the underlying cause, if any
 }
 
-// In renders the error in language l: its position, its message and, when
-// the message does not already say it, the cause's own words.
+// In renders the error in language l: its position, its message and,
+// when the message does not already say it, its cause (CauseText).
 func (e *Error) In(l Lang) string {
-	text := e.Msg.In(l)
-	if w := e.Pos.Message(); w.Key != "" {
-		text = w.In(l) + ": " + text
-	}
 	if e.Msg.Key == "" && e.Err != nil {
 		return CauseText(e.Err, l)
+	}
+	text := e.Msg.In(l)
+	if e.Err != nil {
+		if cause := CauseText(e.Err, l); !strings.Contains(text, cause) {
+			text += ": " + cause
+		}
+	}
+	if w := e.Pos.Message(); w.Key != "" {
+		text = w.In(l) + ": " + text
 	}
 	return text
 }

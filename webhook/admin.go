@@ -11,21 +11,23 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // Names of the persisted pacing windows (journal NextAllowed/SetNextAllowed).
 const (
-	ListWindowName  = "webhooks-list"
-	WriteWindowName = "webhooks-write"
+	ListWindowName  = string(sendrules.WebhookList)
+	WriteWindowName = string(sendrules.WebhookWrite)
 )
 
 // Windows returns the unscaled list and write windows of env, "production"
-// (10 s list, 30 s writes) or "test" (3 s both), API spec 8.
+// or "test", from the API's limits table (package sendrules).
 func Windows(env string) (list, write time.Duration) {
-	if env == "test" {
-		return 3 * time.Second, 3 * time.Second
+	e, err := sendrules.ParseEnv(env)
+	if err != nil {
+		e = sendrules.Production
 	}
-	return 10 * time.Second, 30 * time.Second
+	return e.Limit(sendrules.WebhookList), e.Limit(sendrules.WebhookWrite)
 }
 
 // API is what Admin needs from the API client (*apiclient.Client).

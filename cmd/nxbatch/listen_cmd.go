@@ -30,7 +30,7 @@ func (c *listenCmd) Run(e *env) error {
 	l := c.lang()
 	secret, hasSecret, err := listener.LoadSecret(c.Store)
 	if err != nil {
-		return usageErr("%s", localized(err, l))
+		return &exitError{code: exitUsage, err: err}
 	}
 	lg := e.log.With(slog.String("component", "listen"))
 	st, err := listener.Open(c.Store, listener.Options{ReplayWindow: c.ReplayWindow, MaxItems: c.MaxItems, ProbeEvery: c.ProbeEvery, Lang: l, Log: lg})
@@ -38,12 +38,12 @@ func (c *listenCmd) Run(e *env) error {
 		return &exitError{code: exitAborted, err: errors.New(msg.New("lst.locked", c.Store).In(l))}
 	}
 	if err != nil {
-		return usageErr("%s", localized(err, l))
+		return &exitError{code: exitUsage, err: err}
 	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		st.Close()
-		return usageErr("listen on %s: %v", c.Addr, err)
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.listen.addr", c.Addr), Err: err}}
 	}
 	h := &listener.Handler{Store: st, MaxBody: c.MaxBody, Lang: l, Log: lg}
 	if hasSecret {
@@ -95,17 +95,4 @@ func printRefusals(e *env, r listener.Refusals, l msg.Lang) {
 	}
 	fmt.Fprintln(e.stderr, msg.New("lst.refused.status", r.Total(), r.Unstored, r.TooLarge, r.Malformed,
 		r.Last.Local().Format(time.DateTime)).In(l))
-}
-
-// localized renders err for the user: a catalog message in their language
-// (with its cause), anything else as it is.
-func localized(err error, l msg.Lang) string {
-	var me *msg.Error
-	if !errors.As(err, &me) {
-		return err.Error()
-	}
-	if me.Err != nil && !errors.Is(me.Err, listener.ErrSymlink) {
-		return me.Msg.In(l) + ": " + me.Err.Error()
-	}
-	return me.Msg.In(l)
 }

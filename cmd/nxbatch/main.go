@@ -52,12 +52,6 @@ func usage(key string, args ...any) error {
 	return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New(key, args...)}}
 }
 
-// usageErr is a usage or configuration error around a cause that already
-// says what is wrong (a catalog message, or a package's own error).
-func usageErr(format string, args ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
-}
-
 // exitCode maps an error to the process exit code: the one place that does.
 func exitCode(err error) int {
 	if err == nil {

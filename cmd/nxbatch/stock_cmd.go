@@ -31,11 +31,11 @@ func (c *stockExportCmd) Run(e *env) error {
 	}
 	st, err := listener.Load(c.Store, listener.Options{Lang: l, Log: e.log})
 	if err != nil {
-		return usageErr("%s", localized(err, l))
+		return &exitError{code: exitUsage, err: err}
 	}
 	rows := st.Rows(since)
 	if err := listener.Export(c.File, rows); err != nil {
-		return usageErr("%s", localized(err, l))
+		return &exitError{code: exitUsage, err: err}
 	}
 	if len(st.Articulos) == 0 {
 		fmt.Fprintln(e.stderr, msg.New("lst.empty", c.Store).In(l))
@@ -44,7 +44,7 @@ func (c *stockExportCmd) Run(e *env) error {
 	// Events listen had to refuse are stock this file cannot show.
 	ref, err := listener.LoadRefusals(c.Store)
 	if err != nil {
-		return usageErr("%s", localized(err, l))
+		return &exitError{code: exitUsage, err: err}
 	}
 	printRefusals(e, ref, l)
 	return nil

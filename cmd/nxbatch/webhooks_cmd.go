@@ -98,17 +98,17 @@ func (c *webhooksSetCmd) Run(e *env) error {
 		// Where it will be stored is checked before the API has it: the
 		// ERP must never send a secret listen cannot have.
 		if err := listener.CheckSecretPath(c.Store); err != nil {
-			return usageErr("%s", localized(err, l))
+			return &exitError{code: exitUsage, err: err}
 		}
 		s, err := listener.RandomSecret()
 		if err != nil {
-			return usageErr("%v", err)
+			return &exitError{code: exitUsage, err: err}
 		}
 		secret = s
 	default:
 		s, ok, err := listener.LoadSecret(c.Store)
 		if err != nil {
-			return usageErr("%s", localized(err, l))
+			return &exitError{code: exitUsage, err: err}
 		}
 		if ok {
 			secret = string(s)
@@ -141,7 +141,7 @@ func (c *webhooksSetCmd) Run(e *env) error {
 		// Stored only once the API has it, so listen never expects a secret
 		// the ERP does not send.
 		if err := listener.SaveSecret(c.Store, secret); err != nil {
-			return usageErr("%s", msg.New("wh.secret.unsaved", localized(err, l)).In(l))
+			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("wh.secret.unsaved", msg.CauseOf(err)), Err: err}}
 		}
 		fmt.Fprintln(e.stdout, msg.New("wh.secret.created", c.Store+"/"+listener.SecretFile, secret).In(l))
 	}
