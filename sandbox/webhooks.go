@@ -11,20 +11,20 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
-// Webhook field limits (API spec 4.6, 8).
+// Webhook field limits (API spec 4.6, 8), from the one table.
 const (
-	maxURL         = 500
-	maxHeaders     = 10
-	maxHeaderKey   = 100
-	maxHeaderValue = 500
+	maxURL         = sendrules.WebhookURLMax
+	maxHeaders     = sendrules.WebhookHeadersMax
+	maxHeaderKey   = sendrules.WebhookHeaderKeyMax
+	maxHeaderValue = sendrules.WebhookHeaderValueMax
 	// deliveryTimeout is how long a receiver has to answer (spec 6.1).
-	deliveryTimeout = 10 * time.Second
+	deliveryTimeout = sendrules.ReceiverDeadline
 )
 
 // Webhook validation texts, one per rule of spec 4.6; the sandbox's own.

@@ -193,3 +193,15 @@ func Scale(d time.Duration, factor float64) time.Duration {
 	}
 	return time.Duration(float64(d) * factor)
 }
+
+// Webhook limits (spec 4.6, 6.1, 8): the field rules of the one webhook per
+// topic, and how long its receiver has to answer an event.
+const (
+	WebhookURLMax         = 500
+	WebhookHeadersMax     = 10
+	WebhookHeaderKeyMax   = 100
+	WebhookHeaderValueMax = 500
+	// ReceiverDeadline: a receiver that does not answer an event within it
+	// may be taken as failed, and the API does not retry.
+	ReceiverDeadline = 10 * time.Second
+)

@@ -13,14 +13,15 @@ import (
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
-// Field limits of API spec 4.6 and 8.
+// Field limits of API spec 4.6 and 8 (package sendrules holds them).
 const (
-	MaxURL         = 500
-	MaxHeaders     = 10
-	MaxHeaderKey   = 100
-	MaxHeaderValue = 500
+	MaxURL         = sendrules.WebhookURLMax
+	MaxHeaders     = sendrules.WebhookHeadersMax
+	MaxHeaderKey   = sendrules.WebhookHeaderKeyMax
+	MaxHeaderValue = sendrules.WebhookHeaderValueMax
 )
 
 // Check returns every rule of API spec 4.6 that g breaks, as messages an

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/listener"
 	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // listenCmd receives articulos events into the store.
@@ -51,8 +52,8 @@ func (c *listenCmd) Run(e *env) error {
 	}
 	// The sender gives up after 10 s (API spec 6.1): nothing here may take
 	// longer than that.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second,
-		WriteTimeout: 10 * time.Second, IdleTimeout: time.Minute}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: sendrules.ReceiverDeadline,
+		WriteTimeout: sendrules.ReceiverDeadline, IdleTimeout: time.Minute}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	url := "http://" + ln.Addr().String()
