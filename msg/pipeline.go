@@ -24,8 +24,17 @@ func init() {
 			ES: "%s: columnas que no corresponden a ningún campo y se copian al informe sin usarse: %s y %d más",
 			EN: "%s: columns that fill no field, copied to the report and otherwise ignored: %s and %d more",
 		},
-		"req.venta":    {ES: "venta %s", EN: "sale %s"},
-		"req.stockmov": {ES: "movimiento %d", EN: "movement %d"},
+		"rep.name.sibling": {
+			ES: "en la misma carpeta está %s, con el mismo nombre: los informes llevan la extensión para no pisarse",
+			EN: "%s, with the same name, is in the same folder: the reports carry the extension so they do not overwrite each other",
+		},
+		"rep.name.samename": {
+			ES: "%d archivos de esta ejecución se llaman igual: los informes llevan la carpeta de cada uno",
+			EN: "%d files of this run have the same name: the reports carry each one's folder",
+		},
+		"rep.name.notice": {ES: "los informes de %s se llaman «%s»: %s", EN: "the reports of %s are named «%s»: %s"},
+		"req.venta":       {ES: "venta %s", EN: "sale %s"},
+		"req.stockmov":    {ES: "movimiento %d", EN: "movement %d"},
 		"row.duprowid": {
 			ES: "la fila tiene la misma identidad (result.rowId %s) que la fila %d: es una copia. Quite una de las dos, o borre result.rowId de la fila que es un artículo nuevo",
 			EN: "the row has the same identity (result.rowId %s) as row %d: it is a copy. Remove one of them, or clear result.rowId on the row that is a new article",

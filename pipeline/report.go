@@ -30,6 +30,9 @@ type ReportOptions struct {
 	// refused token, an API that cannot be reached, an interrupt); empty
 	// when it did not.
 	Stopped msg.Message
+	// Name is where the reports go (ReportNames over the run's inputs);
+	// zero chooses it for this file alone.
+	Name ReportName
 }
 
 // ReportPaths are the files a report run wrote.
@@ -40,14 +43,6 @@ type ReportPaths struct {
 	Summary string
 }
 
-// reportBase returns the path prefix NAME of the reports of input path.
-func reportBase(path, dir string) string {
-	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if dir == "" {
-		dir = filepath.Dir(path)
-	}
-	return filepath.Join(dir, base)
-}
 
 // sheetFileName makes a sheet name safe inside a file name.
 func sheetFileName(s string) string {
@@ -270,6 +265,10 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	if o.Stopped.Key != "" {
 		s.Stopped = o.Stopped.In(o.Lang)
 	}
+	if o.Name.Because.Key != "" {
+		s.ReportName = filepath.Base(o.Name.Base)
+		s.RenamedBecause = o.Name.Because.In(o.Lang)
+	}
 	for _, w := range f.Warnings {
 		s.Warnings = append(s.Warnings, w.In(o.Lang))
 	}
@@ -300,15 +299,22 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 			return p, fmt.Errorf("create report folder: %w", err)
 		}
 	}
-	base := reportBase(f.Path, o.Dir)
-	multi := len(f.Sheets) > 1
-	var tables []writers.Table
-	for _, sh := range f.Sheets {
-		prefix := base
-		if multi {
-			prefix = base + "." + sheetFileName(sh.Info.Name)
+	rn := o.Name
+	if rn.Base == "" {
+		rn = ReportNames([]string{f.Path}, o.Dir)[f.Path]
+	}
+	base := rn.Base
+	sheets := make([]string, len(f.Sheets))
+	if len(f.Sheets) > 1 {
+		names := make([]string, len(f.Sheets))
+		for i, sh := range f.Sheets {
+			names[i] = sh.Info.Name
 		}
-		res, errs := prefix+".result.csv", prefix+".errors.csv"
+		sheets = sheetNames(names)
+	}
+	var tables []writers.Table
+	for i, sh := range f.Sheets {
+		res, errs := rn.Prefix(sheets[i])+".result.csv", rn.ErrorsPath(sheets[i])
 		if err := writers.WriteCSV(res, sh.Table(o.Lang)); err != nil {
 			return p, err
 		}

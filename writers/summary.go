@@ -25,8 +25,13 @@ type Summary struct {
 	Created         []Created      `json:"created"`       // ids the API returned
 	// Stopped says why the run stopped before sending everything; empty
 	// when it did not.
-	Stopped  string   `json:"stopped,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
+	Stopped string `json:"stopped,omitempty"`
+	// ReportName is the name the reports were given when it is not the
+	// input's own (another input would have had the same), and
+	// RenamedBecause says why.
+	ReportName     string   `json:"reportName,omitempty"`
+	RenamedBecause string   `json:"renamedBecause,omitempty"`
+	Warnings       []string `json:"warnings,omitempty"`
 	// Statuses is the status table of the summary sheet, in report order;
 	// summary.json has the same counts in Rows and Requests.
 	Statuses []StatusLine `json:"-"`

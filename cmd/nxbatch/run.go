@@ -161,10 +161,11 @@ type reporter struct {
 // stopped early), writes every file's reports and returns the run's exit:
 // stopErr when the run stopped, else the worst of the rows' outcomes.
 func (r reporter) stopped(files []*pipeline.File, why msg.Message, stopErr error, code int) error {
+	names := reportNames(r.e, files, r.c.ReportDir, r.l)
 	for _, f := range files {
 		f.NotSent(why)
 		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: r.c.ReportDir, Lang: r.l, Command: "run",
-			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX, Stopped: why})
+			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX, Stopped: why, Name: names[f.Path]})
 		if err != nil {
 			return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("cli.reports.failed", f.Path, msg.CauseText(err, r.l)), Err: err}}
 		}

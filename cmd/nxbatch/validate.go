@@ -144,11 +144,12 @@ func (c *validateCmd) Run(e *env) error {
 	if cat == nil {
 		cat = c.apiCatalogs(e, files, l)
 	}
+	names := reportNames(e, files, c.ReportDir, l)
 	for _, f := range files {
 		f.Validate(cat, false)
 		printPlan(e, f, l)
 		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: c.ReportDir, Lang: l, Command: "validate",
-			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX})
+			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX, Name: names[f.Path]})
 		if err != nil {
 			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.reports.failed", f.Path, msg.CauseText(err, l)), Err: err}}
 		}
@@ -176,6 +177,22 @@ func reportLoadError(e *env, path string, err error, l msg.Lang) {
 	default:
 		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
 	}
+}
+
+// reportNames chooses the run's report names and says which are not the
+// input's own, and why.
+func reportNames(e *env, files []*pipeline.File, dir string, l msg.Lang) map[string]pipeline.ReportName {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	names := pipeline.ReportNames(paths, dir)
+	for _, p := range paths {
+		if rn := names[p]; rn.Because.Key != "" {
+			fmt.Fprintln(e.stderr, msg.New("cli.warning", msg.New("rep.name.notice", inert(p), inert(filepath.Base(rn.Base)), rn.Because)).In(l))
+		}
+	}
+	return names
 }
 
 func printPlan(e *env, f *pipeline.File, l msg.Lang) {
