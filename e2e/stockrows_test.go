@@ -90,10 +90,21 @@ func TestStockRowsExactlyOnce(t *testing.T) {
 		t.Errorf("%d movements for %d rows by 500, want 3", n, rows)
 	}
 	want := wantMoved(t, count)
+	var total nxapi.Decimal
 	for art, q := range unitsMoved(st) {
 		if q != want[art] {
 			t.Errorf("article %d moved %s, want %s (the sum of its rows)", art, q, want[art])
 		}
+		total += q
+	}
+	// The summary speaks stock: units moved per type, and the rows of each
+	// movement as ranges, not one number per row.
+	sum := w.readSummary(t, count)
+	if sum.UnitsMoved["INGRESO_STOCK"] != total.String() || sum.TotalInvoiced != "" {
+		t.Errorf("summary: unitsMoved %v, totalInvoiced %q; want INGRESO_STOCK %s and no invoiced total", sum.UnitsMoved, sum.TotalInvoiced, total)
+	}
+	if len(sum.Created) != 3 || len(sum.Created[0].Rows) != 1 || sum.Created[0].Rows[0] != [2]int{2, 501} {
+		t.Errorf("summary created = %+v, want 3 movements, the first with rows 2-501", sum.Created)
 	}
 
 	original, _ := os.ReadFile(count)

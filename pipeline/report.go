@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"fmt"
 	"iter"
 	"os"
@@ -42,7 +43,6 @@ type ReportPaths struct {
 	XLSX    string
 	Summary string
 }
-
 
 // sheetFileName makes a sheet name safe inside a file name.
 func sheetFileName(s string) string {
@@ -211,6 +211,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 		Created: []writers.Created{},
 	}
 	var total nxapi.Decimal
+	moved := map[nxapi.TipoStock]nxapi.Decimal{}
 	kinds := map[string]bool{}
 	for _, sh := range f.Sheets {
 		kinds[string(sh.Kind)] = true
@@ -235,6 +236,11 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 			if sh.Kind == schema.Venta && r.Status == StatusOK {
 				total += sh.requestTotal(r)
 			}
+			if sh.Kind == schema.Stock && r.Status == StatusOK {
+				if tipo, q, ok := sh.unitsOf(r); ok {
+					moved[tipo] += q
+				}
+			}
 			if r.FacturaID == 0 {
 				continue
 			}
@@ -249,7 +255,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 				s.Created = append(s.Created, writers.Created{Request: label.In(o.Lang), FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero})
 			}
 			for _, row := range r.Rows {
-				s.Created[at].Rows = append(s.Created[at].Rows, sh.store.rowNumber(int(row)))
+				s.Created[at].Rows = writers.AddRow(s.Created[at].Rows, sh.store.rowNumber(int(row)))
 			}
 		}
 	}
@@ -261,7 +267,15 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 			Rows: rows[st], Requests: reqs[st], Tone: st.Tone()})
 	}
 	sort.Strings(s.Kinds)
-	s.TotalInvoiced = total.String()
+	if kinds[string(schema.Venta)] {
+		s.TotalInvoiced = total.String()
+	}
+	if kinds[string(schema.Stock)] {
+		s.UnitsMoved = map[string]string{}
+		for tipo, q := range moved {
+			s.UnitsMoved[tipo.String()] = q.String()
+		}
+	}
 	if o.Stopped.Key != "" {
 		s.Stopped = o.Stopped.In(o.Lang)
 	}
@@ -273,6 +287,21 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 		s.Warnings = append(s.Warnings, w.In(o.Lang))
 	}
 	return s
+}
+
+// unitsOf returns the movement type and the quantity of a stock row that
+// was sent (its article line and its movement's head are kept for a run).
+func (sh *Sheet) unitsOf(r *Request) (nxapi.TipoStock, nxapi.Decimal, bool) {
+	if int(r.pack) < 1 || int(r.pack) > len(sh.Movements) {
+		return 0, 0, false
+	}
+	var line nxapi.StockArticulo
+	var head nxapi.StockMovimiento
+	mv := sh.Movements[r.pack-1]
+	if json.Unmarshal(r.Body, &line) != nil || line.Cantidad == nil || json.Unmarshal(append(append([]byte(nil), mv.head...), '}'), &head) != nil {
+		return 0, 0, false
+	}
+	return head.Tipo, *line.Cantidad, true
 }
 
 // requestTotal returns the sale's total as typed in its rows.

@@ -21,8 +21,13 @@ type Summary struct {
 	Requests        map[string]int `json:"requests"` // requests per status
 	RequestsPlanned int            `json:"requestsPlanned"`
 	RequestsSent    int            `json:"requestsSent"`
-	TotalInvoiced   string         `json:"totalInvoiced"` // exact decimal text, e.g. "123456.78"
-	Created         []Created      `json:"created"`       // ids the API returned
+	// TotalInvoiced is the total of the sales this run created, exact
+	// decimal text ("123456.78"); only for files with sales.
+	TotalInvoiced string `json:"totalInvoiced,omitempty"`
+	// UnitsMoved is, for stock, the units this run moved per movement type
+	// (INGRESO_STOCK, EGRESO_STOCK, ...), exact decimal text.
+	UnitsMoved map[string]string `json:"unitsMoved,omitempty"`
+	Created    []Created         `json:"created"` // ids the API returned
 	// Stopped says why the run stopped before sending everything; empty
 	// when it did not.
 	Stopped string `json:"stopped,omitempty"`
@@ -54,7 +59,18 @@ type Created struct {
 	FacturaID int64  `json:"facturaId"`
 	Numero    int64  `json:"numero"`
 	PVNumero  int64  `json:"pvNumero"`
-	Rows      []int  `json:"rows"`
+	// Rows are the input rows that went into it, as ranges [first, last].
+	Rows [][2]int `json:"rows"`
+}
+
+// AddRow extends the ranges of rows with row, rows coming in increasing
+// order.
+func AddRow(rows [][2]int, row int) [][2]int {
+	if n := len(rows); n > 0 && rows[n-1][1]+1 == row {
+		rows[n-1][1] = row
+		return rows
+	}
+	return append(rows, [2]int{row, row})
 }
 
 // WriteSummaryJSON writes s to path as indented JSON, atomically. Nil maps
@@ -73,7 +89,7 @@ func WriteSummaryJSON(path string, s Summary) error {
 	created := make([]Created, len(s.Created))
 	for i, c := range s.Created {
 		if c.Rows == nil {
-			c.Rows = []int{}
+			c.Rows = [][2]int{}
 		}
 		created[i] = c
 	}

@@ -1,6 +1,7 @@
 package writers
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -56,7 +57,14 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 	pair("rep.sum.seconds", s.Seconds, b.st.seconds)
 	pair("rep.sum.planned", s.RequestsPlanned, 0)
 	pair("rep.sum.sent", s.RequestsSent, 0)
-	pair("rep.sum.invoiced", amountValue(s.TotalInvoiced), b.st.money)
+	if s.TotalInvoiced != "" {
+		pair("rep.sum.invoiced", amountValue(s.TotalInvoiced), b.st.money)
+	}
+	for _, tipo := range sortedKeys(s.UnitsMoved) {
+		set(1, t("rep.sum.moved")+" "+tipo, b.st.bold)
+		set(2, amountValue(s.UnitsMoved[tipo]), b.st.money)
+		row++
+	}
 	pair("rep.sum.created", len(s.Created), 0)
 	row++
 
@@ -99,6 +107,15 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 		}
 	}
 	return nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func formatTime(t time.Time) string {

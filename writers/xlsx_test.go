@@ -36,7 +36,7 @@ var testSummary = Summary{
 	RequestsPlanned: 4,
 	RequestsSent:    2,
 	TotalInvoiced:   "1234.56",
-	Created:         []Created{{Request: "venta 1001", FacturaID: 555, Numero: 12, PVNumero: 3, Rows: []int{2}}},
+	Created:         []Created{{Request: "venta 1001", FacturaID: 555, Numero: 12, PVNumero: 3, Rows: [][2]int{{2, 2}}}},
 	Warnings:        []string{"=columna desconocida: nota"},
 }
 
