@@ -55,6 +55,10 @@ func init() {
 // Lines of the validate command.
 func init() {
 	register(map[string]Text{
+		"cmd.nocatalogsource": {
+			ES: "no se verifican los ids (cuentas bancarias, tarjetas, motivos) contra ningún catálogo: indique --catalog CARPETA, o defina NX_BASE_URL (o use --sandbox) para consultarlos en la API",
+			EN: "ids (bank accounts, cards, reasons) are not checked against any catalog: give --catalog FOLDER, or set NX_BASE_URL (or use --sandbox) to fetch them from the API",
+		},
 		"cmd.nocatalog": {
 			ES: "no se verifican los ids contra los catálogos de la API: %s (use --catalog DIR, o --offline para no intentarlo)",
 			EN: "ids are not checked against the API's catalogs: %s (use --catalog DIR, or --offline not to try)",

@@ -184,8 +184,9 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		k, ok := schema.DetectKind(info.Header, o.Mapping)
 		if !ok {
 			if name != "" && len(rf.Sheets()) > 1 {
-				if rf.Hidden(name) {
-					// A hidden sheet of lists (a template's) is not data.
+				if rf.Hidden(name) || schema.IsTemplateSheet(name) {
+					// A hidden sheet of lists, or a template's own
+					// instructions, is not data.
 					return nil, nil, nil
 				}
 				m := msg.New("load.sheetnokind", name)

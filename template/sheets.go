@@ -311,9 +311,20 @@ func (b *builder) writeInstructions(ls []list) error {
 	row := 1
 	cell := func(col string) string { return col + strconv.Itoa(row) }
 	put := func(values ...string) error {
+		lines := 1
 		for i, v := range values {
 			c, _ := excelize.ColumnNumberToName(i + 1)
 			if err := b.f.SetCellStr(sh, cell(c), v); err != nil {
+				return err
+			}
+			if wrapped[c] {
+				lines = max(lines, wrappedLines(v, instructionWidths[c]))
+			}
+		}
+		// Spreadsheets do not all size a row to its wrapped text (LibreOffice
+		// 7.4 cuts it): the row is given the height its longest cell needs.
+		if lines > 1 {
+			if err := b.f.SetRowHeight(sh, row, float64(lines)*lineHeight); err != nil {
 				return err
 			}
 		}
@@ -408,12 +419,34 @@ func (b *builder) writeInstructions(ls []list) error {
 			return err
 		}
 	}
-	for col, w := range map[string]float64{"A": 30, "B": 45, "C": 22, "D": 70, "E": 40} {
+	for col, w := range instructionWidths {
 		if err := b.f.SetColWidth(sh, col, col, w); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// instructionWidths are the widths of the Instrucciones sheet's columns, in
+// characters; wrapped are the columns whose text wraps (the description
+// and the list), and lineHeight the height of one line of text, in points.
+var (
+	instructionWidths = map[string]float64{"A": 30, "B": 45, "C": 22, "D": 70, "E": 40}
+	wrapped           = map[string]bool{"D": true, "E": true}
+)
+
+const lineHeight = 15
+
+// wrappedLines is how many lines text takes in a wrapped column width
+// characters wide: words are not split, so a line holds a little less.
+func wrappedLines(text string, width float64) int {
+	per := max(int(width)-2, 1)
+	lines := 0
+	for _, para := range strings.Split(text, "\n") {
+		n := utf8.RuneCountInString(para)
+		lines += max(1, (n+per-1)/per)
+	}
+	return lines
 }
 
 // relevant reports whether catalog n feeds a list of kind k.

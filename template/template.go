@@ -28,10 +28,12 @@ import (
 	"github.com/nxbatch/nxbatch/writers"
 )
 
-// Sheet names of a template besides the data sheet (named after the kind).
+// Sheet names of a template besides the data sheet (named after the kind);
+// the pipeline knows them too, and skips them when a filled template comes
+// back.
 const (
-	InstructionsSheet = "Instrucciones"
-	ListsSheet        = "Listas"
+	InstructionsSheet = schema.InstructionsSheet
+	ListsSheet        = schema.ListsSheet
 )
 
 // DefaultRows is how many data rows get formats and drop-downs.
@@ -64,7 +66,8 @@ func Needs(k schema.Kind) []catalog.Name {
 	case schema.Facturar:
 		return []catalog.Name{catalog.MediosPago, catalog.PuntosVenta}
 	}
-	return []catalog.Name{catalog.MediosPago}
+	// A sale's template lists points of sale and employees too.
+	return []catalog.Name{catalog.MediosPago, catalog.PuntosVenta, catalog.Empleados}
 }
 
 // Write writes the template of kind k, with lists from s, to path

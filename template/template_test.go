@@ -512,6 +512,9 @@ func TestRoundTrip(t *testing.T) {
 			if len(pf.Sheets) != 1 || pf.Sheets[0].Kind != tt.kind {
 				t.Fatalf("sheets read = %d, want only the %s data sheet", len(pf.Sheets), tt.kind)
 			}
+			if len(pf.Warnings) != 0 {
+				t.Errorf("a filled template warns about its own sheets: %v", pf.Warnings)
+			}
 			pf.Validate(snap.Catalog(), false)
 			counts, _ := pf.Counts()
 			if counts[tt.wantStatus] != len(rows) {
@@ -550,5 +553,44 @@ func TestStockIntroNamesEveryPackingField(t *testing.T) {
 		if !strings.Contains(intro, want) {
 			t.Errorf("stock intro lacks %q: %q", want, intro)
 		}
+	}
+}
+
+// TestInstructionsRowsFitTheirText: a row whose description wraps is as
+// tall as its lines, so LibreOffice does not cut it; and no list title
+// repeats its column's name.
+func TestInstructionsRowsFitTheirText(t *testing.T) {
+	for _, k := range schema.Kinds {
+		f, err := Build(k, sandboxSnapshot(t), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := f.GetRows(InstructionsSheet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tall := 0
+		for i, r := range rows {
+			for _, c := range r {
+				if strings.Contains(c, "(depositoId) (depositoId)") || strings.Contains(c, "(depositoDosId) (depositoDosId)") {
+					t.Errorf("%s: a title repeats its column: %q", k, c)
+				}
+			}
+			if len(r) < 4 || len(r[3]) < 80 {
+				continue
+			}
+			h, err := f.GetRowHeight(InstructionsSheet, i+1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := float64(wrappedLines(r[3], instructionWidths["D"])) * lineHeight; h < want {
+				t.Errorf("%s: row %d is %v points tall for %d characters, want %v", k, i+1, h, len(r[3]), want)
+			}
+			tall++
+		}
+		if tall == 0 {
+			t.Errorf("%s: no description long enough to wrap: the test proves nothing", k)
+		}
+		f.Close()
 	}
 }

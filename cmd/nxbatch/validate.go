@@ -144,6 +144,11 @@ func (c *validateCmd) Run(e *env) error {
 	if cat == nil {
 		cat = c.apiCatalogs(e, files, l)
 	}
+	if cat == nil && c.BaseURL == "" && !c.Sandbox && len(files) > 0 {
+		// Nothing to check ids against: say so, rather than let "valid"
+		// suggest the ids exist.
+		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalogsource").In(l))
+	}
 	names := reportNames(e, files, c.ReportDir, l)
 	for _, f := range files {
 		f.Validate(cat, false)
