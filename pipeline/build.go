@@ -35,7 +35,7 @@ type builder struct {
 	slab  []nxapi.Decimal // backing store of the request's *Decimal fields
 	// msgs collects the messages of the rows this builder settles; the
 	// sheet merges every builder's map when validation ends.
-	msgs map[int32][]msg.Message
+	msgs map[int32][]note
 }
 
 type cellKey struct {
@@ -43,7 +43,14 @@ type cellKey struct {
 	field string
 }
 
-func newBuilder(sh *Sheet) *builder { return &builder{sh: sh, msgs: map[int32][]msg.Message{}} }
+func newBuilder(sh *Sheet) *builder { return &builder{sh: sh, msgs: map[int32][]note{}} }
+
+// note is one message of a row, on the API field it is about ("" for the
+// whole row).
+type note struct {
+	field string
+	msg   msg.Message
+}
 
 // reset starts on request r: no issues yet, its rows decoded.
 func (b *builder) reset(r *Request) { b.resetRows(r.Rows) }

@@ -130,7 +130,7 @@ func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, du
 	js, err := json.Marshal(body)
 	if err != nil { // cannot happen with these types; never send what we cannot hash
 		r.Status = StatusInvalid
-		b.msgs[r.Rows[0]] = append(b.msgs[r.Rows[0]], msg.New("row.internal", err.Error()))
+		b.msgs[r.Rows[0]] = append(b.msgs[r.Rows[0]], note{msg: msg.New("row.internal", err.Error())})
 		return
 	}
 	sum := sha256.Sum256(js)
@@ -172,7 +172,7 @@ func (b *builder) settle(r *Request) {
 		if !is.warning {
 			bad[is.row] = true
 		}
-		b.msgs[is.row] = appendUnique(b.msgs[is.row], is.msg)
+		b.msgs[is.row] = appendUnique(b.msgs[is.row], note{is.field, is.msg})
 	}
 	if len(bad) == 0 {
 		return // warnings only: the request stays valid
@@ -186,32 +186,56 @@ func (b *builder) settle(r *Request) {
 	}
 	for _, row := range r.Rows {
 		if !bad[row] {
-			b.msgs[row] = append(b.msgs[row], msg.New("row.otherrows", r.Label(), strings.Join(badRows, ", ")))
+			b.msgs[row] = append(b.msgs[row], note{msg: msg.New("row.otherrows", r.Label(), strings.Join(badRows, ", "))})
 		}
 	}
 }
 
-func appendUnique(ms []msg.Message, m msg.Message) []msg.Message {
-	for _, x := range ms {
-		if x.Key == m.Key && fmt.Sprint(x.Args) == fmt.Sprint(m.Args) {
-			return ms
+func appendUnique(ns []note, n note) []note {
+	for _, x := range ns {
+		if x.field == n.field && x.msg.Key == n.msg.Key && fmt.Sprint(x.msg.Args) == fmt.Sprint(n.msg.Args) {
+			return ns
 		}
 	}
-	return append(ms, m)
+	return append(ns, n)
 }
 
 // RowMessage renders the messages of row i of the sheet in language l.
 func (sh *Sheet) RowMessage(i int, l msg.Lang) string {
-	ms := sh.msgs[int32(i)]
-	switch len(ms) {
+	ns := sh.msgs[int32(i)]
+	switch len(ns) {
 	case 0:
 		return ""
 	case 1:
-		return ms[0].In(l)
+		return ns[0].msg.In(l)
 	}
-	parts := make([]string, len(ms))
-	for k, m := range ms {
-		parts[k] = m.In(l)
+	parts := make([]string, len(ns))
+	for k, n := range ns {
+		parts[k] = n.msg.In(l)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// CellIssue is one problem of a row, on the column it is about.
+type CellIssue struct {
+	// Column is the index into Info.Header of the cell it is about; -1 for
+	// the whole row (or a field that has no column in the file).
+	Column int
+	Field  string // the API field path; "" for the whole row
+	Text   string
+}
+
+// RowIssues returns the problems of row i with the cell each is about, in
+// language l: what a page shows on the cell itself.
+func (sh *Sheet) RowIssues(i int, l msg.Lang) []CellIssue {
+	ns := sh.msgs[int32(i)]
+	out := make([]CellIssue, 0, len(ns))
+	for _, n := range ns {
+		ci := CellIssue{Column: -1, Field: n.field, Text: n.msg.In(l)}
+		if n.field != "" {
+			ci.Column = sh.Layout.Col(n.field)
+		}
+		out = append(out, ci)
+	}
+	return out
 }

@@ -65,7 +65,7 @@ type Sheet struct {
 	reqOf    []int32                // row index → index into Requests
 	// msgs holds the messages of the rows that have any; most rows of a
 	// large clean file have none, so a map costs far less than a slice.
-	msgs map[int32][]msg.Message
+	msgs map[int32][]note
 	// reqCols and lineCols are the kind's columns present in the header.
 	reqCols, lineCols []presentCol
 	labels            map[msg.Lang][]string // rendered request labels
@@ -204,7 +204,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		}
 		return nil, nil, fe
 	}
-	sh := &Sheet{Info: info, Kind: kind, Layout: lay, problems: map[int]*readers.Error{}, msgs: map[int32][]msg.Message{}}
+	sh := &Sheet{Info: info, Kind: kind, Layout: lay, problems: map[int]*readers.Error{}, msgs: map[int32][]note{}}
 	for _, c := range kind.Columns() {
 		i := lay.Col(c.Path)
 		switch {

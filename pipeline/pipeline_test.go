@@ -525,3 +525,34 @@ func TestHiddenSheetsWithoutKindAreSkippedQuietly(t *testing.T) {
 		t.Errorf("sheets %d, warnings (-want +got):\n%s", len(f.Sheets), d)
 	}
 }
+
+// TestRowIssuesPointAtTheirCells: a page marks each problem on its cell:
+// the column of the field it is about, or the whole row.
+func TestRowIssuesPointAtTheirCells(t *testing.T) {
+	f := load(t, "v.csv", ventaHeader+
+		"1,a@x.com,100,10,abc,10,0,0,0,11,EFECTIVO\n"+
+		"2,b@x.com,100,10,1,10,0,0,0,10,EFECTIVO,de más\n", LoadOptions{})
+	sh := f.Sheets[0]
+	col := func(path string) int { return sh.Layout.Col(path) }
+	tests := []struct {
+		row  int
+		want map[int]bool // columns with an issue (-1: the whole row)
+	}{
+		{0, map[int]bool{col("productos.cantidad"): true}},
+		{1, map[int]bool{-1: true}},
+	}
+	for _, tc := range tests {
+		got := map[int]bool{}
+		for _, is := range sh.RowIssues(tc.row, msg.ES) {
+			got[is.Column] = true
+			if is.Text == "" {
+				t.Errorf("row %d: an issue without text", tc.row)
+			}
+		}
+		for c := range tc.want {
+			if !got[c] {
+				t.Errorf("row %d: issues on columns %v, want one on %d", tc.row, got, c)
+			}
+		}
+	}
+}

@@ -181,7 +181,7 @@ func (b *builder) checkMovement(mv *Movement, cat *validation.Catalog, keepBodie
 	bad := map[int32]bool{}
 	var movementBad []int32 // rows with a problem of the movement's own
 	for _, is := range b.issues {
-		b.msgs[is.row] = appendUnique(b.msgs[is.row], is.msg)
+		b.msgs[is.row] = appendUnique(b.msgs[is.row], note{is.field, is.msg})
 		if is.warning {
 			continue
 		}
@@ -202,7 +202,7 @@ func (b *builder) checkMovement(mv *Movement, cat *validation.Catalog, keepBodie
 		}
 		for _, u := range mv.Units {
 			if !bad[u.Rows[0]] {
-				b.msgs[u.Rows[0]] = append(b.msgs[u.Rows[0]], msg.New("row.otherrows", u.Label(), strings.Join(nums, ", ")))
+				b.msgs[u.Rows[0]] = append(b.msgs[u.Rows[0]], note{msg: msg.New("row.otherrows", u.Label(), strings.Join(nums, ", "))})
 			}
 		}
 	}
