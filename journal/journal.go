@@ -312,7 +312,7 @@ func Open(path string, o Options) (*Journal, error) {
 		return nil, &msg.Error{Msg: msg.New("jrn.locked", path), Err: ErrLocked}
 	}
 	if err != nil {
-		return nil, unusable(path, "jrn.damaged", err)
+		return nil, unusable(path, "jrn.damaged", err, err.Error())
 	}
 	db.NoSync = o.NoSync
 	j := &Journal{db: db, path: path, now: o.Now, retryU: o.RetryUnknown}

@@ -178,7 +178,10 @@ func (e *Error) In(l Lang) string {
 	}
 	text := e.Msg.In(l)
 	if e.Err != nil {
-		if cause := CauseText(e.Err, l); !strings.Contains(text, cause) {
+		// The cause is added when it is in the user's words and the message
+		// does not already say it; a technical detail goes in the message's
+		// own arguments when it matters.
+		if cause, words := causeText(e.Err, l); words && !strings.Contains(text, cause) {
 			text += ": " + cause
 		}
 	}

@@ -34,18 +34,26 @@ var causes = []struct {
 
 // CauseText says what went wrong underneath an operation, in language l:
 // a message of the catalog when the error carries one, the system failure
-// in the user's words when it is a known one, else the error's own text.
+// in the user's words when it is a known one, else the error's own text,
+// quoted as the technical detail it is.
 func CauseText(err error, l Lang) string {
+	text, _ := causeText(err, l)
+	return text
+}
+
+// causeText is CauseText, and whether the text is the user's words (not a
+// technical detail quoted).
+func causeText(err error, l Lang) (string, bool) {
 	var me *Error
 	if errors.As(err, &me) && me.Msg.Key != "" {
-		return me.In(l)
+		return me.In(l), true
 	}
 	for _, c := range causes {
 		if c.is(err) {
-			return New(c.key).In(l)
+			return New(c.key).In(l), true
 		}
 	}
-	return err.Error()
+	return "«" + err.Error() + "»", false
 }
 
 // causeArg renders an error's cause in the language of the message it is

@@ -33,8 +33,8 @@ func init() {
 			EN: "The journal %s is not a regular file: give a file path with --journal",
 		},
 		"jrn.damaged": {
-			ES: "El diario %s está dañado (%s): no se usa, para no reenviar lo ya enviado. Restaure la última copia; no lo borre sin revisar antes en el ERP qué se registró",
-			EN: "The journal %s is damaged (%s): it is not used, so that nothing already sent is sent again. Restore the latest copy; do not delete it without first checking in the ERP what was recorded",
+			ES: "El diario %s está dañado («%s»): no se usa, para no reenviar lo ya enviado. Restaure la última copia; no lo borre sin revisar antes en el ERP qué se registró",
+			EN: "The journal %s is damaged («%s»): it is not used, so that nothing already sent is sent again. Restore the latest copy; do not delete it without first checking in the ERP what was recorded",
 		},
 		"jrn.behind": {
 			ES: "El diario %s está atrasado: su última transacción es la %d, pero ya se había registrado la %d (¿una copia restaurada, o se perdió una página tras un corte?). Lo que falta se podría enviar dos veces. Restaure la copia más reciente; si sabe que esta es la correcta, acéptela con «nxbatch journal accept --journal %s»",

@@ -1,0 +1,135 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/nxbatch/nxbatch/sandbox"
+)
+
+// englishWords are words that only an English sentence has; Spanish text
+// never needs them.
+var englishWords = map[string]bool{
+	"the": true, "is": true, "are": true, "was": true, "not": true, "cannot": true, "could": true,
+	"failed": true, "invalid": true, "missing": true, "must": true, "please": true, "such": true,
+	"denied": true, "expected": true, "unexpected": true, "should": true, "does": true, "did": true,
+	"when": true, "which": true, "would": true, "this": true, "that": true, "there": true,
+	"from": true, "into": true, "with": true, "stopping": true, "sending": true, "finished": true,
+	"directory": true, "found": true,
+}
+
+var (
+	quoted = regexp.MustCompile(`«[^»]*»|"[^"]*"|'[^']*'`)
+	words  = regexp.MustCompile(`[A-Za-záéíóúñÁÉÍÓÚÑ]+`)
+)
+
+// englishIn returns the English words of text, leaving out what is
+// quoted (the API's own words, a value typed), paths, flags and keys.
+func englishIn(text string) []string {
+	var found []string
+	for _, line := range strings.Split(text, "\n") {
+		line = quoted.ReplaceAllString(line, "")
+		for _, tok := range strings.Fields(line) {
+			if strings.ContainsAny(tok, "/\\-_.=:0123456789") && !strings.HasSuffix(tok, ":") {
+				continue // a path, a flag, a key, a number
+			}
+			for _, w := range words.FindAllString(tok, -1) {
+				if englishWords[strings.ToLower(w)] {
+					found = append(found, w)
+				}
+			}
+		}
+	}
+	return found
+}
+
+// TestFailuresSpeakSpanish runs the failure paths of every command with
+// the default language: nothing the user reads may be an English
+// sentence.
+func TestFailuresSpeakSpanish(t *testing.T) {
+	sb := startSandbox(t, sandbox.Options{})
+	w := newWorkspace(t, sb.URL)
+	dir := w.dir
+	write := func(name, content string, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sales := writeSales(t, dir, 2, 990001)
+	empty := write("vacio.csv", "", 0o600)
+	binary := write("binario.csv", "\x00\x01\x02PK\x03\x04", 0o600)
+	xls := write("viejo.xls", "x", 0o600)
+	openToken := write("token", "abc\n", 0o644)
+	noCatalog := filepath.Join(dir, "sin-catalogos")
+	os.MkdirAll(noCatalog, 0o700)
+	damaged := write("diario", strings.Repeat("x", 10000), 0o600)
+
+	tests := []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"a file that does not exist", nil, []string{"validate", filepath.Join(dir, "no-existe.csv")}},
+		{"an empty file", nil, []string{"validate", "--offline", empty}},
+		{"a binary file named .csv", nil, []string{"validate", "--offline", binary}},
+		{"an .xls workbook", nil, []string{"validate", "--offline", xls}},
+		{"a mapping file that does not exist", nil, []string{"validate", "--offline", "--map", filepath.Join(dir, "no.yaml"), sales}},
+		{"a catalog folder without catalogs", nil, []string{"validate", "--catalog", noCatalog, sales}},
+		{"an unknown kind", nil, []string{"validate", "--kind", "otra", sales}},
+		{"an unknown flag", nil, []string{"validate", "--trabajadores", "3", sales}},
+		{"no command", nil, []string{}},
+		{"run without the API's address", []string{"NX_BASE_URL="}, []string{"run", "--journal", w.journal(), sales}},
+		{"run without a token", []string{"NX_TOKEN="}, []string{"run", "--base-url", sb.URL, "--journal", w.journal(), sales}},
+		{"a token file others can read", nil, []string{"run", "--base-url", sb.URL, "--token-file", openToken, "--journal", w.journal(), sales}},
+		{"a refused token", []string{"NX_TOKEN=otro"}, []string{"run", "--base-url", sb.URL, "--journal", filepath.Join(dir, "j2", "journal"), "--report-dir", w.reportDir(), sales}},
+		{"an API nobody answers", nil, []string{"run", "--base-url", closedPort(t), "--journal", filepath.Join(dir, "j3", "journal"), "--report-dir", w.reportDir(), sales}},
+		{"a damaged journal", nil, []string{"run", "--base-url", sb.URL, "--journal", damaged, "--report-dir", w.reportDir(), sales}},
+		{"journal resolve of a malformed key", nil, []string{"journal", "resolve", "x", "--as", "ok", "--note", "n", "--journal", w.journal()}},
+		{"journal resolve of a key that is not there", nil, []string{"journal", "resolve", "t/venta/1", "--as", "ok", "--note", "n", "--journal", w.journal()}},
+		{"journal resolve without its flags", nil, []string{"journal", "resolve", "t/venta/1"}},
+		{"a template with another extension", nil, []string{"template", "venta", "-o", filepath.Join(dir, "t.ods"), "--sandbox"}},
+		{"the sandbox on every interface", nil, []string{"sandbox", "--addr", "0.0.0.0:0"}},
+		{"stock export with a bad date", nil, []string{"stock", "export", filepath.Join(dir, "s.csv"), "--since", "ayer"}},
+		{"catalog pull without the API's address", []string{"NX_BASE_URL="}, []string{"catalog", "pull", "--journal", w.journal()}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd, out, errb := w.command(t.Context(), tc.args...)
+			cmd.Env = append(cmd.Env, tc.env...)
+			res := ended(t, cmd.Run(), out, errb)
+			if res.code == 0 {
+				t.Fatalf("exit 0, want a failure\n%s", res)
+			}
+			text := res.stdout + res.stderr
+			if strings.TrimSpace(text) == "" {
+				t.Fatalf("exit %d without a word", res.code)
+			}
+			if en := englishIn(text); len(en) > 0 {
+				t.Errorf("English words %v in:\n%s", en, text)
+			}
+		})
+	}
+}
+
+func TestEnglishDetector(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"open /tmp/x.csv: no such file or directory", true},
+		{"nxbatch: stopping after the requests in flight", true},
+		{"/tmp/x.csv: el archivo no existe: revise el nombre y la carpeta", false},
+		{"la API rechazó el token: «Token invalido o vencido»", false},
+		{"--kind acepta uno de \"\",\"venta\", pero se indicó \"otra\"", false},
+	}
+	for _, tc := range tests {
+		if got := len(englishIn(tc.text)) > 0; got != tc.want {
+			t.Errorf("englishIn(%q) = %v, want %v", tc.text, englishIn(tc.text), tc.want)
+		}
+	}
+}
