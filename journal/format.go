@@ -59,10 +59,31 @@ func preflight(path string) (fresh bool, err error) {
 		return false, fmt.Errorf("journal: %w", err)
 	case !fi.Mode().IsRegular():
 		return false, unusable(path, "jrn.notfile", nil)
-	case fi.Size() == 0:
+	case fi.Size() == 0 && committed(path):
+		// Something was recorded here once: an empty file lost it.
 		return false, unusable(path, "jrn.empty", nil)
+	case fi.Size() == 0:
+		// Never committed: a journal another process is creating right
+		// now (it holds the lock that Open waits for), or one whose
+		// creation was cut short. Nothing can be lost by starting it.
+		return true, nil
 	}
 	return false, nil
+}
+
+// committed reports whether the high-water record beside path says a
+// transaction was ever committed to the journal.
+func committed(path string) bool {
+	b, err := os.ReadFile(hwmPath(path))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(b))
+	if len(fields) != 3 {
+		return true // a record that cannot be read: be careful
+	}
+	n, err := strconv.Atoi(fields[2])
+	return err != nil || n > 0
 }
 
 // init checks an existing journal (format, identity, consistency, the

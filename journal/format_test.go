@@ -208,3 +208,21 @@ func TestAcceptTakesARestoredCopy(t *testing.T) {
 		t.Errorf("entry of the restored copy = %+v, want ok", e)
 	}
 }
+
+// TestAnEmptyFileNeverCommittedIsNew: a journal file that is empty and
+// never recorded anything (another nxbatch creating it at this moment, or a
+// creation cut short) is started, not refused: nothing can be lost.
+func TestAnEmptyFileNeverCommittedIsNew(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal")
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j, err := Open(path, Options{})
+	if err != nil {
+		t.Fatalf("Open of an empty journal never committed = %v, want a new journal", err)
+	}
+	defer j.Close()
+	if _, err := j.Begin(Key{"t", "venta", "1"}, Intent{BodyHash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+}
