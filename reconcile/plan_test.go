@@ -254,7 +254,7 @@ func TestStock(t *testing.T) {
 		}
 		snap := listener.NewState()
 		snap.Articulos[105] = &listener.Articulo{Variantes: []*listener.Variante{{Unidades: nxapi.DecimalFromInt(7),
-			Depositos: []nxapi.StockDeposito{{DepositoID: 1, Unidades: nxapi.DecimalFromInt(4)}, {DepositoID: 2, Unidades: nxapi.DecimalFromInt(3)}},
+			Depositos:   []nxapi.StockDeposito{{DepositoID: 1, Unidades: nxapi.DecimalFromInt(4)}, {DepositoID: 2, Unidades: nxapi.DecimalFromInt(3)}},
 			Actualizado: time.Now().Add(time.Second)}}}
 		_, res := w.reconcile(t.Context(), Options{Snapshot: snap}, true)
 		if len(res.Decisions) != 0 || len(res.Stock) != 1 {
