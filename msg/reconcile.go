@@ -9,9 +9,17 @@ func init() {
 			ES: "conciliación: %d desconocidos — %d preventas, %d ventas, %d movimientos de stock; %d demasiado recientes",
 			EN: "reconciliation: %d unknown — %d presales, %d sales, %d stock movements; %d too recent",
 		},
-		"rec.plan.reads": {
-			ES: "lecturas: %d de GET /comprobante (preventas) y al menos %d de la exportación de ventas (sucursal y período: %s), más una de GET /comprobante por cada comprobante de la exportación que pueda ser una venta desconocida; tiempo mínimo que permiten las ventanas de la API: %s, y %s más por cada uno de esos comprobantes",
-			EN: "reads: %d of GET /comprobante (presales) and at least %d of the sales export (branch and period: %s), plus one of GET /comprobante per voucher of the export that may be an unknown sale; least time the API's windows allow: %s, and %s more per such voucher",
+		"rec.plan.presales": {
+			ES: "lecturas: %d de GET /comprobante, una por preventa",
+			EN: "reads: %d of GET /comprobante, one per presale",
+		},
+		"rec.plan.exports": {
+			ES: "lecturas: al menos %d de la exportación de ventas (sucursal y días: %s), y después una de GET /comprobante por cada comprobante de la exportación que pueda ser una venta desconocida (%s más cada una)",
+			EN: "reads: at least %d of the sales export (branch and days: %s), then one of GET /comprobante per voucher of the export that may be an unknown sale (%s more each)",
+		},
+		"rec.plan.floor": {
+			ES: "tiempo mínimo que permiten las ventanas de la API: %s",
+			EN: "least time the API's windows allow: %s",
 		},
 		"rec.recent": {
 			ES: "todavía dentro de los 30 s en que la API retiene la clave (puede estar procesándose): conciliar después de %s",
@@ -172,6 +180,10 @@ func init() {
 		"rec.interrupted": {
 			ES: "conciliación interrumpida: se escriben solo las decisiones con la evidencia completa",
 			EN: "reconciliation interrupted: only the decisions with complete evidence are written",
+		},
+		"rec.run.hold": {
+			ES: "--reconcile: esperando %s a que la API libere las claves de los últimos envíos",
+			EN: "--reconcile: waiting %s for the API to release the keys of the last requests",
 		},
 		"rec.run.skipped": {
 			ES: "--reconcile: no se concilia porque la ejecución se detuvo",

@@ -455,17 +455,22 @@ func until(now, t time.Time) time.Duration { return max(t.Sub(now), 0) }
 func (p *Plan) Messages() []msg.Message {
 	out := []msg.Message{msg.New("rec.plan", len(p.Facturar)+len(p.sales)+len(p.Stock)+len(p.Recent),
 		len(p.Facturar), len(p.sales), len(p.Stock), len(p.Recent))}
-	if len(p.Facturar)+len(p.Scans) > 0 {
+	if len(p.Facturar) > 0 {
+		out = append(out, msg.New("rec.plan.presales", len(p.Facturar)))
+	}
+	if len(p.Scans) > 0 {
 		var scans []string
 		for _, s := range p.Scans {
-			scans = append(scans, fmt.Sprintf("%d %s–%s", s.SucursalID, s.Desde.Format("02/01"), s.Hasta.Format("02/01")))
+			d := s.Desde.Format("02/01/2006")
+			if !s.Hasta.Equal(s.Desde) {
+				d += "–" + s.Hasta.Format("02/01/2006")
+			}
+			scans = append(scans, fmt.Sprintf("%d %s", s.SucursalID, d))
 		}
-		where := strings.Join(scans, ", ")
-		if where == "" {
-			where = "—"
-		}
-		out = append(out, msg.New("rec.plan.reads", len(p.Facturar), len(p.Scans), where,
-			duration(p.LeastTime()), duration(p.o.window(sendrules.Comprobante))))
+		out = append(out, msg.New("rec.plan.exports", len(p.Scans), strings.Join(scans, ", "), duration(p.o.window(sendrules.Comprobante))))
+	}
+	if len(p.Facturar)+len(p.Scans) > 0 {
+		out = append(out, msg.New("rec.plan.floor", duration(p.LeastTime())))
 	}
 	return out
 }
