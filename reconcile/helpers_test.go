@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
@@ -210,6 +209,3 @@ const (
 	getComprobante = "GET " + nxapi.PathComprobante + "{id}"
 	getVentaTotal  = "GET " + nxapi.PathVentaTotales
 )
-
-// at returns the bubble's time d after start.
-func at(start time.Time, d time.Duration) time.Time { return start.Add(d) }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
@@ -81,14 +80,17 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 	o.Waiting = func(w sendrules.Window, d time.Duration) {
 		fmt.Fprintln(e.stderr, msg.New("rec.waiting", d.Round(100*time.Millisecond).String(), string(w)).In(l))
 	}
-	if len(o.Kinds) == 0 || slices.Contains(o.Kinds, reconcile.KindVenta) {
-		scope, why, err := reconcileScope(e, cn, ttl)
-		if err != nil {
-			return nil, err
+	p, err := reconcile.Prepare(cn.journal, o)
+	if err == nil && len(p.Ventas()) > 0 {
+		// Only sales need to know where to look, and learning it may cost
+		// the parameter window: plan again once it is known.
+		scope, why, serr := reconcileScope(e, cn, ttl, l)
+		if serr != nil {
+			return nil, serr
 		}
 		o.Scope, o.ScopeWhy = scope, why
+		p, err = reconcile.Prepare(cn.journal, o)
 	}
-	p, err := reconcile.Prepare(cn.journal, o)
 	if err != nil {
 		return nil, &exitError{code: exitAborted, err: err}
 	}
@@ -162,7 +164,7 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 // parameter window) and /puntos-venta when cached. A stale /config is not
 // used: a branch enabled since would be missed, and a sale missed there
 // declared not created. A 401 stops the command.
-func reconcileScope(e *env, cn *conn, ttl time.Duration) (*reconcile.Scope, msg.Message, error) {
+func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile.Scope, msg.Message, error) {
 	if cn.embedded != nil {
 		cfg := cn.embedded.Server.Config()
 		return reconcile.ScopeOf(&cfg, nil), msg.Message{}, nil
@@ -170,6 +172,9 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration) (*reconcile.Scope, msg.
 	cache := cn.catalogs(ttl)
 	snap, err := cache.Load()
 	if err == nil && (snap.Config == nil || time.Since(snap.ConfigFetched) > ttl) {
+		if next, nerr := cn.journal.NextAllowed(cn.tenant, catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
+			fmt.Fprintln(e.stderr, msg.New("rec.waiting", time.Until(next).Round(100*time.Millisecond).String(), catalog.WindowName).In(l))
+		}
 		var pulled []catalog.Pulled
 		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{catalog.Config}, MaxAge: ttl, Wait: true})
 		for _, p := range pulled {
@@ -180,7 +185,7 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration) (*reconcile.Scope, msg.
 	}
 	switch {
 	case errors.Is(err, apiclient.ErrUnauthorized):
-		return nil, msg.Message{}, &exitError{code: exitAborted, err: errors.New(msg.New("rec.unauthorized").In(cn.lang))}
+		return nil, msg.Message{}, &exitError{code: exitAborted, err: errors.New(msg.New("rec.unauthorized").In(l))}
 	case err != nil:
 		return nil, msg.New("rec.noscope.because", err.Error()), nil
 	case snap.Config == nil:
