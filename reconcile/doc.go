@@ -17,8 +17,9 @@
 //     pages of the days of the attempts) gives candidates, and GET
 //     /comprobante/{facturaId} of a candidate ties it to an ordenId. A
 //     candidate is a sale not already tied to an ok journal entry and
-//     consistent with the unknown sale (total, date, customer, appId; see
-//     consistent). Found: ok, with the ids. Found nowhere, in exports whose
+//     consistent with the unknown sale (total, date, customer; see
+//     consistent), and with the integration's appId once the vouchers the
+//     journal knows to be ours confirm that rows carry it (chooseFilters). Found: ok, with the ids. Found nowhere, in exports whose
 //     reading started at least SettleAfter after the last attempt (exports
 //     may lag behind the sale): failed, sent again by the next run. Earlier
 //     than that it stays unknown and the result says when to try again.

@@ -356,7 +356,9 @@ type candidate struct {
 
 // filters are the consistency checks in force for one reconciliation.
 type filters struct {
-	appID int64 // 0: not applied
+	// appID, when not 0, keeps only the rows that carry it: the export's
+	// vouchers of the integration carry its appId, the ERP's carry none.
+	appID int64
 	date  bool
 }
 
@@ -374,12 +376,18 @@ func (f filters) names(facts bool) []string {
 	return out
 }
 
-// chooseFilters applies a check only when the vouchers the journal knows
-// to be ours pass it: appId is an inference of the public facts, and the
-// API's clock is not ours. A check that would hide our own voucher could
-// declare a sale failed that exists, and invoice it twice.
+// chooseFilters decides the checks from the vouchers the journal knows to
+// be ours (tied to an ok entry). That the export's rows carry the
+// integration's appId is an inference of the public facts: it is used only
+// when those vouchers confirm it, every one of them carrying it; then the
+// rows without it are the ERP's or another integration's. The date check
+// holds unless one of them is dated before its own first attempt (the
+// API's clock is further from ours than ClockSkew). A check that hid our
+// own voucher would declare a sale failed that exists, and invoice it
+// twice.
 func (x *executor) chooseFilters(scans []*scanned) filters {
-	f := filters{appID: x.o.Scope.AppID, date: true}
+	f := filters{date: true}
+	confirmed, contradicted := false, false
 	for _, sc := range scans {
 		if sc == nil {
 			continue
@@ -389,13 +397,18 @@ func (x *executor) chooseFilters(scans []*scanned) filters {
 			if !ours {
 				continue
 			}
-			if r.AppID != nil && *r.AppID != x.o.Scope.AppID {
-				f.appID = 0
+			if r.AppID != nil && *r.AppID == x.o.Scope.AppID {
+				confirmed = true
+			} else {
+				contradicted = true
 			}
 			if e.Key.Kind == KindVenta && r.fechaOK && r.fecha.Before(e.First.Add(-ClockSkew)) {
 				f.date = false
 			}
 		}
+	}
+	if confirmed && !contradicted {
+		f.appID = x.o.Scope.AppID
 	}
 	return f
 }
@@ -514,8 +527,9 @@ func (x *executor) ventas(ctx context.Context) {
 
 // candidates lists, oldest first, the export rows that may be one of the
 // unknown sales: a sale (not a credit note), not tied to an ok entry nor a
-// presale of the journal, with the integration's appId when it has one,
-// and consistent with at least one unknown sale whose reads include it.
+// presale of the journal, with the integration's appId when that check is
+// in force, and consistent with at least one unknown sale whose reads
+// include it.
 func (x *executor) candidates(scans []*scanned, f filters) []*candidate {
 	var out []*candidate
 	seen := map[nxapi.ID]bool{}
@@ -528,7 +542,7 @@ func (x *executor) candidates(scans []*scanned, f filters) []*candidate {
 			_, ours := x.p.okFacturas[id]
 			switch {
 			case seen[r.FacturaID], ours, x.p.presales[id], r.ComprobanteTipo != nxapi.ComprobanteVenta,
-				f.appID != 0 && r.AppID != nil && *r.AppID != f.appID:
+				f.appID != 0 && (r.AppID == nil || *r.AppID != f.appID):
 				continue
 			}
 			seen[r.FacturaID] = true

@@ -133,8 +133,8 @@ func TestPlanScans(t *testing.T) {
 	})
 }
 
-// pagedAPI serves an export of n rows of another integration (appId 7),
-// and lets a test spoil one page.
+// pagedAPI serves an export of n rows of another integration (appId 7)
+// dated at fecha, and lets a test spoil one page.
 type pagedAPI struct {
 	n     int
 	fecha time.Time
@@ -142,7 +142,7 @@ type pagedAPI struct {
 }
 
 func (f *pagedAPI) Comprobante(context.Context, int64) (*nxapi.Comprobante, error) {
-	return nil, errors.New("no comprobante read expected: every row is another integration's")
+	return nil, errors.New("no comprobante read expected: every row is older than the sale")
 }
 
 func (f *pagedAPI) VentaTotales(_ context.Context, q apiclient.ExportQuery) (*nxapi.ExportPage[nxapi.VentaTotal], error) {
@@ -206,7 +206,8 @@ func TestPartialExportDecidesNothing(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				w := newWorld(t, sandbox.Options{})
 				w.sell(6, 0, 1500, false, journal.Unknown)
-				api := &pagedAPI{n: 1200, fecha: time.Now().Add(time.Minute), spoil: tt.spoil}
+				// Rows of the day before the attempt: none could be the sale.
+				api := &pagedAPI{n: 1200, fecha: time.Now().Add(-2 * time.Hour), spoil: tt.spoil}
 				time.Sleep(11 * time.Minute)
 				p, err := Prepare(w.j, Options{Tenant: tenant, Scope: &Scope{AppID: 1, Branches: []int64{1}}})
 				if err != nil {
@@ -269,4 +270,45 @@ func TestStock(t *testing.T) {
 			t.Errorf("the movement is %s, want unknown", e.State)
 		}
 	})
+}
+
+// TestAppIDFilter: rows are kept by appId only when the vouchers the
+// journal knows to be ours confirm that they carry it, every one of them.
+func TestAppIDFilter(t *testing.T) {
+	first := time.Date(2026, 11, 14, 10, 0, 0, 0, time.UTC)
+	app := func(v int64) *int64 { return &v }
+	row := func(id int64, appID *int64) *exportRow {
+		return &exportRow{VentaTotal: nxapi.VentaTotal{FacturaID: nxapi.ID(id), ComprobanteTipo: nxapi.ComprobanteVenta, AppID: appID},
+			fecha: first.Add(time.Minute), fechaOK: true}
+	}
+	okEntry := journal.Entry{Key: journal.Key{Tenant: tenant, Kind: KindVenta, Business: "1"}, State: journal.OK, First: first}
+	tests := []struct {
+		name  string
+		ours  []*exportRow // tied to ok entries
+		want  []int64      // candidates among 901 (no appId), 902 (ours), 903 (another's)
+		appID int64
+	}{
+		{"confirmed: only ours", []*exportRow{row(1, app(1)), row(2, app(1))}, []int64{902}, 1},
+		{"one of ours without appId: no filter", []*exportRow{row(1, app(1)), row(2, nil)}, []int64{901, 902, 903}, 0},
+		{"nothing known of ours: no filter", nil, []int64{901, 902, 903}, 0},
+	}
+	for _, tt := range tests {
+		p := &Plan{okFacturas: map[int64]journal.Entry{}, presales: map[int64]bool{}}
+		sc := &scanned{}
+		for _, r := range tt.ours {
+			p.okFacturas[int64(r.FacturaID)] = okEntry
+			sc.rows = append(sc.rows, r)
+		}
+		sc.rows = append(sc.rows, row(901, nil), row(902, app(1)), row(903, app(7)))
+		p.sales = []*sale{{e: journal.Entry{First: first}, scans: []int{0}}}
+		x := &executor{p: p, o: Options{Scope: &Scope{AppID: 1}}}
+		f := x.chooseFilters([]*scanned{sc})
+		var got []int64
+		for _, c := range x.candidates([]*scanned{sc}, f) {
+			got = append(got, int64(c.row.FacturaID))
+		}
+		if f.appID != tt.appID || fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: appId filter %d, candidates %v; want %d, %v", tt.name, f.appID, got, tt.appID, tt.want)
+		}
+	}
 }
