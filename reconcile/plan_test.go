@@ -92,7 +92,7 @@ func TestPlanScans(t *testing.T) {
 		w.sell(4, 0, 1, false, journal.Unknown)
 		time.Sleep(time.Hour)
 		facts := map[string]SaleFacts{"2": {PuntoVentaID: 2}, "3": {PuntoVentaID: 9}, "4": {}}
-		factsOf := func(k journal.Key) (SaleFacts, bool) { f, ok := facts[k.Business]; return f, ok }
+		factsOf := func(e journal.Entry) (SaleFacts, bool) { f, ok := facts[e.Key.Business]; return f, ok }
 
 		tests := []struct {
 			name    string

@@ -134,8 +134,10 @@ type Options struct {
 	// (ScopeWhy says why), and no sale can be settled.
 	Scope    *Scope
 	ScopeWhy msg.Message
-	// Facts gives what is known of an unknown sale; nil knows nothing.
-	Facts func(journal.Key) (SaleFacts, bool)
+	// Facts gives what is known of an unknown sale; nil knows nothing. It
+	// must answer only for the body the entry's last attempt carried (its
+	// BodyHash): facts of another body could hide the sale's voucher.
+	Facts func(journal.Entry) (SaleFacts, bool)
 	// Snapshot is listen's stock snapshot, shown with unknown stock
 	// movements; nil when the user did not point at one.
 	Snapshot *listener.State
@@ -301,7 +303,7 @@ func Prepare(j Journal, o Options) (*Plan, error) {
 				s.blocked = msg.New("rec.badkey", e.Key.Business)
 			}
 			if o.Facts != nil {
-				s.facts, s.hasFacts = o.Facts(e.Key)
+				s.facts, s.hasFacts = o.Facts(e)
 			}
 			p.sales = append(p.sales, s)
 		}

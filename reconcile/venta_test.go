@@ -161,8 +161,8 @@ func TestVentaFacts(t *testing.T) {
 			"11": {Total: ptr(nxapi.DecimalFromInt(2500)), Email: "c11@example.com", PuntoVentaID: 2},
 		}
 		api := &countingAPI{API: w.api}
-		o := Options{Tenant: tenant, Scope: demoScope(), Facts: func(k journal.Key) (SaleFacts, bool) {
-			f, ok := facts[k.Business]
+		o := Options{Tenant: tenant, Scope: demoScope(), Facts: func(e journal.Entry) (SaleFacts, bool) {
+			f, ok := facts[e.Key.Business]
 			return f, ok
 		}}
 		p, err := Prepare(w.j, o)

@@ -256,12 +256,8 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 	if err := sendrules.Sleep(e.ctx, hold); err != nil {
 		return code, &exitError{code: exitAborted, err: errors.New(msg.New("rec.interrupted").In(l))}
 	}
-	facts := runFacts(files)
 	o := reconcile.Options{Timeout: timeout, Kinds: []string{reconcile.KindFacturar, reconcile.KindVenta},
-		Facts: func(k journal.Key) (reconcile.SaleFacts, bool) {
-			f, ok := facts[k.Business]
-			return f, ok
-		}}
+		Facts: runFacts(files)}
 	res, err := reconcileOn(e, cn, o, ttl, false, false, l)
 	var ee *exitError
 	if errors.As(err, &ee) && ee.code == exitUnknown {
@@ -299,10 +295,17 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 	return code, err
 }
 
-// runFacts are what the run knows of its sales, by ordenId, from the
-// bodies it built: total, customer and point of sale.
-func runFacts(files []*pipeline.File) map[string]reconcile.SaleFacts {
-	out := map[string]reconcile.SaleFacts{}
+// runFacts tells what the run knows of its sales (total, customer and
+// point of sale, from the bodies it built), for the body an entry's last
+// attempt carried only: an unknown sale of an earlier run may have been
+// edited in this run's file since, and facts of another body could hide
+// its voucher.
+func runFacts(files []*pipeline.File) func(journal.Entry) (reconcile.SaleFacts, bool) {
+	type fact struct {
+		facts    reconcile.SaleFacts
+		bodyHash string
+	}
+	known := map[string]fact{}
 	for _, f := range files {
 		for _, sh := range f.Sheets {
 			if sh.Kind != schema.Venta {
@@ -313,9 +316,12 @@ func runFacts(files []*pipeline.File) map[string]reconcile.SaleFacts {
 				if r.Key == "" || len(r.Body) == 0 || json.Unmarshal(r.Body, &v) != nil {
 					continue
 				}
-				out[r.Key] = reconcile.FactsOf(&v)
+				known[r.Key] = fact{facts: reconcile.FactsOf(&v), bodyHash: r.BodyHash}
 			}
 		}
 	}
-	return out
+	return func(e journal.Entry) (reconcile.SaleFacts, bool) {
+		f, ok := known[e.Key.Business]
+		return f.facts, ok && e.Key.Kind == reconcile.KindVenta && f.bodyHash == e.BodyHash
+	}
 }
