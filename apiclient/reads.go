@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // MediosPago reads GET /medios-pago, the payment configuration and catalogs.
@@ -52,6 +55,83 @@ func (c *Client) Comprobante(ctx context.Context, id int64) (*nxapi.Comprobante,
 	var v nxapi.Comprobante
 	if err := c.call(ctx, http.MethodGet, nxapi.PathComprobante+strconv.FormatInt(id, 10), nil, &v); err != nil {
 		return nil, err
+	}
+	return &v, nil
+}
+
+// ExportQuery is one page of a paginated voucher export (public facts,
+// "Reading back what was created"): a branch, a period of whole days in UTC
+// (the time zone of the API's dates), and a page.
+type ExportQuery struct {
+	// SucursalID is the branch; it must be one the integration has enabled
+	// (GET /config sucursalesExportacion), else the API answers 403.
+	SucursalID int64
+	// Desde and Hasta are the first and last day of the period, both
+	// included; only their UTC date counts. At most sendrules.ExportMaxDays
+	// days.
+	Desde, Hasta time.Time
+	// Page counts from 1; PageSize is at most sendrules.ExportMaxPageSize.
+	Page, PageSize int
+}
+
+// exportDate is how a period's day is written in the query: ISO
+// yyyy-MM-dd, which no server can misread as month-first the way
+// dd/MM/yyyy can be.
+const exportDate = "2006-01-02"
+
+// check refuses, before anything is sent, a query the API would refuse:
+// an export request costs the shared 30 s window even when refused.
+func (q ExportQuery) check() error {
+	from, to := day(q.Desde), day(q.Hasta)
+	switch {
+	case q.SucursalID <= 0:
+		return fmt.Errorf("export query: sucursalId %d must be positive", q.SucursalID)
+	case q.Desde.IsZero() || q.Hasta.IsZero():
+		return fmt.Errorf("export query: the period needs desde and hasta")
+	case to.Before(from):
+		return fmt.Errorf("export query: hasta %s is before desde %s", to.Format(exportDate), from.Format(exportDate))
+	case to.Sub(from) >= sendrules.ExportMaxDays*24*time.Hour:
+		return fmt.Errorf("export query: %s to %s is more than %d days", from.Format(exportDate), to.Format(exportDate), sendrules.ExportMaxDays)
+	case q.Page < 1:
+		return fmt.Errorf("export query: page %d: pages count from 1", q.Page)
+	case q.PageSize < 1 || q.PageSize > sendrules.ExportMaxPageSize:
+		return fmt.Errorf("export query: pageSize %d must be 1 to %d", q.PageSize, sendrules.ExportMaxPageSize)
+	}
+	return nil
+}
+
+// day is t's date in UTC, at midnight.
+func day(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// path is the request path of q on export endpoint base.
+func (q ExportQuery) path(base string) string {
+	v := url.Values{}
+	v.Set("sucursalId", strconv.FormatInt(q.SucursalID, 10))
+	v.Set("desde", day(q.Desde).Format(exportDate))
+	v.Set("hasta", day(q.Hasta).Format(exportDate))
+	v.Set("page", strconv.Itoa(q.Page))
+	v.Set("pageSize", strconv.Itoa(q.PageSize))
+	return base + "?" + v.Encode()
+}
+
+// VentaTotales reads one page of GET /exportar/ventatotales/paginado: the
+// sales and credit notes of a branch in a period, with their totals. It
+// shares the exports' window with the other paginated exports; pacing is
+// the caller's. A query the API would refuse is an error before anything
+// is sent.
+func (c *Client) VentaTotales(ctx context.Context, q ExportQuery) (*nxapi.ExportPage[nxapi.VentaTotal], error) {
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	var v nxapi.ExportPage[nxapi.VentaTotal]
+	if err := c.call(ctx, http.MethodGet, q.path(nxapi.PathVentaTotales), nil, &v); err != nil {
+		return nil, err
+	}
+	if v.Items == nil {
+		v.Items = []nxapi.VentaTotal{}
 	}
 	return &v, nil
 }

@@ -33,6 +33,9 @@ type journalListCmd struct {
 	journalFlags
 	Status string `help:"Only entries in this state: sending, ok, rejected, unknown, failed, unsent." enum:",sending,ok,rejected,unknown,failed,unsent" default:""`
 	Format string `help:"Output format: table (for people) or csv (for scripts)." enum:"table,csv" default:"table"`
+	// Evidence shows what reconciliation read to settle an entry (the CSV
+	// always has it).
+	Evidence bool `help:"After the table, print the evidence reconciliation read to settle each entry (JSON)."`
 }
 
 // listingRow is one journal entry as journal list --format csv writes it.
@@ -49,6 +52,7 @@ type listingRow struct {
 	Source    string `csv:"source"`
 	Message   string `csv:"message"`
 	Note      string `csv:"note"`
+	Evidence  string `csv:"evidence"`
 }
 
 // writeListingCSV writes entries as CSV; text that a spreadsheet would run
@@ -61,6 +65,7 @@ func writeListingCSV(w io.Writer, entries []journal.Entry) error {
 			First: en.First.UTC().Format(time.RFC3339), Last: en.Last.UTC().Format(time.RFC3339),
 			FacturaID: en.FacturaID, Numero: en.Numero, PVNumero: en.PVNumero, Rows: len(en.Units),
 			Source: writers.Neutralize(en.Source), Message: writers.Neutralize(en.Message), Note: writers.Neutralize(en.Note),
+			Evidence: writers.Neutralize(en.Evidence),
 		})
 	}
 	return gocsv.Marshal(&rows, w)
@@ -88,7 +93,15 @@ func (c *journalListCmd) Run(e *env) error {
 			en.Last.Local().Format("2006-01-02 15:04:05"), en.FacturaID, en.Numero, en.PVNumero,
 			inert(en.Source), inert(en.Message), inert(en.Note))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || !c.Evidence {
+		return err
+	}
+	for _, en := range entries {
+		if en.Evidence != "" {
+			fmt.Fprintf(e.stdout, "\n%s\n  %s\n", en.Key, inert(en.Evidence))
+		}
+	}
+	return nil
 }
 
 // listJournal lists the journal at path: opening it, or asking the run that

@@ -125,6 +125,9 @@ type cli struct {
 	Webhooks webhooksCmd `cmd:"" help:"Administer the integration's articulos webhook."`
 	Listen   listenCmd   `cmd:"" help:"Receive articulos events, store them durably and keep a local stock snapshot."`
 	Stock    stockCmd    `cmd:"" help:"Work with the local stock snapshot kept by listen."`
+
+	// Reconcile settles unknown outcomes from what the API shows (issue 10).
+	Reconcile reconcileCmd `cmd:"" help:"Settle requests whose outcome is unknown from what the API shows (GET /comprobante, the sales export); writes each decision with its evidence."`
 }
 
 func main() {

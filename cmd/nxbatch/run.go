@@ -35,6 +35,7 @@ type runCmd struct {
 	RetryUnknown bool          `help:"Send again requests whose outcome is unknown (only after checking the ERP: this may create a duplicate)."`
 	MaxErrors    int           `help:"Stop after this many rejected requests in a row (0: never)." default:"50"`
 	CatalogTTL   time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
+	Reconcile    bool          `help:"At the end of the run, settle unknown outcomes older than the key hold from what the API shows, as nxbatch reconcile does."`
 }
 
 // Run validates, submits and reports. Whatever stops it (a refused token,
@@ -136,6 +137,12 @@ func (c *runCmd) Run(e *env) error {
 	case res.MaxErrors:
 		why = msg.New("sub.pending.maxerrors", c.MaxErrors)
 		fmt.Fprintln(e.stderr, msg.New("run.maxerrors", c.MaxErrors).In(l))
+	}
+	// --reconcile (issue 10): only after a run that was not stopped.
+	if c.Reconcile && stopErr == nil {
+		code, stopErr = reconcileAfterRun(e, cn, files, c.CatalogTTL, c.Timeout, code, l)
+	} else if c.Reconcile {
+		fmt.Fprintln(e.stderr, msg.New("rec.run.skipped").In(l))
 	}
 	return rep.stopped(files, why, stopErr, code)
 }

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/listener"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/reconcile"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/sendrules"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// reconcileCmd settles unknown journal entries from what the API shows
+// (issue 10; package reconcile).
+type reconcileCmd struct {
+	connFlags
+	stateFlags
+	langFlag
+	Since       string        `help:"Only unknown entries whose last attempt is at or after this: a duration back from now (24h) or a date (2026-11-20, 20/11/2026, RFC 3339)."`
+	Kind        string        `help:"Only entries of this kind: venta, facturar or stock." enum:",venta,facturar,stock" default:""`
+	DryRun      bool          `name:"dry-run" help:"Read and print the decisions without writing them to the journal."`
+	SettleAfter time.Duration `name:"settle-after" help:"A sale absent from the sales export counts as not created only if the export was read at least this long after its last attempt (exports may lag behind)." default:"10m"`
+	Store       string        `help:"listen's store directory: show what the local stock snapshot knows of the articles of unknown stock movements." type:"path"`
+	CatalogTTL  time.Duration `name:"catalog-ttl" help:"Reuse a cached GET /config (branches enabled for exports) younger than this." default:"1h"`
+}
+
+// Run reads back what the API holds for every unknown entry, prints the
+// plan and the decisions, and writes them with their evidence unless
+// --dry-run. Exit: 0 everything settled, 3 some entries stay unknown, 4 a
+// refused token, an interrupt or a journal failure.
+func (c *reconcileCmd) Run(e *env) error {
+	l := c.lang()
+	since, err := parseSince(c.Since, time.Now())
+	if err != nil {
+		return &exitError{code: exitUsage, err: errors.New(msg.New("lst.since.bad", c.Since).In(l))}
+	}
+	if c.SettleAfter < 0 {
+		return usageErr("--settle-after must not be negative")
+	}
+	var snap *listener.State
+	if c.Store != "" {
+		if snap, err = listener.Load(c.Store, listener.Options{Log: e.log}); err != nil {
+			return usageErr("read the stock snapshot in %s: %v", c.Store, err)
+		}
+	}
+	cn, err := connect(e, c.connFlags, sandboxFlags{}, c.stateFlags, journal.Options{}, l)
+	if err != nil {
+		return err
+	}
+	defer cn.Close()
+	if stop, err := cn.journal.ServeListing(); err == nil {
+		defer stop()
+	}
+	if err := cn.resolve(e.ctx, true); err != nil {
+		return cn.resolveError(err)
+	}
+	o := reconcile.Options{Since: since, SettleAfter: c.SettleAfter, Snapshot: snap, Timeout: c.Timeout}
+	if c.Kind != "" {
+		o.Kinds = []string{c.Kind}
+	}
+	_, err = reconcileOn(e, cn, o, c.CatalogTTL, c.DryRun, snap != nil, l)
+	return err
+}
+
+// reconcileOn runs the three steps of package reconcile on cn's journal
+// and API, printing the plan first, then each decision, what stays unknown
+// and the reads against the windows' floor. It returns the result (nil when
+// there was nothing to reconcile) and the command's exit.
+func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRun, store bool, l msg.Lang) (*reconcile.Result, error) {
+	o.Tenant, o.Env, o.Scale = cn.tenant, cn.env, cn.scale
+	o.Waiting = func(w sendrules.Window, d time.Duration) {
+		fmt.Fprintln(e.stderr, msg.New("rec.waiting", d.Round(100*time.Millisecond).String(), string(w)).In(l))
+	}
+	p, err := reconcile.Prepare(cn.journal, o)
+	if err == nil && len(p.Ventas()) > 0 {
+		// Only sales need to know where to look, and learning it may cost
+		// the parameter window: plan again once it is known.
+		scope, why, serr := reconcileScope(e, cn, ttl, l)
+		if serr != nil {
+			return nil, serr
+		}
+		o.Scope, o.ScopeWhy = scope, why
+		p, err = reconcile.Prepare(cn.journal, o)
+	}
+	if err != nil {
+		return nil, &exitError{code: exitAborted, err: err}
+	}
+	if p.Empty() {
+		fmt.Fprintln(e.stdout, msg.New("rec.none").In(l))
+		return nil, nil
+	}
+	for _, m := range p.Messages() {
+		fmt.Fprintln(e.stdout, m.In(l))
+	}
+	res := reconcile.Execute(e.ctx, cn.client, cn.journal, p)
+	printReconcile(e, res, store, l)
+	written := 0
+	if !dryRun && !res.Unauthorized {
+		printed := len(res.Warnings)
+		written, err = reconcile.Commit(cn.journal, res)
+		for _, w := range res.Warnings[printed:] {
+			fmt.Fprintln(e.stderr, w.In(l))
+		}
+		if err != nil {
+			return res, &exitError{code: exitAborted, err: err}
+		}
+	}
+	ok, failed := 0, 0
+	for _, d := range res.Decisions {
+		if d.Verdict.As == journal.OK {
+			ok++
+		} else {
+			failed++
+		}
+	}
+	fmt.Fprintln(e.stdout, msg.New("rec.summary", len(res.Decisions), ok, failed, len(res.Undecided)+len(res.Stock)).In(l))
+	switch {
+	case dryRun:
+		fmt.Fprintln(e.stdout, msg.New("rec.dryrun").In(l))
+	case written > 0:
+		fmt.Fprintln(e.stdout, msg.New("rec.written", written).In(l))
+	}
+	if r := res.Reads; r.Exports+r.Comprobantes > 0 {
+		fmt.Fprintln(e.stdout, msg.New("rec.reads", r.Exports, r.Comprobantes, r.Refused,
+			r.Took().Round(time.Millisecond).String(), r.Floor.Round(time.Millisecond).String()).In(l))
+	}
+	var retry time.Time
+	later := 0
+	for _, u := range res.Undecided {
+		if !u.RetryAt.IsZero() {
+			later++
+			if u.RetryAt.After(retry) {
+				retry = u.RetryAt
+			}
+		}
+	}
+	if later > 0 {
+		fmt.Fprintln(e.stdout, msg.New("rec.retry", retry.Local().Format("02/01/2006 15:04:05"), later).In(l))
+	}
+	switch {
+	case res.Unauthorized:
+		return res, &exitError{code: exitAborted, err: errors.New(msg.New("rec.unauthorized").In(l))}
+	case res.Err != nil:
+		return res, &exitError{code: exitAborted, err: res.Err}
+	case res.Interrupted:
+		return res, &exitError{code: exitAborted, err: errors.New(msg.New("rec.interrupted").In(l))}
+	case len(res.Undecided)+len(res.Stock) > 0:
+		return res, &exitError{code: exitUnknown}
+	}
+	return res, nil
+}
+
+// reconcileScope learns where the integration's sales are: GET /config
+// from the catalog cache (fetched when older than ttl, waiting for the
+// parameter window) and /puntos-venta when cached. A stale /config is not
+// used: a branch enabled since would be missed, and a sale missed there
+// declared not created. A 401 stops the command.
+func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile.Scope, msg.Message, error) {
+	if cn.embedded != nil {
+		cfg := cn.embedded.Server.Config()
+		return reconcile.ScopeOf(&cfg, nil), msg.Message{}, nil
+	}
+	cache := cn.catalogs(ttl)
+	snap, err := cache.Load()
+	if err == nil && (snap.Config == nil || time.Since(snap.ConfigFetched) > ttl) {
+		if next, nerr := cn.journal.NextAllowed(cn.tenant, catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
+			fmt.Fprintln(e.stderr, msg.New("rec.waiting", time.Until(next).Round(100*time.Millisecond).String(), catalog.WindowName).In(l))
+		}
+		var pulled []catalog.Pulled
+		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{catalog.Config}, MaxAge: ttl, Wait: true})
+		for _, p := range pulled {
+			if p.Status == catalog.Failed && err == nil {
+				err = p.Err
+			}
+		}
+	}
+	switch {
+	case errors.Is(err, apiclient.ErrUnauthorized):
+		return nil, msg.Message{}, &exitError{code: exitAborted, err: errors.New(msg.New("rec.unauthorized").In(l))}
+	case err != nil:
+		return nil, msg.New("rec.noscope.because", err.Error()), nil
+	case snap.Config == nil:
+		return nil, msg.New("rec.noscope"), nil
+	}
+	return reconcile.ScopeOf(snap.Config, snap.PuntosVenta), msg.Message{}, nil
+}
+
+// printReconcile prints each decision, what stays unknown and why, the
+// warnings, and the unknown stock movements with what the snapshot knows.
+func printReconcile(e *env, res *reconcile.Result, store bool, l msg.Lang) {
+	for _, d := range res.Decisions {
+		fmt.Fprintln(e.stdout, msg.New("rec.decided", d.Key.String(), string(d.Verdict.As), d.Why).In(l))
+	}
+	for _, u := range res.Undecided {
+		fmt.Fprintln(e.stdout, msg.New("rec.left", u.Key.String(), u.Why).In(l))
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(e.stderr, w.In(l))
+	}
+	for _, s := range res.Stock {
+		fmt.Fprintln(e.stdout, msg.New("rec.stock.head", s.Key.String(), s.LastAttempt.Local().Format("02/01/2006 15:04:05"),
+			s.Source, s.Key.String()).In(l))
+		for _, r := range s.Rows {
+			if r.Unreadable {
+				fmt.Fprintln(e.stdout, msg.New("rec.stock.unreadable", r.ID).In(l))
+				continue
+			}
+			a := r.Articulo
+			qty := "?"
+			if a.Cantidad != nil {
+				qty = a.Cantidad.String()
+			}
+			fmt.Fprintln(e.stdout, msg.New("rec.stock.row", r.Source, a.ArticuloID, a.ColorID, a.TalleID, qty).In(l))
+			if !store {
+				continue
+			}
+			if len(r.Snapshot) == 0 {
+				fmt.Fprintln(e.stdout, msg.New("rec.stock.nosnap").In(l))
+			}
+			for _, sn := range r.Snapshot {
+				when := msg.New("rec.stock.before")
+				if sn.Actualizado.After(s.LastAttempt) {
+					when = msg.New("rec.stock.after")
+				}
+				fmt.Fprintln(e.stdout, msg.New("rec.stock.snap", sn.DepositoID, sn.Unidades.String(),
+					sn.Actualizado.Local().Format("02/01/2006 15:04:05"), when).In(l))
+			}
+		}
+	}
+	if len(res.Stock) > 0 && !store {
+		fmt.Fprintln(e.stdout, msg.New("rec.stock.nostore").In(l))
+	}
+}
+
+// reconcileAfterRun is run --reconcile: once a run has sent everything, it
+// waits out the key hold of its last attempts and settles the unknowns
+// (this run's and earlier runs') with what the run knows of its sales, and
+// updates this run's rows: ok with the ids found, pending when the request
+// was not created (the next run sends it). It returns the run's exit code
+// raised for those pending rows, and an exit error when reconciliation was
+// stopped (a refused token, an interrupt).
+func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout time.Duration, code int, l msg.Lang) (int, error) {
+	// Every attempt of the run has answered by now: once the key hold has
+	// passed, the API holds none of them, and all are older than the hold.
+	hold := cn.scaled(sendrules.KeyHold)
+	fmt.Fprintln(e.stderr, msg.New("rec.run.hold", hold.String()).In(l))
+	if err := sendrules.Sleep(e.ctx, hold); err != nil {
+		return code, &exitError{code: exitAborted, err: errors.New(msg.New("rec.interrupted").In(l))}
+	}
+	o := reconcile.Options{Timeout: timeout, Kinds: []string{reconcile.KindFacturar, reconcile.KindVenta},
+		Facts: runFacts(files)}
+	res, err := reconcileOn(e, cn, o, ttl, false, false, l)
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitUnknown {
+		err = nil // the rows say which stay unknown
+	}
+	if res == nil || res.Unauthorized {
+		return code, err
+	}
+	verdicts := map[journal.Key]reconcile.Decision{}
+	for _, d := range res.Decisions {
+		verdicts[d.Key] = d
+	}
+	for _, f := range files {
+		for _, sh := range f.Sheets {
+			if sh.Kind != schema.Venta && sh.Kind != schema.Facturar {
+				continue
+			}
+			for _, r := range sh.Requests {
+				d, ok := verdicts[journal.Key{Tenant: cn.tenant, Kind: string(sh.Kind), Business: r.Key}]
+				if !ok || r.Status != writers.StatusUnknown {
+					continue
+				}
+				if d.Verdict.As == journal.OK {
+					r.Status, r.Outcome = writers.StatusOK, msg.New("rec.row.ok", d.Why)
+					r.FacturaID, r.Numero, r.PVNumero = d.Verdict.FacturaID, d.Verdict.Numero, d.Verdict.PVNumero
+				} else {
+					// Not created: nothing of it is in the ERP, and the next
+					// run sends it; a cron job's exit says so.
+					r.Status, r.Outcome = writers.StatusPending, msg.New("rec.row.failed", d.Why)
+					code = max(code, exitRowProblems)
+				}
+			}
+		}
+	}
+	return code, err
+}
+
+// runFacts tells what the run knows of its sales (total, customer and
+// point of sale, from the bodies it built), for the body an entry's last
+// attempt carried only: an unknown sale of an earlier run may have been
+// edited in this run's file since, and facts of another body could hide
+// its voucher.
+func runFacts(files []*pipeline.File) func(journal.Entry) (reconcile.SaleFacts, bool) {
+	type fact struct {
+		facts    reconcile.SaleFacts
+		bodyHash string
+	}
+	known := map[string]fact{}
+	for _, f := range files {
+		for _, sh := range f.Sheets {
+			if sh.Kind != schema.Venta {
+				continue
+			}
+			for _, r := range sh.Requests {
+				var v nxapi.Venta
+				if r.Key == "" || len(r.Body) == 0 || json.Unmarshal(r.Body, &v) != nil {
+					continue
+				}
+				known[r.Key] = fact{facts: reconcile.FactsOf(&v), bodyHash: r.BodyHash}
+			}
+		}
+	}
+	return func(e journal.Entry) (reconcile.SaleFacts, bool) {
+		f, ok := known[e.Key.Business]
+		return f.facts, ok && e.Key.Kind == reconcile.KindVenta && f.bodyHash == e.BodyHash
+	}
+}

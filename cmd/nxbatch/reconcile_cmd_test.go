@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/validation"
+)
+
+// listEntries reads the journal at path.
+func listEntries(t *testing.T, path string) []journal.Entry {
+	t.Helper()
+	j, err := journal.Open(path, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	all, err := j.List("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
+
+// TestReconcileCommand: after a run against a faulty API, `reconcile
+// --dry-run` prints decisions and writes nothing; `reconcile` writes every
+// one with its evidence, each agreeing with what the sandbox holds; `journal
+// list` shows the evidence; a third reconciliation has nothing to do.
+func TestReconcileCommand(t *testing.T) {
+	const scale = "0.01"
+	sb, err := sandbox.Start(sandbox.DemoData(), sandbox.Options{TimeScale: 0.01, Fail500: 0.15, DropAfter: 0.15, Seed: 3}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	dir := t.TempDir()
+	tok := filepath.Join(dir, "token")
+	if err := os.WriteFile(tok, []byte(sandbox.DefaultToken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(saleHeader)
+	for o := 1; o <= 40; o++ {
+		fmt.Fprintf(&b, "%d,c%d@example.com,105,1500,1,1500,0,0,0,1500,EFECTIVO\n", o, o)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ventas.csv"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jr := filepath.Join(dir, "state", "journal")
+	conn := []string{"--base-url", sb.URL, "--token-file", tok, "--time-scale", scale, "--journal", jr}
+
+	code, out, errOut := runCLI(t, dir, append([]string{"run", "--no-xlsx", "--rate", "0", "ventas.csv"}, conn...)...)
+	if code != exitUnknown {
+		t.Fatalf("run: exit %d, want 3\n%s\n%s", code, out, errOut)
+	}
+	unknown := 0
+	for _, e := range listEntries(t, jr) {
+		if e.State == journal.Unknown {
+			unknown++
+		}
+	}
+	if unknown == 0 {
+		t.Fatal("no unknown outcome: pick another seed")
+	}
+	time.Sleep(400 * time.Millisecond) // the key hold, 30 s × 0.01
+
+	code, out, errOut = runCLI(t, dir, append([]string{"reconcile", "--dry-run", "--settle-after", "1s"}, conn...)...)
+	if code != exitOK || strings.Count(out, " → ") != unknown || !strings.Contains(out, "--dry-run") {
+		t.Fatalf("dry run: exit %d, want every one of %d unknowns decided\n%s\n%s", code, unknown, out, errOut)
+	}
+	for _, e := range listEntries(t, jr) {
+		if e.Evidence != "" || e.State == journal.Failed {
+			t.Errorf("the dry run wrote %s: %s", e.Key, e.State)
+		}
+	}
+
+	code, out, errOut = runCLI(t, dir, append([]string{"reconcile", "--settle-after", "1s", "--lang", "en"}, conn...)...)
+	if code != exitOK || !strings.Contains(out, fmt.Sprintf("%d decisions written", unknown)) || !strings.Contains(out, "least the API's windows allow") {
+		t.Fatalf("reconcile: exit %d\n%s\n%s", code, out, errOut)
+	}
+	vouchers := map[string]int64{}
+	for _, v := range sb.Server.State().Vouchers {
+		vouchers[fmt.Sprint(v.OrdenID)] = v.FacturaID
+	}
+	for _, e := range listEntries(t, jr) {
+		switch {
+		case e.State == journal.Unknown:
+			t.Errorf("%s stayed unknown", e.Key)
+		case e.State == journal.OK && e.FacturaID != vouchers[e.Key.Business]:
+			t.Errorf("%s ok with facturaId %d, the sandbox has %d", e.Key, e.FacturaID, vouchers[e.Key.Business])
+		case e.State == journal.Failed && (vouchers[e.Key.Business] != 0 || e.Evidence == ""):
+			t.Errorf("%s failed, but the sandbox has voucher %d (evidence %q)", e.Key, vouchers[e.Key.Business], e.Evidence)
+		}
+	}
+
+	code, out, _ = runCLI(t, dir, "journal", "list", "--journal", jr, "--format", "csv")
+	recs, err := csv.NewReader(bytes.NewReader([]byte(out))).ReadAll()
+	if code != exitOK || err != nil || recs[0][len(recs[0])-1] != "evidence" {
+		t.Fatalf("journal list csv: exit %d, %v, header %v", code, err, recs[0])
+	}
+	withEvidence := 0
+	for _, r := range recs[1:] {
+		if strings.Contains(r[len(r)-1], `"rule":"venta.`) {
+			withEvidence++
+		}
+	}
+	if withEvidence != unknown {
+		t.Errorf("%d listed entries carry evidence, want %d", withEvidence, unknown)
+	}
+	if code, out, _ = runCLI(t, dir, "journal", "list", "--journal", jr, "--evidence"); code != exitOK || strings.Count(out, `{"rule":`) != unknown {
+		t.Errorf("journal list --evidence: exit %d\n%s", code, out)
+	}
+
+	if code, out, _ = runCLI(t, dir, append([]string{"reconcile"}, conn...)...); code != exitOK || !strings.Contains(out, "no hay solicitudes") {
+		t.Errorf("third reconciliation: exit %d\n%s", code, out)
+	}
+}
+
+// TestRunReconcilePresales: run --reconcile settles the run's own unknown
+// presales once the key hold has passed: the reports say ok with the ids
+// for a lost answer, pending for a 500 (the next run sends it), and the run
+// exits 1 because rows are left for the next run.
+func TestRunReconcilePresales(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("facturaId,puntoVentaId,electronica,medioPago.tipo\n")
+	for id := 1001; id <= 1012; id++ {
+		fmt.Fprintf(&b, "%d,1,no,EFECTIVO\n", id)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pres.csv"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jr := filepath.Join(dir, "state", "journal")
+	code, out, errOut := runCLI(t, dir, "run", "--sandbox", "--sandbox-fail-500", "0.25", "--sandbox-drop-after", "0.25",
+		"--sandbox-seed", "1", "--time-scale", "0.01", "--journal", jr, "--no-xlsx", "--reconcile", "pres.csv")
+	if code != exitRowProblems {
+		t.Fatalf("exit %d, want 1\n%s\n%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "pres.result.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff"))))
+	r.Comma = ';'
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	byState := map[string]int{}
+	for _, rec := range recs[1:] {
+		st, m := rec[col["result.status"]], rec[col["result.message"]]
+		byState[st]++
+		reconciled := strings.Contains(m, "conciliado después del envío")
+		switch {
+		case st == "pending" && !reconciled:
+			t.Errorf("presale %s pending: %s", rec[0], m)
+		case reconciled && st == "ok" && rec[col["result.facturaId"]] != rec[0]:
+			t.Errorf("presale %s reconciled ok with facturaId %s", rec[0], rec[col["result.facturaId"]])
+		case st == "unknown":
+			t.Errorf("presale %s stayed unknown: %s", rec[0], m)
+		}
+	}
+	if byState["pending"] == 0 || !strings.Contains(out, "→ ok") {
+		t.Errorf("statuses %v; want some presales reconciled ok and some pending: pick another seed\n%s", byState, out)
+	}
+}
+
+func TestReconcileUsage(t *testing.T) {
+	dir := t.TempDir()
+	tests := [][]string{
+		{"reconcile", "--since", "yesterday-ish", "--base-url", "http://127.0.0.1:1"},
+		{"reconcile", "--kind", "pedido", "--base-url", "http://127.0.0.1:1"},
+		{"reconcile", "--settle-after", "-1m", "--base-url", "http://127.0.0.1:1"},
+	}
+	for _, args := range tests {
+		if code, _, errOut := runCLI(t, dir, args...); code != exitUsage || errOut == "" {
+			t.Errorf("%v: exit %d (%q), want a usage error", args, code, errOut)
+		}
+	}
+}
+
+// TestRunFacts: run --reconcile narrows the search with what the run sent,
+// and only for the body the entry's last attempt carried.
+func TestRunFacts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "v.csv")
+	data := "ordenId,usuario.email,usuario.dni,puntoVentaId,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n" +
+		"7,ana@example.com,30111222,2,105,1500,1,1500,0,0,0,1500,EFECTIVO\n"
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := pipeline.Load(path, pipeline.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Validate(&validation.Catalog{}, true)
+	r := f.Sheets[0].Requests[0]
+	facts := runFacts([]*pipeline.File{f})
+	key := journal.Key{Tenant: "app1.production", Kind: "venta", Business: "7"}
+	tests := []struct {
+		name string
+		e    journal.Entry
+		want bool
+	}{
+		{"the body sent", journal.Entry{Key: key, BodyHash: r.BodyHash}, true},
+		{"an earlier body of the same ordenId", journal.Entry{Key: key, BodyHash: "other"}, false},
+		{"a presale with that number", journal.Entry{Key: journal.Key{Tenant: key.Tenant, Kind: "facturar", Business: "7"}, BodyHash: r.BodyHash}, false},
+	}
+	for _, tt := range tests {
+		got, ok := facts(tt.e)
+		if ok != tt.want {
+			t.Errorf("%s: known %v, want %v", tt.name, ok, tt.want)
+		}
+		if ok && (got.Total == nil || got.Total.String() != "1500" || got.Email != "ana@example.com" || got.DNI != "30111222" || got.PuntoVentaID != 2) {
+			t.Errorf("%s: facts %+v", tt.name, got)
+		}
+	}
+}
