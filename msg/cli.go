@@ -117,6 +117,8 @@ func init() {
 		"cli.sandbox.start":   {ES: "no se pudo iniciar el sandbox: %s", EN: "the sandbox could not be started: %s"},
 		"cli.key.bad":         {ES: "%s no es una clave del diario: cópiela como la muestra «nxbatch journal list» (inquilino/tipo/clave)", EN: "%s is not a journal key: copy it as «nxbatch journal list» shows it (tenant/kind/key)"},
 		"cli.listen.addr":     {ES: "no se puede escuchar en %s", EN: "cannot listen on %s"},
+		"cli.settleafter":     {ES: "--settle-after no puede ser negativo", EN: "--settle-after must not be negative"},
+		"cli.snapshot.read":   {ES: "no se pudo leer la foto de stock de %s", EN: "the stock snapshot in %s could not be read"},
 		"cli.workers":         {ES: "--workers debe ser al menos 1", EN: "--workers must be at least 1"},
 		"cli.maxarticulos":    {ES: "--max-articulos debe ser al menos 1", EN: "--max-articulos must be at least 1"},
 		"cli.kind.bad":        {ES: "--kind %s: use venta, facturar o stock", EN: "--kind %s: use venta, facturar or stock"},

@@ -16,7 +16,6 @@ import (
 	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/sendrules"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // reconcileCmd settles unknown journal entries from what the API shows
@@ -41,15 +40,15 @@ func (c *reconcileCmd) Run(e *env) error {
 	l := c.lang()
 	since, err := parseSince(c.Since, time.Now())
 	if err != nil {
-		return &exitError{code: exitUsage, err: errors.New(msg.New("lst.since.bad", c.Since).In(l))}
+		return usage("lst.since.bad", c.Since)
 	}
 	if c.SettleAfter < 0 {
-		return usageErr("--settle-after must not be negative")
+		return usage("cli.settleafter")
 	}
 	var snap *listener.State
 	if c.Store != "" {
 		if snap, err = listener.Load(c.Store, listener.Options{Log: e.log}); err != nil {
-			return usageErr("read the stock snapshot in %s: %v", c.Store, err)
+			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.snapshot.read", c.Store), Err: err}}
 		}
 	}
 	cn, err := connect(e, c.connFlags, sandboxFlags{}, c.stateFlags, journal.Options{}, l)
@@ -148,11 +147,11 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 	}
 	switch {
 	case res.Unauthorized:
-		return res, &exitError{code: exitAborted, err: errors.New(msg.New("rec.unauthorized").In(l))}
+		return res, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.unauthorized")}}
 	case res.Err != nil:
 		return res, &exitError{code: exitAborted, err: res.Err}
 	case res.Interrupted:
-		return res, &exitError{code: exitAborted, err: errors.New(msg.New("rec.interrupted").In(l))}
+		return res, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.interrupted")}}
 	case len(res.Undecided)+len(res.Stock) > 0:
 		return res, &exitError{code: exitUnknown}
 	}
@@ -185,7 +184,7 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile
 	}
 	switch {
 	case errors.Is(err, apiclient.ErrUnauthorized):
-		return nil, msg.Message{}, &exitError{code: exitAborted, err: errors.New(msg.New("rec.unauthorized").In(l))}
+		return nil, msg.Message{}, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.unauthorized")}}
 	case err != nil:
 		return nil, msg.New("rec.noscope.because", err.Error()), nil
 	case snap.Config == nil:
@@ -254,7 +253,7 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 	hold := cn.scaled(sendrules.KeyHold)
 	fmt.Fprintln(e.stderr, msg.New("rec.run.hold", hold.String()).In(l))
 	if err := sendrules.Sleep(e.ctx, hold); err != nil {
-		return code, &exitError{code: exitAborted, err: errors.New(msg.New("rec.interrupted").In(l))}
+		return code, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.interrupted")}}
 	}
 	o := reconcile.Options{Timeout: timeout, Kinds: []string{reconcile.KindFacturar, reconcile.KindVenta},
 		Facts: runFacts(files)}
@@ -277,16 +276,16 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 			}
 			for _, r := range sh.Requests {
 				d, ok := verdicts[journal.Key{Tenant: cn.tenant, Kind: string(sh.Kind), Business: r.Key}]
-				if !ok || r.Status != writers.StatusUnknown {
+				if !ok || r.Status != pipeline.StatusUnknown {
 					continue
 				}
 				if d.Verdict.As == journal.OK {
-					r.Status, r.Outcome = writers.StatusOK, msg.New("rec.row.ok", d.Why)
+					r.Status, r.Outcome = pipeline.StatusOK, msg.New("rec.row.ok", d.Why)
 					r.FacturaID, r.Numero, r.PVNumero = d.Verdict.FacturaID, d.Verdict.Numero, d.Verdict.PVNumero
 				} else {
 					// Not created: nothing of it is in the ERP, and the next
 					// run sends it; a cron job's exit says so.
-					r.Status, r.Outcome = writers.StatusPending, msg.New("rec.row.failed", d.Why)
+					r.Status, r.Outcome = pipeline.StatusPending, msg.New("rec.row.failed", d.Why)
 					code = max(code, exitRowProblems)
 				}
 			}
