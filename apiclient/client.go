@@ -55,6 +55,10 @@ type Options struct {
 	Timeout   time.Duration // per request, whole exchange incl. reading the body; 0 -> DefaultTimeout
 	Transport http.RoundTripper
 	UserAgent string // "" -> DefaultUserAgent
+	// AllowInsecureHTTP lets the token travel over plain http:// to a host
+	// that is not this machine (--allow-insecure-http); without it New
+	// refuses such a base URL.
+	AllowInsecureHTTP bool
 }
 
 // Client talks to one tenant of the API. It is safe for concurrent use.
@@ -73,6 +77,9 @@ func New(o Options) (*Client, error) {
 	base, err := normalizeBase(o.BaseURL)
 	if err != nil {
 		return nil, err
+	}
+	if ClearText(base) && !o.AllowInsecureHTTP {
+		return nil, &msg.Error{Msg: msg.New("cli.baseurl.insecure", base)}
 	}
 	if !validHeaderValue(o.Token.reveal()) {
 		return nil, &msg.Error{Msg: msg.New("cli.token.invalid")}
@@ -155,6 +162,28 @@ func normalizeBase(raw string) (string, error) {
 		return "", &msg.Error{Msg: msg.New("cli.baseurl.query", clean)}
 	}
 	return clean, nil
+}
+
+// LoopbackHost reports whether host (a name or an address, without port)
+// is this machine: "localhost" or a loopback address. Any other name could
+// resolve anywhere.
+func LoopbackHost(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ClearText reports whether a URL sends what it carries unencrypted over
+// the network: plain http:// to a host that is not this machine.
+func ClearText(rawURL string) bool {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil || !strings.EqualFold(u.Scheme, "http") {
+		return false
+	}
+	return !LoopbackHost(u.Hostname())
 }
 
 // BaseURL returns the normalised base URL the client sends to.

@@ -125,3 +125,50 @@ func TestRedirectsAreUnknown(t *testing.T) {
 		t.Errorf("the redirect target was contacted %d times", n)
 	}
 }
+
+// TestClearTextIsRefused: a run pointed at plain http:// on a host that is
+// not this machine's loopback is refused before any connection is made,
+// unless --allow-insecure-http says so (and then it warns).
+func TestClearTextIsRefused(t *testing.T) {
+	var ip net.IP
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			ip = n.IP
+			break
+		}
+	}
+	if ip == nil {
+		t.Fatal("this machine has no address but loopback: the test needs one (a network namespace without interfaces?)")
+	}
+	ln, err := net.Listen("tcp", ip.String()+":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	url := "http://" + ln.Addr().String()
+	w := newWorkspace(t, url)
+	input := writeSales(t, w.dir, 1, 760001)
+	res := w.nx(t, "run", "--base-url", url, "--journal", w.journal(), "--report-dir", w.reportDir(), input)
+	if res.code != 2 || !strings.Contains(res.stderr, "sin cifrar") {
+		t.Errorf("run over clear text: exit %d, want 2 and a message\n%s", res.code, res)
+	}
+	if n := conns.Load(); n != 0 {
+		t.Errorf("%d connections were made to a clear-text API", n)
+	}
+	res = w.nx(t, "run", "--base-url", url, "--allow-insecure-http", "--journal", w.journal(), "--report-dir", w.reportDir(), "--timeout", "2s", input)
+	if !strings.Contains(res.stderr, "viaja sin cifrar") {
+		t.Errorf("--allow-insecure-http does not warn:\n%s", res)
+	}
+}

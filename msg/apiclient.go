@@ -43,6 +43,14 @@ func init() {
 			ES: "La dirección de la API %q no puede llevar parámetros (?...) ni fragmento (#...): deje solo el servidor y la ruta base.",
 			EN: "The API address %q must not carry parameters (?...) or a fragment (#...): keep only the server and base path.",
 		},
+		"cli.baseurl.insecure": {
+			ES: "La dirección de la API %s es http:// y no está en esta máquina: el token viajaría sin cifrar. Use https://, o --allow-insecure-http si sabe lo que hace.",
+			EN: "The API address %s is http:// and not on this machine: the token would travel unencrypted. Use https://, or --allow-insecure-http if you know what you are doing.",
+		},
+		"cli.baseurl.insecure.warn": {
+			ES: "aviso: el token viaja sin cifrar a %s (--allow-insecure-http)",
+			EN: "warning: the token travels unencrypted to %s (--allow-insecure-http)",
+		},
 		"cli.useragent.invalid": {
 			ES: "El User-Agent configurado tiene caracteres no válidos.",
 			EN: "The configured User-Agent has invalid characters.",

@@ -6,11 +6,11 @@
 package webhook
 
 import (
-	"net"
 	"net/url"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sendrules"
@@ -95,15 +95,4 @@ func plainKey(k string) bool {
 // the network unencrypted: plain http to a host that is not loopback.
 // https, and http to localhost or a loopback address (the sandbox, a proxy
 // on the same machine), keep it off the wire.
-func SecretInClear(rawURL string) bool {
-	u, err := url.Parse(rawURL)
-	if err != nil || !strings.EqualFold(u.Scheme, "http") {
-		return false
-	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if host == "localhost" {
-		return false
-	}
-	ip := net.ParseIP(host)
-	return ip == nil || !ip.IsLoopback()
-}
+func SecretInClear(rawURL string) bool { return apiclient.ClearText(rawURL) }

@@ -200,10 +200,13 @@ func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Op
 		fmt.Fprintln(e.stderr, msg.New("run.sandbox", srv.URL).In(l))
 	}
 	c.client, err = apiclient.New(apiclient.Options{BaseURL: baseURL, Token: token, Timeout: cf.Timeout,
-		UserAgent: "nxbatch/" + version})
+		UserAgent: "nxbatch/" + version, AllowInsecureHTTP: cf.AllowInsecureHTTP})
 	if err != nil {
 		c.Close()
 		return nil, localized(err, l)
+	}
+	if apiclient.ClearText(c.client.BaseURL()) {
+		fmt.Fprintln(e.stderr, msg.New("cli.baseurl.insecure.warn", c.client.BaseURL()).In(l))
 	}
 	jo.LockTimeout = st.Wait
 	jr, err := journal.Open(path, jo)

@@ -23,6 +23,9 @@ type connFlags struct {
 	Timeout   time.Duration `help:"Timeout of one whole request." default:"30s"`
 	Env       string        `help:"API environment whose windows apply: production or test." enum:"production,test" default:"production"`
 	TimeScale float64       `help:"Multiply every API window and wait by this factor (tests against a sandbox started with the same factor)." default:"1"`
+	// AllowInsecureHTTP lets a secret (the token, a webhook's shared
+	// secret) go over plain http to another host.
+	AllowInsecureHTTP bool `name:"allow-insecure-http" help:"Let a secret (the token; with webhooks set, the shared secret) travel over plain http:// to a host that is not this machine (refused otherwise)."`
 }
 
 type runCmd struct {

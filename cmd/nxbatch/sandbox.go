@@ -3,11 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/nxbatch/nxbatch/apiclient"
 	"log/slog"
 	"net"
-	"net/netip"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/nxbatch/nxbatch/msg"
@@ -49,11 +48,7 @@ func loopbackAddr(addr string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if strings.EqualFold(host, "localhost") {
-		return true, nil
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.IsLoopback(), nil
+	return apiclient.LoopbackHost(host), nil
 }
 
 // Run serves the sandbox until SIGINT or SIGTERM.

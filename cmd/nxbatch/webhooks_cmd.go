@@ -64,10 +64,6 @@ type webhooksSetCmd struct {
 	Secret   bool     `help:"Generate a new random shared secret, store it for listen (owner-only file in --store) and send it in the X-NXBATCH-SECRET header. Without it, a secret already in --store keeps being sent."`
 	Store    string   `help:"listen's store directory, where the shared secret is kept." default:".nxbatch/listen" type:"path"`
 	Inactive bool     `help:"Store the webhook as inactive (the API still delivers events; only deleting stops them)."`
-	// AllowInsecureHTTP lets the shared secret travel over plain http to a
-	// host that is not loopback, where anyone on the path can read it and
-	// forge events; refused unless asked for, and then warned about.
-	AllowInsecureHTTP bool `name:"allow-insecure-http" help:"Send the shared secret even to a plain http:// URL whose host is not loopback (anyone on the network path can read it). Use https instead."`
 }
 
 // Run checks the settings locally, then creates or edits the webhook.
