@@ -43,6 +43,8 @@ func openCSV(path string, opts Options) (*csvFile, error) {
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, openError(path, syscall.EISDIR)
+	} else if err == nil && st.Size() > limits.fileBytes {
+		return nil, fileTooLarge(path, st.Size())
 	}
 	head := make([]byte, sniffSize)
 	n, err := io.ReadFull(f, head)
@@ -253,9 +255,24 @@ type csvRows struct {
 	// so far: a spreadsheet shows such a cell within one row, so they do not
 	// count as rows.
 	folded int
+	rec    rawRow
 }
 
-func (c *csvRows) next() (int, []string, error) {
+func (c *csvRows) next(limit int) (*rawRow, error) {
+	row, cells, err := c.record()
+	if err != nil {
+		return nil, err
+	}
+	if row > limits.rows {
+		return nil, &Error{Pos: c.pos(0), Msg: msg.New("rd.csvrows", count(limits.rows)), Err: ErrTooLarge}
+	}
+	c.rec = rawRow{num: row, cells: cells, over: overflow{quoted: c.rec.over.quoted[:0]}}
+	fitRow(&c.rec, limit)
+	return &c.rec, nil
+}
+
+// record reads one CSV record and its spreadsheet row number.
+func (c *csvRows) record() (int, []string, error) {
 	rec, err := c.r.Read()
 	if err != nil {
 		return 0, nil, c.readError(rec, err)
