@@ -124,6 +124,7 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 	info.Delimiter = delim
 	info.Encoding = c.enc
 
+	stream = &crlfKeeper{r: stream, delim: utf8.AppendRune(nil, delim)}
 	capped := &capReader{r: stream, max: int64(c.opts.MaxCellBytes), limit: int64(c.opts.MaxCellBytes) + csvBufSize}
 	r := csv.NewReader(bufio.NewReaderSize(capped, csvBufSize))
 	r.Comma = delim
@@ -206,6 +207,117 @@ func sepLine(head []byte) (rune, int, bool) {
 		return 0, 0, false
 	}
 	return d, end, true
+}
+
+// crlfKeeper keeps the CR of a CR LF inside a quoted cell, which
+// encoding/csv would otherwise drop (it reads "\r\n" at the end of every
+// line, quoted or not, as "\n"), so that every character of a cell survives
+// a report round trip. It doubles that CR: the parser then drops one and
+// keeps the other. It follows the quoting as encoding/csv does (a quote
+// opens a quoted cell only as a cell's first character, "" inside is a
+// quote) and adds no line, so row and line numbers are unchanged.
+type crlfKeeper struct {
+	r     io.Reader
+	delim []byte // the delimiter's UTF-8
+	state uint8
+	match int  // bytes of delim matched so far, outside quotes
+	cr    bool // a CR inside quotes ended the last chunk: its LF is unknown yet
+	in    []byte
+	out   []byte // transformed, not yet returned
+	off   int
+	err   error
+}
+
+// crlfKeeper states.
+const (
+	csvFieldStart = iota
+	csvUnquoted
+	csvQuoted
+	csvQuoteInQuoted // a '"' inside quotes: an escaped quote or the closing one
+)
+
+func (k *crlfKeeper) Read(p []byte) (int, error) {
+	for k.off == len(k.out) {
+		if k.err != nil {
+			if k.cr {
+				// The file ended right after a CR inside quotes.
+				k.cr = false
+				k.out, k.off = append(k.out[:0], '\r'), 0
+				break
+			}
+			return 0, k.err
+		}
+		if k.in == nil {
+			k.in = make([]byte, csvBufSize)
+		}
+		n, err := k.r.Read(k.in)
+		k.err = err
+		k.out, k.off = k.transform(k.in[:n], k.out[:0]), 0
+	}
+	n := copy(p, k.out[k.off:])
+	k.off += n
+	return n, nil
+}
+
+// transform appends in to out, doubling each CR that precedes an LF inside
+// quotes.
+func (k *crlfKeeper) transform(in, out []byte) []byte {
+	for i, b := range in {
+		if k.cr {
+			k.cr = false
+			if b == '\n' {
+				out = append(out, '\r')
+			}
+			out = append(out, '\r')
+		}
+		switch k.state {
+		case csvQuoted:
+			switch b {
+			case '"':
+				k.state = csvQuoteInQuoted
+			case '\r':
+				if i+1 == len(in) {
+					k.cr = true // decided by the next chunk
+					continue
+				}
+				if in[i+1] == '\n' {
+					out = append(out, '\r')
+				}
+			}
+			out = append(out, b)
+			continue
+		case csvQuoteInQuoted:
+			if b == '"' {
+				k.state = csvQuoted
+				out = append(out, b)
+				continue
+			}
+			k.state = csvUnquoted
+		case csvFieldStart:
+			if b == '"' {
+				k.state = csvQuoted
+				out = append(out, b)
+				continue
+			}
+			k.state = csvUnquoted
+		}
+		// Outside quotes: a line end or a delimiter starts a new cell.
+		out = append(out, b)
+		switch {
+		case b == '\n':
+			k.state, k.match = csvFieldStart, 0
+		case b == k.delim[k.match]:
+			if k.match++; k.match == len(k.delim) {
+				k.state, k.match = csvFieldStart, 0
+			}
+		default:
+			k.match = 0
+			if b == k.delim[0] {
+				k.match = 1
+			}
+		}
+	}
+	return out
 }
 
 // crToLF turns every CR into LF, for files whose lines end in a bare CR.
