@@ -423,6 +423,7 @@ type xlsxRows struct {
 	text    int64 // cell text yielded so far, against limits.sheetBytes
 
 	row    rawRow
+	kinds  []cell.Kind // backs row.kinds, which is nil for a row without typed cells
 	pend   []pendingCell
 	rowBuf []byte // this row's texts that do not come from the shared strings
 }
@@ -480,7 +481,7 @@ func (x *xlsxRows) next(limit int) (*rawRow, error) {
 	for {
 		tok, err := x.sc.next()
 		if err != nil {
-			return nil, x.damaged(x.lastRow+1, err)
+			return nil, x.damaged(x.nextRow(), err)
 		}
 		switch {
 		case tok == tokEOF:
@@ -503,10 +504,19 @@ func (x *xlsxRows) next(limit int) (*rawRow, error) {
 			return x.readRow(limit)
 		default:
 			if err := x.sc.skip(); err != nil {
-				return nil, x.damaged(x.lastRow+1, err)
+				return nil, x.damaged(x.nextRow(), err)
 			}
 		}
 	}
+}
+
+// nextRow is the row a failure between rows is reported at: the one after
+// the last read, or none before <sheetData>.
+func (x *xlsxRows) nextRow() int {
+	if !x.inData {
+		return 0
+	}
+	return x.lastRow + 1
 }
 
 // readRow reads the <row> whose start tag was just read.
@@ -529,7 +539,7 @@ func (x *xlsxRows) readRow(limit int) (*rawRow, error) {
 	}
 	x.lastRow = num
 	r := &x.row
-	*r = rawRow{num: num, cells: r.cells[:0], kinds: r.kinds[:0], over: overflow{quoted: r.over.quoted[:0]}}
+	*r = rawRow{num: num, cells: r.cells[:0], over: overflow{quoted: r.over.quoted[:0]}}
 	x.pend = x.pend[:0]
 	x.rowBuf = x.rowBuf[:0]
 	rowText := 0 // bytes of the row's kept text, against maxCell
@@ -801,25 +811,22 @@ func (x *xlsxRows) place() {
 		buf = string(x.rowBuf)
 	}
 	typed := false
+	x.kinds = x.kinds[:0]
 	for range width {
 		r.cells = append(r.cells, "")
-		r.kinds = append(r.kinds, cell.Empty)
+		x.kinds = append(x.kinds, cell.Empty)
 	}
 	for _, p := range x.pend {
 		s := p.shared
 		if p.inBuf {
 			s = buf[p.start:p.end]
 		}
-		r.cells[p.col], r.kinds[p.col] = s, p.kind
+		r.cells[p.col], x.kinds[p.col] = s, p.kind
+		typed = typed || p.kind.Typed()
 	}
-	for _, k := range r.kinds {
-		if k.Typed() {
-			typed = true
-			break
-		}
-	}
-	if !typed {
-		r.kinds = r.kinds[:0]
+	r.kinds = nil
+	if typed {
+		r.kinds = x.kinds
 	}
 }
 
