@@ -114,6 +114,21 @@ func TestHeaderRowFoundOrNamed(t *testing.T) {
 	}
 }
 
+// TestHeaderProbeReplaysRowsCut: rows read while probing are cut to the
+// header's width when the probe accepts none; a row whose only number was
+// past the header then has no kinds.
+func TestHeaderProbeReplaysRowsCut(t *testing.T) {
+	bk := oneSheet(`<row r="1">` + is("A1", "titulo") + `</row><row r="2">` + is("A2", "x") + num("B2", "5") + `</row>`)
+	_, rows, err := readTyped(t, bk.write(t, "p.xlsx"), "S", Options{IsHeader: func([]string) bool { return false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []krow{{Row: 2, Cells: []string{"x"}, Problem: "la fila tiene 2 celdas pero el encabezado tiene 1 columnas (las de más dicen «5»): borre las celdas de más o agregue un título a esa columna en el encabezado"}}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+}
+
 func TestHeaderProbeSeesCleanNames(t *testing.T) {
 	path := writeFile(t, "p.csv", []byte("\xEF\xBB\xBF  ordenId ;result.row; total ;;\n1;2;3\n"))
 	var seen [][]string

@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -203,6 +204,10 @@ func fitRow(r *rawRow, width int) {
 	r.cells = r.cells[:width]
 	if len(r.kinds) > width {
 		r.kinds = r.kinds[:width]
+		// Kinds is nil unless a kept cell is typed.
+		if !slices.ContainsFunc(r.kinds, cell.Kind.Typed) {
+			r.kinds = nil
+		}
 	}
 }
 

@@ -122,6 +122,10 @@ func (wb *workbook) open() error {
 	if err := wb.readBook(book, rels); err != nil {
 		return err
 	}
+	if len(wb.sheets) == 0 {
+		// Excel cannot save a workbook without a sheet.
+		return notXLSX(path, errors.New("the workbook lists no sheet"))
+	}
 	if r, ok := rels.byType(relStyles); ok {
 		if err := wb.readPart(r.target, func(rd io.Reader, _ *zip.File) error {
 			var err error

@@ -335,6 +335,13 @@ func TestXLSXWorkbookStructure(t *testing.T) {
 			t.Errorf("error %v, want ErrNoHeader", err)
 		}
 	})
+	t.Run("a workbook without sheets", func(t *testing.T) {
+		_, err := Open(book{}.write(t, "none.xlsx"), Options{})
+		var re *Error
+		if !errors.As(err, &re) || re.Msg.Key != "rd.notxlsx" || !errors.Is(err, ErrNotXLSX) {
+			t.Errorf("error %v, want rd.notxlsx", err)
+		}
+	})
 	t.Run("damaged workbook part", func(t *testing.T) {
 		bk := oneSheet(hdr("a"))
 		bk.styles = `<styleSheet><numFmts><numFmt numFmtId="164" formatCode="&bad;"/></numFmts></styleSheet>`
