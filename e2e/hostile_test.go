@@ -45,14 +45,14 @@ func TestHostileInputs(t *testing.T) {
 		{
 			name: "shared strings of 250 MB in a 0.6 MB workbook",
 			build: func(t *testing.T, dir string) (string, []string) {
-				return writeWorkbook(t, dir, "sst250.xlsx", sharedStringsOf(250<<20, "abcdefghij"), hostileSheet("Ventas", 9000, 3, nil)), nil
+				return writeWorkbook(t, dir, "sst250.xlsx", sharedStringsOf(250<<20, "abcdefghij"), hostileSheet("Ventas", 9000, 3, useShared(0), "detalle")), nil
 			},
 			wantMsg: "textos distintos",
 		},
 		{
 			name: "shared strings of 1 GB in a 2.5 MB workbook",
 			build: func(t *testing.T, dir string) (string, []string) {
-				return writeWorkbook(t, dir, "sst1g.xlsx", sharedStringsOf(1000<<20, strings.Repeat("a", 1000)), hostileSheet("Ventas", 9000, 3, nil)), nil
+				return writeWorkbook(t, dir, "sst1g.xlsx", sharedStringsOf(1000<<20, strings.Repeat("a", 1000)), hostileSheet("Ventas", 9000, 3, useShared(1_000_000), "detalle")), nil
 			},
 			wantMsg: "los textos del libro ocupan más de 128 MB",
 		},
@@ -190,6 +190,14 @@ func TestHostileInputs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// useShared puts shared string i in column L (detalle) of a row: a reader
+// that loads the shared strings lazily must load them (up to i).
+func useShared(i int) func(w *bufio.Writer, row int) {
+	return func(w *bufio.Writer, row int) {
+		fmt.Fprintf(w, `<c r="L%d" t="s"><v>%d</v></c>`, row, i)
 	}
 }
 
