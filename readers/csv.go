@@ -215,13 +215,19 @@ func sepLine(head []byte) (rune, int, bool) {
 // a report round trip. It doubles that CR: the parser then drops one and
 // keeps the other. It follows the quoting as encoding/csv does (a quote
 // opens a quoted cell only as a cell's first character, "" inside is a
-// quote) and adds no line, so row and line numbers are unchanged.
+// quote) and adds no line, so row and line numbers are unchanged. Outside
+// quotes only a quote can change anything, so it jumps from quote to quote
+// with bytes.IndexByte: the cost is a copy of the input.
 type crlfKeeper struct {
 	r     io.Reader
 	delim []byte // the delimiter's UTF-8
 	state uint8
-	match int  // bytes of delim matched so far, outside quotes
 	cr    bool // a CR inside quotes ended the last chunk: its LF is unknown yet
+	// prev holds the last bytes read (up to a delimiter's length), to tell
+	// whether a quote at the start of a chunk starts a cell.
+	prev  [utf8.UTFMax]byte
+	nprev int
+	seen  bool // some input was read: the start of the file is behind
 	in    []byte
 	out   []byte // transformed, not yet returned
 	off   int
@@ -230,10 +236,9 @@ type crlfKeeper struct {
 
 // crlfKeeper states.
 const (
-	csvFieldStart = iota
-	csvUnquoted
+	csvUnquoted = iota
 	csvQuoted
-	csvQuoteInQuoted // a '"' inside quotes: an escaped quote or the closing one
+	csvQuoteInQuoted // a '"' inside quotes ended the last chunk: escaped or closing
 )
 
 func (k *crlfKeeper) Read(p []byte) (int, error) {
@@ -253,6 +258,7 @@ func (k *crlfKeeper) Read(p []byte) (int, error) {
 		n, err := k.r.Read(k.in)
 		k.err = err
 		k.out, k.off = k.transform(k.in[:n], k.out[:0]), 0
+		k.remember(k.in[:n])
 	}
 	n := copy(p, k.out[k.off:])
 	k.off += n
@@ -262,62 +268,115 @@ func (k *crlfKeeper) Read(p []byte) (int, error) {
 // transform appends in to out, doubling each CR that precedes an LF inside
 // quotes.
 func (k *crlfKeeper) transform(in, out []byte) []byte {
-	for i, b := range in {
-		if k.cr {
-			k.cr = false
-			if b == '\n' {
-				out = append(out, '\r')
-			}
+	i := 0
+	if k.cr {
+		k.cr = false
+		if len(in) > 0 && in[0] == '\n' {
 			out = append(out, '\r')
 		}
+		out = append(out, '\r')
+	}
+	for i < len(in) {
 		switch k.state {
+		case csvQuoteInQuoted:
+			if in[i] == '"' {
+				out = append(out, '"')
+				i++
+				k.state = csvQuoted
+				continue
+			}
+			k.state = csvUnquoted
 		case csvQuoted:
-			switch b {
-			case '"':
-				k.state = csvQuoteInQuoted
-			case '\r':
-				if i+1 == len(in) {
-					k.cr = true // decided by the next chunk
-					continue
-				}
+			j := indexQuoteOrCR(in[i:])
+			if j < 0 {
+				return append(out, in[i:]...)
+			}
+			out = append(out, in[i:i+j]...)
+			i += j
+			switch {
+			case in[i] == '\r' && i+1 == len(in):
+				k.cr = true // the next chunk says whether an LF follows
+				return out
+			case in[i] == '\r':
 				if in[i+1] == '\n' {
 					out = append(out, '\r')
 				}
+				out = append(out, '\r')
+				i++
+			case i+1 == len(in):
+				k.state = csvQuoteInQuoted
+				return append(out, '"')
+			case in[i+1] == '"':
+				out = append(out, '"', '"')
+				i += 2
+			default:
+				out = append(out, '"')
+				i++
+				k.state = csvUnquoted
 			}
-			out = append(out, b)
 			continue
-		case csvQuoteInQuoted:
-			if b == '"' {
-				k.state = csvQuoted
-				out = append(out, b)
-				continue
-			}
-			k.state = csvUnquoted
-		case csvFieldStart:
-			if b == '"' {
-				k.state = csvQuoted
-				out = append(out, b)
-				continue
-			}
-			k.state = csvUnquoted
 		}
-		// Outside quotes: a line end or a delimiter starts a new cell.
-		out = append(out, b)
-		switch {
-		case b == '\n':
-			k.state, k.match = csvFieldStart, 0
-		case b == k.delim[k.match]:
-			if k.match++; k.match == len(k.delim) {
-				k.state, k.match = csvFieldStart, 0
-			}
-		default:
-			k.match = 0
-			if b == k.delim[0] {
-				k.match = 1
-			}
+		// Outside quotes: only a quote at a cell's start changes the state.
+		j := bytes.IndexByte(in[i:], '"')
+		if j < 0 {
+			return append(out, in[i:]...)
 		}
+		out = append(out, in[i:i+j+1]...)
+		if k.cellStart(in, i+j) {
+			k.state = csvQuoted
+		}
+		i += j + 1
 	}
 	return out
+}
+
+// indexQuoteOrCR returns the index of the first '"' or '\r' in b, or -1.
+func indexQuoteOrCR(b []byte) int {
+	q := bytes.IndexByte(b, '"')
+	if q < 0 {
+		return bytes.IndexByte(b, '\r')
+	}
+	if c := bytes.IndexByte(b[:q], '\r'); c >= 0 {
+		return c
+	}
+	return q
+}
+
+// cellStart reports whether position q of in (with the bytes read before
+// it) is a cell's first character: the start of the file, or right after a
+// line end or a delimiter.
+func (k *crlfKeeper) cellStart(in []byte, q int) bool {
+	if q == 0 && !k.seen {
+		return true
+	}
+	return k.follows(in, q, []byte{'\n'}) || k.follows(in, q, k.delim)
+}
+
+// follows reports whether the input just before position q of in ends with s.
+func (k *crlfKeeper) follows(in []byte, q int, s []byte) bool {
+	if q >= len(s) {
+		return bytes.Equal(in[q-len(s):q], s)
+	}
+	need := len(s) - q // bytes of s from the previous chunk
+	if need > k.nprev {
+		return false
+	}
+	return bytes.Equal(k.prev[k.nprev-need:k.nprev], s[:need]) && bytes.Equal(in[:q], s[need:])
+}
+
+// remember keeps the last bytes read.
+func (k *crlfKeeper) remember(in []byte) {
+	if len(in) == 0 {
+		return
+	}
+	k.seen = true
+	if len(in) >= len(k.prev) {
+		k.nprev = copy(k.prev[:], in[len(in)-len(k.prev):])
+		return
+	}
+	keep := min(k.nprev, len(k.prev)-len(in))
+	copy(k.prev[:], k.prev[k.nprev-keep:k.nprev])
+	k.nprev = keep + copy(k.prev[keep:], in)
 }
 
 // crToLF turns every CR into LF, for files whose lines end in a bare CR.

@@ -634,6 +634,9 @@ func TestCRLFKeeperChunkBoundaries(t *testing.T) {
 		{"\"a\"\r\nb;\"\r\n\"", ";", "\"a\"\r\nb;\"\r\r\n\""},
 		{"a;b\r\n\"\r", ";", "a;b\r\n\"\r"},
 		{"x¦\"\r\n\"¦y", "¦", "x¦\"\r\r\n\"¦y"},
+		{"x€\"\r\n\"€\"a\"\"\r\n\"\r\n", "€", "x€\"\r\r\n\"€\"a\"\"\r\r\n\"\r\n"},
+		{"a;x\"y\r\n\"q\r\n\"", ";", "a;x\"y\r\n\"q\r\r\n\""},
+		{"\"\"\r\n\"\"", ";", "\"\"\r\n\"\""},
 	}
 	for _, tc := range tests {
 		for _, oneByte := range []bool{false, true} {

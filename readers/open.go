@@ -434,23 +434,29 @@ func (s *SheetReader) shape(r *rawRow) Record {
 			rec.Kinds = s.kinds
 		}
 	default:
-		typed := false
-		s.cells, s.kinds = s.cells[:0], s.kinds[:0]
+		s.cells = s.cells[:0]
 		for _, k := range s.keep {
-			c, kind := "", cell.Empty
+			c := ""
 			if k < len(r.cells) {
 				c = r.cells[k]
-				if r.kinds != nil {
-					kind = r.kinds[k]
-				}
 			}
 			s.cells = append(s.cells, c)
-			s.kinds = append(s.kinds, kind)
-			typed = typed || kind.Typed()
 		}
 		rec.Cells = s.cells
-		if r.kinds != nil && typed {
-			rec.Kinds = s.kinds
+		if r.kinds != nil {
+			typed := false
+			s.kinds = s.kinds[:0]
+			for _, k := range s.keep {
+				kind := cell.Empty
+				if k < len(r.kinds) {
+					kind = r.kinds[k]
+				}
+				s.kinds = append(s.kinds, kind)
+				typed = typed || kind.Typed()
+			}
+			if typed {
+				rec.Kinds = s.kinds
+			}
 		}
 	}
 	rec.Prior = s.prior(r)
