@@ -1,12 +1,16 @@
 package readers
 
 import (
+	"bytes"
+	"encoding/csv"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/nxbatch/nxbatch/cell"
 )
@@ -232,4 +236,49 @@ func checkXLSX(t *testing.T, path string, bk book) {
 		}
 		s.Close()
 	}
+}
+
+// FuzzCRLFKeeper parses arbitrary CSV with and without the CR keeper in
+// front of encoding/csv: the records must be the same, field for field,
+// but for a CR LF the keeper kept where the parser alone gave LF, and both
+// parses must fail (or not) at the same record.
+func FuzzCRLFKeeper(f *testing.F) {
+	for _, s := range []string{
+		"a;\"x\r\ny\"\r\n1;2\r\n", "\"\"\"\r\n\"", "a;b\r\n\"\r", "x;\"a\"\"\r\nb\";c", "a;x\"y\r\n\"q\r\n\"", "\r\n\"\r\n\"\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parse := func(r io.Reader) ([][]string, error) {
+			cr := csv.NewReader(r)
+			cr.Comma = ';'
+			cr.FieldsPerRecord = -1
+			var out [][]string
+			for {
+				rec, err := cr.Read()
+				if err == io.EOF {
+					return out, nil
+				}
+				if err != nil {
+					return out, err
+				}
+				out = append(out, rec)
+			}
+		}
+		plain, errPlain := parse(bytes.NewReader(data))
+		kept, errKept := parse(&crlfKeeper{r: iotest.HalfReader(bytes.NewReader(data)), delim: []byte(";")})
+		if (errPlain == nil) != (errKept == nil) || len(plain) != len(kept) {
+			t.Fatalf("plain %d records (%v), kept %d (%v)", len(plain), errPlain, len(kept), errKept)
+		}
+		for i := range plain {
+			if len(plain[i]) != len(kept[i]) {
+				t.Fatalf("record %d: %q vs %q", i, plain[i], kept[i])
+			}
+			for j := range plain[i] {
+				if strings.ReplaceAll(kept[i][j], "\r\n", "\n") != plain[i][j] {
+					t.Fatalf("record %d field %d: kept %q, plain %q", i, j, kept[i][j], plain[i][j])
+				}
+			}
+		}
+	})
 }
