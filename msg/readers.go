@@ -47,6 +47,10 @@ func init() {
 			ES: "la codificación «%s» no se conoce: use utf-8 o windows-1252",
 			EN: "the encoding \"%s\" is unknown: use utf-8 or windows-1252",
 		},
+		"rd.filetoolarge": {
+			ES: "el archivo ocupa %d MB, más que el máximo de %d MB: divídalo en archivos más chicos e impórtelos por separado",
+			EN: "the file takes %d MB, more than the maximum of %d MB: split it into smaller files and import them one by one",
+		},
 		"rd.delimiter": {
 			ES: "el separador «%s» no sirve para CSV: use coma (,), punto y coma (;) o tabulación",
 			EN: "the separator \"%s\" cannot be used for CSV: use a comma (,), a semicolon (;) or a tab",
@@ -81,9 +85,23 @@ func init() {
 			ES: "una comilla (\") está mal cerrada (línea %d del archivo): cierre la comilla al final de la celda; si la comilla es parte del texto, duplíquela (\"\")",
 			EN: "a quote (\") is not closed properly (line %d of the file): close the quote at the end of the cell; if the quote is part of the text, double it (\"\")",
 		},
+		"rd.csvrows": {
+			ES: "el archivo tiene más de %s filas, el máximo (el de una hoja de Excel): divídalo en archivos más chicos e impórtelos por separado",
+			EN: "the file has more than %s rows, the maximum (that of an Excel sheet): split it into smaller files and import them one by one",
+		},
 		"rd.rowtoolarge": {
 			ES: "la fila ocupa más de %d bytes: suele faltar una comilla de cierre (\") en una celda de esta fila; corríjala o acorte el texto",
 			EN: "the row takes more than %d bytes: usually a cell in this row lacks its closing quote (\"); fix it or shorten the text",
+		},
+
+		// The header row, both formats.
+		"rd.headerrow": {
+			ES: "la fila %d, indicada como fila de títulos (--header-row), está vacía o no existe: indique el número de la fila que tiene los títulos de las columnas",
+			EN: "row %d, given as the header row (--header-row), is empty or missing: give the number of the row that holds the column titles",
+		},
+		"rd.columns": {
+			ES: "el encabezado tiene más de %s columnas, el máximo (el de Excel): borre las columnas que no se importan",
+			EN: "the header has more than %s columns, the maximum (Excel's): delete the columns that are not imported",
 		},
 
 		// Cells and rows, both formats.
@@ -94,6 +112,11 @@ func init() {
 		"rd.ragged": {
 			ES: "la fila tiene %d celdas pero el encabezado tiene %d columnas (las de más dicen %s): borre las celdas de más o agregue un título a esa columna en el encabezado",
 			EN: "the row has %d cells but the header has %d columns (the extra ones say %s): delete the extra cells or add a title for that column to the header",
+		},
+		"rd.ragged.more": {ES: "%s y %d más", EN: "%s and %d more"},
+		"rd.xlsxrowtoolarge": {
+			ES: "los textos de la fila suman más de %d bytes y se omitieron los últimos: acorte los textos de esta fila",
+			EN: "the row's texts add up to more than %d bytes and the last ones were left out: shorten the texts of this row",
 		},
 
 		// XLSX.
@@ -108,6 +131,42 @@ func init() {
 		"rd.xlsxtoolarge": {
 			ES: "el libro ocupa más de %d MB descomprimido: divídalo en libros más chicos",
 			EN: "the workbook takes more than %d MB uncompressed: split it into smaller workbooks",
+		},
+		"rd.xlsxentries": {
+			ES: "el libro tiene %s partes internas, más que el máximo de %s: no parece un libro de Excel; ábralo en Excel y guárdelo de nuevo como .xlsx",
+			EN: "the workbook has %s internal parts, more than the maximum of %s: it does not look like an Excel workbook; open it in Excel and save it again as .xlsx",
+		},
+		"rd.xlsxsheets": {
+			ES: "el libro tiene más de %s hojas, el máximo: divídalo en libros más chicos",
+			EN: "the workbook has more than %s sheets, the maximum: split it into smaller workbooks",
+		},
+		"rd.sstcount": {
+			ES: "el libro tiene más de %s textos distintos, el máximo: divídalo en libros más chicos o guarde las hojas como CSV",
+			EN: "the workbook has more than %s distinct texts, the maximum: split it into smaller workbooks or save its sheets as CSV",
+		},
+		"rd.sstbytes": {
+			ES: "los textos del libro ocupan más de %d MB, el máximo: divídalo en libros más chicos o guarde las hojas como CSV",
+			EN: "the workbook's texts take more than %d MB, the maximum: split it into smaller workbooks or save its sheets as CSV",
+		},
+		"rd.xlsxpart": {
+			ES: "una parte interna del libro (%s) está dañada (%s): ábralo en Excel y guárdelo de nuevo como .xlsx",
+			EN: "an internal part of the workbook (%s) is damaged (%s): open it in Excel and save it again as .xlsx",
+		},
+		"rd.xlsxrows": {
+			ES: "la hoja tiene más de %s filas, el máximo de Excel: divídala en hojas o libros más chicos",
+			EN: "the sheet has more than %s rows, Excel's maximum: split it into smaller sheets or workbooks",
+		},
+		"rd.xlsxrownumber": {
+			ES: "la hoja tiene una fila numerada %s, más allá de la última fila de Excel (%s): el libro está dañado; ábralo en Excel y guárdelo de nuevo",
+			EN: "the sheet has a row numbered %s, past Excel's last row (%s): the workbook is damaged; open it in Excel and save it again",
+		},
+		"rd.xlsxrowcells": {
+			ES: "la fila tiene más de %s celdas, el máximo de Excel: el libro está dañado; ábralo en Excel y guárdelo de nuevo",
+			EN: "the row has more than %s cells, Excel's maximum: the workbook is damaged; open it in Excel and save it again",
+		},
+		"rd.xlsxsheettext": {
+			ES: "los textos de la hoja suman más de %d MB, el máximo: divídala en hojas o libros más chicos",
+			EN: "the sheet's texts add up to more than %d MB, the maximum: split it into smaller sheets or workbooks",
 		},
 		"rd.nosheet": {
 			ES: "no hay una hoja llamada «%s»: revise el nombre de la hoja",

@@ -3,6 +3,30 @@ package msg
 // Header matching and cell parsing (package schema).
 func init() {
 	register(map[string]Text{
+		"map.read": {
+			ES: "no se pudo leer el archivo de equivalencias %s (--map): revise el nombre y los permisos",
+			EN: "the mapping file %s (--map) could not be read: check its name and permissions",
+		},
+		"map.syntax": {
+			ES: "el archivo de equivalencias %s (--map) no es JSON ni YAML válido (%s): debe ser un objeto de pares \"su columna\": \"campoApi\"",
+			EN: "the mapping file %s (--map) is not valid JSON or YAML (%s): it must be an object of \"your column\": \"apiField\" pairs",
+		},
+		"map.notobject": {
+			ES: "el archivo de equivalencias %s (--map), línea %d: cada entrada debe ser un par \"su columna\": \"campoApi\", con textos simples",
+			EN: "the mapping file %s (--map), line %d: each entry must be a \"your column\": \"apiField\" pair of plain texts",
+		},
+		"map.notcolumn": {
+			ES: "el archivo de equivalencias %s (--map) asigna «%s» a «%s», que no es una columna de ningún tipo de archivo: use la ruta del campo de la API (por ejemplo ordenId o productos.precio)",
+			EN: "the mapping file %s (--map) maps «%s» to «%s», which is not a column of any kind of file: use the API field's path (for example ordenId or productos.precio)",
+		},
+		"map.duplicate": {
+			ES: "el archivo de equivalencias %s (--map) repite la columna «%s» (líneas %d y %d): deje una sola",
+			EN: "the mapping file %s (--map) repeats the column «%s» (lines %d and %d): keep only one",
+		},
+		"map.conflict": {
+			ES: "el archivo de equivalencias %s (--map) asigna «%s» a %s y «%s» a %s, pero son la misma columna (se ignoran mayúsculas, espacios, guiones bajos y acentos): deje una sola",
+			EN: "the mapping file %s (--map) maps «%s» to %s and «%s» to %s, but they are the same column (case, blanks, underscores and accents are ignored): keep only one",
+		},
 		"hdr.missing": {
 			ES: "para un archivo de tipo %s faltan columnas obligatorias: %s. Agréguelas al encabezado o indique con --map cómo se llaman en su planilla",
 			EN: "a file of kind %s lacks required columns: %s. Add them to the header or name your own columns with --map",

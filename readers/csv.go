@@ -43,6 +43,8 @@ func openCSV(path string, opts Options) (*csvFile, error) {
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, openError(path, syscall.EISDIR)
+	} else if err == nil && st.Size() > limits.fileBytes {
+		return nil, fileTooLarge(path, st.Size())
 	}
 	head := make([]byte, sniffSize)
 	n, err := io.ReadFull(f, head)
@@ -122,6 +124,7 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 	info.Delimiter = delim
 	info.Encoding = c.enc
 
+	stream = &crlfKeeper{r: stream, delim: utf8.AppendRune(nil, delim)}
 	capped := &capReader{r: stream, max: int64(c.opts.MaxCellBytes), limit: int64(c.opts.MaxCellBytes) + csvBufSize}
 	r := csv.NewReader(bufio.NewReaderSize(capped, csvBufSize))
 	r.Comma = delim
@@ -206,6 +209,176 @@ func sepLine(head []byte) (rune, int, bool) {
 	return d, end, true
 }
 
+// crlfKeeper keeps the CR of a CR LF inside a quoted cell, which
+// encoding/csv would otherwise drop (it reads "\r\n" at the end of every
+// line, quoted or not, as "\n"), so that every character of a cell survives
+// a report round trip. It doubles that CR: the parser then drops one and
+// keeps the other. It follows the quoting as encoding/csv does (a quote
+// opens a quoted cell only as a cell's first character, "" inside is a
+// quote) and adds no line, so row and line numbers are unchanged. Outside
+// quotes only a quote can change anything, so it jumps from quote to quote
+// with bytes.IndexByte: the cost is a copy of the input.
+type crlfKeeper struct {
+	r     io.Reader
+	delim []byte // the delimiter's UTF-8
+	state uint8
+	cr    bool // a CR inside quotes ended the last chunk: its LF is unknown yet
+	// prev holds the last bytes read (up to a delimiter's length), to tell
+	// whether a quote at the start of a chunk starts a cell.
+	prev  [utf8.UTFMax]byte
+	nprev int
+	seen  bool // some input was read: the start of the file is behind
+	in    []byte
+	out   []byte // transformed, not yet returned
+	off   int
+	err   error
+}
+
+// crlfKeeper states.
+const (
+	csvUnquoted = iota
+	csvQuoted
+	csvQuoteInQuoted // a '"' inside quotes ended the last chunk: escaped or closing
+)
+
+func (k *crlfKeeper) Read(p []byte) (int, error) {
+	for k.off == len(k.out) {
+		if k.err != nil {
+			if k.cr {
+				// The file ended right after a CR inside quotes.
+				k.cr = false
+				k.out, k.off = append(k.out[:0], '\r'), 0
+				break
+			}
+			return 0, k.err
+		}
+		if k.in == nil {
+			k.in = make([]byte, csvBufSize)
+		}
+		n, err := k.r.Read(k.in)
+		k.err = err
+		k.out, k.off = k.transform(k.in[:n], k.out[:0]), 0
+		k.remember(k.in[:n])
+	}
+	n := copy(p, k.out[k.off:])
+	k.off += n
+	return n, nil
+}
+
+// transform appends in to out, doubling each CR that precedes an LF inside
+// quotes.
+func (k *crlfKeeper) transform(in, out []byte) []byte {
+	i := 0
+	if k.cr {
+		k.cr = false
+		if len(in) > 0 && in[0] == '\n' {
+			out = append(out, '\r')
+		}
+		out = append(out, '\r')
+	}
+	for i < len(in) {
+		switch k.state {
+		case csvQuoteInQuoted:
+			if in[i] == '"' {
+				out = append(out, '"')
+				i++
+				k.state = csvQuoted
+				continue
+			}
+			k.state = csvUnquoted
+		case csvQuoted:
+			j := indexQuoteOrCR(in[i:])
+			if j < 0 {
+				return append(out, in[i:]...)
+			}
+			out = append(out, in[i:i+j]...)
+			i += j
+			switch {
+			case in[i] == '\r' && i+1 == len(in):
+				k.cr = true // the next chunk says whether an LF follows
+				return out
+			case in[i] == '\r':
+				if in[i+1] == '\n' {
+					out = append(out, '\r')
+				}
+				out = append(out, '\r')
+				i++
+			case i+1 == len(in):
+				k.state = csvQuoteInQuoted
+				return append(out, '"')
+			case in[i+1] == '"':
+				out = append(out, '"', '"')
+				i += 2
+			default:
+				out = append(out, '"')
+				i++
+				k.state = csvUnquoted
+			}
+			continue
+		}
+		// Outside quotes: only a quote at a cell's start changes the state.
+		j := bytes.IndexByte(in[i:], '"')
+		if j < 0 {
+			return append(out, in[i:]...)
+		}
+		out = append(out, in[i:i+j+1]...)
+		if k.cellStart(in, i+j) {
+			k.state = csvQuoted
+		}
+		i += j + 1
+	}
+	return out
+}
+
+// indexQuoteOrCR returns the index of the first '"' or '\r' in b, or -1.
+func indexQuoteOrCR(b []byte) int {
+	q := bytes.IndexByte(b, '"')
+	if q < 0 {
+		return bytes.IndexByte(b, '\r')
+	}
+	if c := bytes.IndexByte(b[:q], '\r'); c >= 0 {
+		return c
+	}
+	return q
+}
+
+// cellStart reports whether position q of in (with the bytes read before
+// it) is a cell's first character: the start of the file, or right after a
+// line end or a delimiter.
+func (k *crlfKeeper) cellStart(in []byte, q int) bool {
+	if q == 0 && !k.seen {
+		return true
+	}
+	return k.follows(in, q, []byte{'\n'}) || k.follows(in, q, k.delim)
+}
+
+// follows reports whether the input just before position q of in ends with s.
+func (k *crlfKeeper) follows(in []byte, q int, s []byte) bool {
+	if q >= len(s) {
+		return bytes.Equal(in[q-len(s):q], s)
+	}
+	need := len(s) - q // bytes of s from the previous chunk
+	if need > k.nprev {
+		return false
+	}
+	return bytes.Equal(k.prev[k.nprev-need:k.nprev], s[:need]) && bytes.Equal(in[:q], s[need:])
+}
+
+// remember keeps the last bytes read.
+func (k *crlfKeeper) remember(in []byte) {
+	if len(in) == 0 {
+		return
+	}
+	k.seen = true
+	if len(in) >= len(k.prev) {
+		k.nprev = copy(k.prev[:], in[len(in)-len(k.prev):])
+		return
+	}
+	keep := min(k.nprev, len(k.prev)-len(in))
+	copy(k.prev[:], k.prev[k.nprev-keep:k.nprev])
+	k.nprev = keep + copy(k.prev[keep:], in)
+}
+
 // crToLF turns every CR into LF, for files whose lines end in a bare CR.
 type crToLF struct{ r io.Reader }
 
@@ -253,9 +426,24 @@ type csvRows struct {
 	// so far: a spreadsheet shows such a cell within one row, so they do not
 	// count as rows.
 	folded int
+	rec    rawRow
 }
 
-func (c *csvRows) next() (int, []string, error) {
+func (c *csvRows) next(limit int) (*rawRow, error) {
+	row, cells, err := c.record()
+	if err != nil {
+		return nil, err
+	}
+	if row > limits.rows {
+		return nil, &Error{Pos: c.pos(0), Msg: msg.New("rd.csvrows", count(limits.rows)), Err: ErrTooLarge}
+	}
+	c.rec = rawRow{num: row, cells: cells, over: overflow{quoted: c.rec.over.quoted[:0]}}
+	fitRow(&c.rec, limit)
+	return &c.rec, nil
+}
+
+// record reads one CSV record and its spreadsheet row number.
+func (c *csvRows) record() (int, []string, error) {
 	rec, err := c.r.Read()
 	if err != nil {
 		return 0, nil, c.readError(rec, err)

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/nxbatch/nxbatch/msg"
@@ -158,6 +159,7 @@ func TestCSVRows(t *testing.T) {
 		{
 			// A spreadsheet shows a quoted multi-line cell inside one row:
 			// row numbers count records (and blank lines), not text lines.
+			// The CR of a CR LF inside quotes is kept, as typed.
 			name:       "quoted newlines stay inside one spreadsheet row",
 			content:    "a;b\n1;\"two\nlines\"\n2;x\n3;\"three\r\nline\r\ncell\"\n\n4;y\n",
 			wantHeader: []string{"a", "b"},
@@ -165,7 +167,7 @@ func TestCSVRows(t *testing.T) {
 			want: []row{
 				{Row: 2, Cells: []string{"1", "two\nlines"}},
 				{Row: 3, Cells: []string{"2", "x"}},
-				{Row: 4, Cells: []string{"3", "three\nline\ncell"}},
+				{Row: 4, Cells: []string{"3", "three\r\nline\r\ncell"}},
 				{Row: 6, Cells: []string{"4", "y"}},
 			},
 		},
@@ -561,6 +563,94 @@ func TestSepLine(t *testing.T) {
 		d, size, ok := sepLine([]byte(tc.head))
 		if d != tc.want || size != tc.wantSize || ok != tc.wantOK {
 			t.Errorf("sepLine(%q) = %q %d %v, want %q %d %v", tc.head, d, size, ok, tc.want, tc.wantSize, tc.wantOK)
+		}
+	}
+}
+
+func TestCSVKeepsCRInsideQuotes(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		opts    Options
+		want    []row
+	}{
+		{
+			name:    "CR LF inside quotes kept, line ends dropped",
+			content: "a;b\r\n1;\"x\r\ny\"\r\n2;\"z\"\r\n",
+			want:    []row{{Row: 2, Cells: []string{"1", "x\r\ny"}}, {Row: 3, Cells: []string{"2", "z"}}},
+		},
+		{
+			name:    "LF alone and lone CR inside quotes unchanged",
+			content: "a;b\n1;\"x\ny\"\n2;\"p\rq\"\n",
+			want:    []row{{Row: 2, Cells: []string{"1", "x\ny"}}, {Row: 3, Cells: []string{"2", "p\rq"}}},
+		},
+		{
+			name:    "escaped quotes do not end the quoted cell",
+			content: "a;b\r\n1;\"di\"\"jo\r\nhola\"\"\"\r\n",
+			want:    []row{{Row: 2, Cells: []string{"1", "di\"jo\r\nhola\""}}},
+		},
+		{
+			name:    "a quote inside an unquoted cell opens nothing",
+			content: "a,b\r\n1,\"x\r\ny\",3\r\n",
+			opts:    Options{Delimiter: ','},
+			want:    []row{{Row: 2, Cells: []string{"1", "x\r\ny"}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 2 columnas (las de más dicen «3»): borre las celdas de más o agregue un título a esa columna en el encabezado"}},
+		},
+		{
+			name:    "multi-byte delimiter",
+			content: "a¦b\r\n1¦\"x\r\ny\"\r\n",
+			opts:    Options{Delimiter: '¦'},
+			want:    []row{{Row: 2, Cells: []string{"1", "x\r\ny"}}},
+		},
+		{
+			name:    "CR LF in the last cell of a file without a final line end",
+			content: "a;b\r\n1;\"x\r\n\"",
+			want:    []row{{Row: 2, Cells: []string{"1", "x\r\n"}}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, "cr.csv", []byte(tc.content))
+			_, rows, err := readAll(t, path, "", tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, rows); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCRLFKeeperChunkBoundaries checks the keeper's output, read whole and
+// one byte at a time (a CR and its LF, a quote and the next, then arrive in
+// separate reads).
+func TestCRLFKeeperChunkBoundaries(t *testing.T) {
+	tests := []struct {
+		in, delim, want string
+	}{
+		{"a;\"x\r\ny\"\r\n", ";", "a;\"x\r\r\ny\"\r\n"},
+		{"\"\r\n\";\"\r\"\r\n", ";", "\"\r\r\n\";\"\r\"\r\n"},
+		{"\"a\"\"\r\nb\";c\r\n", ";", "\"a\"\"\r\r\nb\";c\r\n"},
+		{"\"a\"\r\nb;\"\r\n\"", ";", "\"a\"\r\nb;\"\r\r\n\""},
+		{"a;b\r\n\"\r", ";", "a;b\r\n\"\r"},
+		{"x¦\"\r\n\"¦y", "¦", "x¦\"\r\r\n\"¦y"},
+		{"x€\"\r\n\"€\"a\"\"\r\n\"\r\n", "€", "x€\"\r\r\n\"€\"a\"\"\r\r\n\"\r\n"},
+		{"a;x\"y\r\n\"q\r\n\"", ";", "a;x\"y\r\n\"q\r\r\n\""},
+		{"\"\"\r\n\"\"", ";", "\"\"\r\n\"\""},
+	}
+	for _, tc := range tests {
+		for _, oneByte := range []bool{false, true} {
+			var r io.Reader = strings.NewReader(tc.in)
+			if oneByte {
+				r = iotest.OneByteReader(r)
+			}
+			got, err := io.ReadAll(&crlfKeeper{r: r, delim: []byte(tc.delim)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("%q (one byte at a time: %v) = %q, want %q", tc.in, oneByte, got, tc.want)
+			}
 		}
 	}
 }

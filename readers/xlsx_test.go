@@ -259,12 +259,9 @@ func TestOpenRefusals(t *testing.T) {
 }
 
 func TestXLSXZipBombRefused(t *testing.T) {
-	saved := unzipLimit
-	unzipLimit = 1 << 20
-	defer func() { unzipLimit = saved }()
-	savedXML := xmlLimit
-	xmlLimit = 1 << 20
-	defer func() { xmlLimit = savedXML }()
+	saved := limits
+	limits.unzipped = 1 << 20
+	defer func() { limits = saved }()
 
 	bomb := zipOf(t, map[string][]byte{"xl/worksheets/sheet1.xml": make([]byte, 2<<20)})
 	if len(bomb) > 1<<20/10 {

@@ -2,10 +2,10 @@ package schema
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/text/runes"
@@ -61,44 +61,130 @@ func isASCII(s string) bool {
 type Mapping map[string]string
 
 // LoadMapping reads a JSON or YAML object {"Nro Orden": "ordenId", ...}.
+// Its errors are *msg.Error values naming the file and what to fix.
+//
+// Time is linear in the number of keys for both formats. YAML is decoded
+// into a yaml.Node and walked here, not into a map: yaml.v3 checks every
+// key of a mapping against every later one when it fills a map (quadratic,
+// 175 s for 200,000 keys), and the walk finds repeated keys with a map
+// instead. Two keys that normalize alike ("Nro Orden", "nro_orden") must
+// name the same column: which one won would otherwise depend on map order.
 func LoadMapping(path string) (Mapping, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read mapping file: %w", err)
+		return nil, &msg.Error{Msg: msg.New("map.read", path), Err: err}
 	}
-	raw := map[string]string{}
+	var pairs []mapPair
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json":
-		err = json.Unmarshal(b, &raw)
-	default:
-		err = yaml.Unmarshal(b, &raw)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("mapping file %s: %w (expected an object of \"your column\": \"apiField\" pairs)", path, err)
-	}
-	m := Mapping{}
-	for k, v := range raw {
-		col := canonicalPath(strings.TrimSpace(v))
-		if col == "" {
-			return nil, fmt.Errorf("mapping file %s: %q maps to %q, which is not a column of any kind", path, k, v)
+		raw := map[string]string{}
+		if err := json.Unmarshal(b, &raw); err != nil {
+			return nil, &msg.Error{Msg: msg.New("map.syntax", path, err.Error()), Err: err}
 		}
-		m[Normalize(k)] = col
+		pairs = make([]mapPair, 0, len(raw))
+		for k, v := range raw {
+			pairs = append(pairs, mapPair{key: k, value: v})
+		}
+	default:
+		if pairs, err = yamlPairs(path, b); err != nil {
+			return nil, err
+		}
+	}
+	paths := canonicalPaths()
+	m := make(Mapping, len(pairs))
+	from := make(map[string]string, len(pairs)) // normalized key → the key as written
+	for _, p := range pairs {
+		col := paths[Normalize(strings.TrimSpace(p.value))]
+		if col == "" {
+			return nil, &msg.Error{Msg: msg.New("map.notcolumn", path, p.key, p.value)}
+		}
+		n := Normalize(p.key)
+		if prev, ok := m[n]; ok && prev != col {
+			return nil, &msg.Error{Msg: msg.New("map.conflict", path, from[n], prev, p.key, col)}
+		}
+		m[n], from[n] = col, p.key
 	}
 	return m, nil
 }
 
-// canonicalPath returns the column path spelled as in the contract.
-func canonicalPath(p string) string {
-	n := Normalize(p)
+// mapPair is one entry of a mapping file as written.
+type mapPair struct{ key, value string }
+
+// yamlPairs reads a YAML mapping of scalars. Merge keys ("<<: *base") are
+// followed, each mapping at most once, so aliases cannot multiply work.
+func yamlPairs(path string, b []byte) ([]mapPair, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, &msg.Error{Msg: msg.New("map.syntax", path, err.Error()), Err: err}
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, nil // an empty file: no mapping
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil, nil
+	}
+	var pairs []mapPair
+	seen := map[string]int{} // key → line, for repeated keys
+	walked := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		if n.Kind != yaml.MappingNode {
+			return &msg.Error{Msg: msg.New("map.notobject", path, n.Line)}
+		}
+		if walked[n] {
+			return nil
+		}
+		walked[n] = true
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Tag == "!!merge" {
+				if err := walk(v); err != nil {
+					return err
+				}
+				continue
+			}
+			if v.Kind == yaml.AliasNode && v.Alias != nil {
+				v = v.Alias
+			}
+			if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode {
+				return &msg.Error{Msg: msg.New("map.notobject", path, k.Line)}
+			}
+			if line, dup := seen[k.Value]; dup {
+				return &msg.Error{Msg: msg.New("map.duplicate", path, k.Value, line, k.Line)}
+			}
+			seen[k.Value] = k.Line
+			value := v.Value
+			if v.Tag == "!!null" {
+				value = ""
+			}
+			pairs = append(pairs, mapPair{key: k.Value, value: value})
+		}
+		return nil
+	}
+	if err := walk(root); err != nil {
+		return nil, err
+	}
+	return pairs, nil
+}
+
+// canonicalPaths maps every column path of every kind, normalized, to its
+// spelling in the contract; built once.
+var canonicalPaths = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
 	for _, k := range Kinds {
 		for _, c := range k.Columns() {
-			if Normalize(c.Path) == n {
-				return c.Path
-			}
+			m[Normalize(c.Path)] = c.Path
 		}
 	}
-	return ""
-}
+	return m
+})
+
+// canonicalPath returns the column path spelled as in the contract, or "".
+func canonicalPath(p string) string { return canonicalPaths()[Normalize(p)] }
 
 // DetectKind returns the kind whose key column appears in header (after
 // mapping): ordenId → venta, facturaId → facturar, depositoId → stock.
