@@ -119,6 +119,7 @@ func init() {
 		"cli.listen.addr":     {ES: "no se puede escuchar en %s", EN: "cannot listen on %s"},
 		"cli.settleafter":     {ES: "--settle-after no puede ser negativo", EN: "--settle-after must not be negative"},
 		"cli.snapshot.read":   {ES: "no se pudo leer la foto de stock de %s", EN: "the stock snapshot in %s could not be read"},
+		"cli.headerrow":       {ES: "--header-row debe ser un número de fila, desde 1", EN: "--header-row must be a row number, from 1"},
 		"cli.workers":         {ES: "--workers debe ser al menos 1", EN: "--workers must be at least 1"},
 		"cli.maxarticulos":    {ES: "--max-articulos debe ser al menos 1", EN: "--max-articulos must be at least 1"},
 		"cli.kind.bad":        {ES: "--kind %s: use venta, facturar o stock", EN: "--kind %s: use venta, facturar or stock"},

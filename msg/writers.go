@@ -19,6 +19,8 @@ func init() {
 		"rep.sum.planned":     {ES: "Solicitudes planificadas", EN: "Requests planned"},
 		"rep.sum.sent":        {ES: "Solicitudes enviadas", EN: "Requests sent"},
 		"rep.sum.invoiced":    {ES: "Total facturado", EN: "Total invoiced"},
+		"rep.bool.true":       {ES: "VERDADERO", EN: "TRUE"},
+		"rep.bool.false":      {ES: "FALSO", EN: "FALSE"},
 		"rep.sum.moved":       {ES: "Unidades movidas,", EN: "Units moved,"},
 		"rep.sum.created":     {ES: "Comprobantes y movimientos creados", EN: "Vouchers and movements created"},
 		"rep.sum.status":      {ES: "Estado", EN: "Status"},

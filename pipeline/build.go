@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"github.com/nxbatch/nxbatch/cell"
 	"strings"
 
 	"github.com/nxbatch/nxbatch/msg"
@@ -32,6 +33,7 @@ type builder struct {
 	// decoded once per request (the strings point into the row store).
 	rows  []int32
 	cells [][]string
+	kinds [][]cell.Kind   // each cell's kind, aligned with cells
 	slab  []nxapi.Decimal // backing store of the request's *Decimal fields
 	// msgs collects the messages of the rows this builder settles; the
 	// sheet merges every builder's map when validation ends.
@@ -63,9 +65,11 @@ func (b *builder) resetRows(rows []int32) {
 	n := len(b.sh.Info.Header)
 	for len(b.cells) < len(rows) {
 		b.cells = append(b.cells, make([]string, 0, n))
+		b.kinds = append(b.kinds, make([]cell.Kind, 0, n))
 	}
 	for k, row := range rows {
 		b.cells[k] = b.sh.store.cells(int(row), n, b.cells[k])
+		b.kinds[k] = b.sh.store.kinds(int(row), n, b.kinds[k])
 	}
 }
 
@@ -83,24 +87,25 @@ func (b *builder) fail(row int32, field string, m msg.Message) {
 // requestValue returns the request-level cell of column c: the first
 // non-blank value among the request's rows; two different non-blank values
 // are an error on every row.
-func (b *builder) requestValue(c presentCol) (string, int32, bool) {
-	val, at := "", int32(-1)
+func (b *builder) requestValue(c presentCol) (string, cell.Kind, int32, bool) {
+	val, kind, at := "", cell.Empty, int32(-1)
 	conflict := false
 	for k, r := range b.rows {
 		v := strings.TrimSpace(b.cells[k][c.idx])
 		if v == "" {
 			continue
 		}
+		vk := b.kinds[k][c.idx]
 		if at < 0 {
-			val, at = v, r
+			val, kind, at = v, vk, r
 			continue
 		}
-		if v != val && !sameValue(b.sh, c.Column, v, val) {
+		if v != val && !sameValue(b.sh, c.Column, v, vk, val, kind) {
 			conflict = true
 		}
 	}
 	if !conflict {
-		return val, at, at >= 0
+		return val, kind, at, at >= 0
 	}
 	var vals []string
 	seen := map[string]bool{}
@@ -114,25 +119,26 @@ func (b *builder) requestValue(c presentCol) (string, int32, bool) {
 	for _, r := range b.rows {
 		b.fail(r, c.Path, msg.New("row.conflict", b.header(c.Path), joinQuoted(vals)))
 	}
-	return "", -1, false
+	return "", cell.Empty, -1, false
 }
 
-// requestText returns the request-level text of path, if present.
-func (b *builder) requestText(path string) (string, bool) {
+// requestText returns the request-level text of path and its kind, if
+// present.
+func (b *builder) requestText(path string) (string, cell.Kind, bool) {
 	for _, c := range b.sh.reqCols {
 		if c.Path == path {
-			v, _, ok := b.requestValue(c)
-			return v, ok
+			v, k, _, ok := b.requestValue(c)
+			return v, k, ok
 		}
 	}
-	return "", false
+	return "", cell.Empty, false
 }
 
 // sameValue reports whether two spellings of a request-level value mean the
 // same ("1500" and "1.500,00").
-func sameValue(sh *Sheet, col schema.Column, a, c string) bool {
-	va, ea := parseCell(sh, col, a)
-	vc, ec := parseCell(sh, col, c)
+func sameValue(sh *Sheet, col schema.Column, a string, ka cell.Kind, c string, kc cell.Kind) bool {
+	va, ea := parseCell(sh, col, a, ka)
+	vc, ec := parseCell(sh, col, c, kc)
 	return ea == nil && ec == nil && va == vc
 }
 
@@ -152,9 +158,11 @@ type cellValue struct {
 	b bool          // Bool
 }
 
-// parseCell converts a non-blank cell to the column's value.
-func parseCell(sh *Sheet, c schema.Column, s string) (cellValue, error) {
-	raw := sh.Info.RawNumbers
+// parseCell converts a non-blank cell of kind k to the column's value: a
+// cell the spreadsheet stored as a number or a date is read as that, text
+// as what the user typed, in the file's conventions.
+func parseCell(sh *Sheet, c schema.Column, s string, k cell.Kind) (cellValue, error) {
+	raw := k == cell.Number || k == cell.Date
 	var v cellValue
 	var err error
 	switch c.Type {
@@ -189,11 +197,11 @@ func parseCell(sh *Sheet, c schema.Column, s string) (cellValue, error) {
 // value parses a non-blank cell of column c at row into its Go value; ok
 // is false when the cell is blank or could not be parsed (the problem is
 // recorded).
-func (b *builder) value(row int32, c schema.Column, text string) (cellValue, bool) {
+func (b *builder) value(row int32, c schema.Column, text string, k cell.Kind) (cellValue, bool) {
 	if strings.TrimSpace(text) == "" {
 		return cellValue{}, false
 	}
-	v, err := parseCell(b.sh, c, text)
+	v, err := parseCell(b.sh, c, text, k)
 	if err != nil {
 		var ce *schema.CellError
 		if errors.As(err, &ce) {
@@ -209,11 +217,11 @@ func (b *builder) value(row int32, c schema.Column, text string) (cellValue, boo
 // requestFields parses every request-level column of the request.
 func (b *builder) requestFields(set func(path string, v cellValue)) {
 	for _, c := range b.sh.reqCols {
-		text, at, ok := b.requestValue(c)
+		text, kind, at, ok := b.requestValue(c)
 		if !ok {
 			continue
 		}
-		if v, ok := b.value(at, c.Column, text); ok {
+		if v, ok := b.value(at, c.Column, text, kind); ok {
 			set(c.Path, v)
 		}
 	}
@@ -222,7 +230,7 @@ func (b *builder) requestFields(set func(path string, v cellValue)) {
 // lineFields parses the line-level columns of the request's k-th row.
 func (b *builder) lineFields(k int, set func(path string, v cellValue)) {
 	for _, c := range b.sh.lineCols {
-		if v, ok := b.value(b.rows[k], c.Column, b.cells[k][c.idx]); ok {
+		if v, ok := b.value(b.rows[k], c.Column, b.cells[k][c.idx], b.kinds[k][c.idx]); ok {
 			set(c.Path, v)
 		}
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"github.com/nxbatch/nxbatch/cell"
 	"strconv"
 	"strings"
 
@@ -73,12 +74,12 @@ func group(sh *Sheet) {
 	}
 }
 
-// keyText canonicalises an integer key cell ("0042" and "42" are one order);
-// text that is not an integer is kept, trimmed, so that it still groups and
-// is reported once by validation.
-func keyText(s string, raw bool) string {
+// keyText canonicalises an integer key cell of kind k ("0042" and "42" are
+// one order); text that is not an integer is kept, trimmed, so that it
+// still groups and is reported once by validation.
+func keyText(s string, k cell.Kind) string {
 	s = strings.TrimSpace(s)
-	if n, err := schema.ParseInt(s, raw); err == nil {
+	if n, err := schema.ParseInt(s, k == cell.Number); err == nil {
 		return strconv.FormatInt(n, 10)
 	}
 	return s
@@ -96,13 +97,14 @@ func groupByKey(sh *Sheet, path string) {
 		return int32(len(sh.Requests) - 1)
 	}
 	for i := 0; i < sh.store.len(); i++ {
-		c := strings.TrimSpace(sh.store.cell(i, col))
+		c, kind := sh.store.cell(i, col)
+		c = strings.TrimSpace(c)
 		if c == "" {
 			add(newReq(""), i)
 			sh.Requests[len(sh.Requests)-1].firstRow = int32(sh.store.rowNumber(i))
 			continue
 		}
-		if n, err := schema.ParseInt(c, sh.Info.RawNumbers); err == nil {
+		if n, err := schema.ParseInt(c, kind == cell.Number); err == nil {
 			ri, ok := byInt[n]
 			if !ok {
 				ri = newReq(strconv.FormatInt(n, 10))
@@ -124,15 +126,15 @@ func groupByKey(sh *Sheet, path string) {
 func groupByRow(sh *Sheet) {
 	col := sh.Layout.Col(sendrules.KeyColumn(string(schema.Facturar)))
 	for i := 0; i < sh.store.len(); i++ {
-		k := keyText(sh.store.cell(i, col), sh.Info.RawNumbers)
+		k := keyText(sh.store.cell(i, col))
 		sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k, Rows: []int32{int32(i)},
 			firstRow: int32(sh.store.rowNumber(i))})
 	}
 }
 
-// packValue canonicalises a movement-level cell so that "6" and
+// packValue canonicalises a movement-level cell of kind k so that "6" and
 // "INGRESO_STOCK", or "23/11/2026" and "2026-11-23", pack together.
-func packValue(path, s string, sh *Sheet) string {
+func packValue(path, s string, k cell.Kind, sh *Sheet) string {
 	s = strings.TrimSpace(s)
 	switch path {
 	case "tipo":
@@ -140,13 +142,13 @@ func packValue(path, s string, sh *Sheet) string {
 			return strconv.Itoa(int(t))
 		}
 	case "fecha":
-		if d, err := schema.ParseDate(s, sh.Info.RawNumbers, sh.Info.Date1904); err == nil {
+		if d, err := schema.ParseDate(s, k == cell.Number || k == cell.Date, sh.Info.Date1904); err == nil {
 			return d
 		}
 	case "detalle", "sref":
 		return s
 	default:
-		return keyText(s, sh.Info.RawNumbers)
+		return keyText(s, k)
 	}
 	return s
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/nxbatch/nxbatch/cell"
 	"io"
 	"os"
 	"strings"
@@ -128,6 +129,9 @@ func Load(path string, o LoadOptions) (*File, error) {
 	sum := make(chan string, 1)
 	go func() { sum <- hashFile(path) }()
 
+	if o.Reader.IsHeader == nil && o.Reader.HeaderRow == 0 {
+		o.Reader.IsHeader = headerProbe(o.Kind, o.Mapping)
+	}
 	rf, err := readers.Open(path, o.Reader)
 	if err != nil {
 		<-sum
@@ -137,6 +141,10 @@ func Load(path string, o LoadOptions) (*File, error) {
 	f := &File{Path: path}
 	names := rf.Sheets()
 	for _, name := range names {
+		if len(names) > 1 && schema.IsTemplateSheet(name) {
+			// A filled template's own instructions and lists are not data.
+			continue
+		}
 		sh, skip, err := loadSheet(rf, path, name, o)
 		if err != nil {
 			var re *readers.Error
@@ -152,6 +160,9 @@ func Load(path string, o LoadOptions) (*File, error) {
 				f.Warnings = append(f.Warnings, *skip)
 			}
 			continue
+		}
+		if sh.Info.TitleRows > 0 {
+			f.Warnings = append(f.Warnings, msg.Count("load.titlerows", sh.Info.TitleRows, sheetLabel(path, name), sh.Info.HeaderRow))
 		}
 		if n := len(sh.Layout.Unknown); n > 0 {
 			f.Warnings = append(f.Warnings, unknownColumns(sheetLabel(path, name), sh.Layout.Unknown))
@@ -226,26 +237,34 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		if err != nil {
 			return nil, nil, &FileError{File: path, Sheet: name, Cause: err}
 		}
-		cells := rec.Cells
+		cells, kinds := rec.Cells, rec.Kinds
 		if len(cells) != ncol {
 			cells = fitCells(cells, ncol)
 		}
+		if kinds != nil && len(kinds) != ncol {
+			kinds = fitKinds(kinds, ncol)
+		}
 		for i, c := range cells {
+			if kinds != nil && kinds[i] != cell.Text {
+				continue // a stored number or date is never a neutralised text
+			}
 			if u := writers.Unneutralize(c); len(u) != len(c) {
 				cells[i] = u
 			}
 		}
 		for _, ci := range numCols {
-			c := cells[ci]
-			if c == "" || (info.RawNumbers && schema.IsRawNumber(c)) {
-				continue
+			// Only what the user typed tells the file's decimal separator.
+			if c := cells[ci]; c != "" && (kinds == nil || kinds[ci] == cell.Text) {
+				det.Add(c)
 			}
-			det.Add(c)
 		}
 		if rec.Problem != nil {
 			sh.problems[sh.store.len()] = rec.Problem
 		}
-		sh.store.add(rec.Row, cells)
+		if rec.Prior.RowID != "" || rec.Prior.Row > 0 {
+			sh.remember(sh.store.len(), rec.Prior)
+		}
+		sh.store.add(rec.Row, cells, kinds)
 	}
 	if sh.store.len() == 0 {
 		return nil, nil, &FileError{File: path, Sheet: name, Msgs: []msg.Message{msg.New("load.norows")}}
@@ -255,6 +274,59 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		sh.Sep = det.Result()
 	}
 	return sh, nil, nil
+}
+
+// headerProbe tells the header row from the title rows above it: the
+// first row that identifies a kind (or, with --kind, that has every
+// column the kind requires).
+func headerProbe(k schema.Kind, m schema.Mapping) func([]string) bool {
+	return func(cells []string) bool {
+		h := make([]string, len(cells))
+		for i, c := range cells {
+			h[i] = writers.Unneutralize(c)
+		}
+		if k == "" {
+			var ok bool
+			if k, ok = schema.DetectKind(h, m); !ok {
+				return false
+			}
+			// A line of text that happens to name the key column (a
+			// column list in a sheet of notes) is not a header: a header
+			// names at least one other column of its kind.
+			lay, _ := schema.Match(k, h, m)
+			return lay != nil && len(lay.Index) >= 2
+		}
+		_, errs := schema.Match(k, h, m)
+		return len(errs) == 0
+	}
+}
+
+// fitKinds pads or trims a record's kinds to the header's width, as
+// fitCells its cells.
+func fitKinds(kinds []cell.Kind, n int) []cell.Kind {
+	if len(kinds) > n {
+		return kinds[:n]
+	}
+	out := make([]cell.Kind, n)
+	copy(out, kinds)
+	for i := len(kinds); i < n; i++ {
+		out[i] = cell.Empty
+	}
+	return out
+}
+
+// remember keeps what an earlier report fed back says of row i: its
+// original row number and, for a stock row, its identity.
+func (s *Sheet) remember(i int, p readers.Prior) {
+	if s.priorIDs == nil {
+		s.priorIDs, s.priorRows = map[int32]string{}, map[int32]int32{}
+	}
+	if p.RowID != "" {
+		s.priorIDs[int32(i)] = writers.Unneutralize(p.RowID)
+	}
+	if p.Row > 0 {
+		s.priorRows[int32(i)] = int32(p.Row)
+	}
 }
 
 // fitCells pads or trims a record to the header's width; a longer record

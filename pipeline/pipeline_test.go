@@ -269,7 +269,7 @@ func TestErrorsFileRefeedsAsIs(t *testing.T) {
 	if sh.Rows() != 2 || len(sh.Info.Header) != 11 {
 		t.Fatalf("re-fed: %d rows, header %v", sh.Rows(), sh.Info.Header)
 	}
-	if got := sh.store.cell(1, sh.Layout.Col("usuario.email")); got != "=cmd()" {
+	if got := sh.store.text(1, sh.Layout.Col("usuario.email")); got != "=cmd()" {
 		t.Errorf("neutralised cell came back as %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/nxbatch/nxbatch/cell"
 	"iter"
 	"os"
 	"path/filepath"
@@ -59,10 +60,64 @@ func sheetFileName(s string) string {
 // order with its outcome.
 func (sh *Sheet) Table(l msg.Lang) writers.Table {
 	return writers.Table{
-		Sheet:  sh.Info.Name,
-		Header: sh.Info.Header,
-		Result: sh.resultColumns(),
-		Rows:   sh.rowsWhere(l, nil),
+		Sheet:    sh.Info.Name,
+		Header:   sh.Info.Header,
+		Result:   sh.resultColumns(),
+		Rows:     sh.rowsWhere(l, nil, false),
+		Date1904: sh.Info.Date1904,
+		Lang:     l,
+	}
+}
+
+// XLSXTable is Table for the XLSX report: the amounts and dates of a CSV
+// file, which says nothing of types, are given theirs where they parse,
+// so that the workbook's columns sum and sort.
+func (sh *Sheet) XLSXTable(l msg.Lang) writers.Table {
+	t := sh.Table(l)
+	t.Rows = sh.rowsWhere(l, nil, sh.untyped())
+	return t
+}
+
+// untyped reports whether the sheet's file says nothing of types (CSV).
+func (sh *Sheet) untyped() bool { return !sh.Info.RawNumbers }
+
+// typeColumns lists, per header index, the type of the kind's column
+// there, for the columns whose text promote gives a type.
+func (sh *Sheet) typeColumns() map[int]schema.Type {
+	out := map[int]schema.Type{}
+	for _, c := range sh.Kind.Columns() {
+		if c.Type != schema.Number && c.Type != schema.Date {
+			continue
+		}
+		if i := sh.Layout.Col(c.Path); i >= 0 {
+			out[i] = c.Type
+		}
+	}
+	return out
+}
+
+// promote gives the text cells of amount and date columns the type their
+// text parses to (the stored form package cell describes); what does not
+// parse, and every other column (identifiers above all), stays text.
+func (sh *Sheet) promote(cells []string, kinds []cell.Kind, types map[int]schema.Type) {
+	for i, t := range types {
+		if i >= len(cells) || kinds[i] != cell.Text || cells[i] == "" {
+			continue
+		}
+		switch t {
+		case schema.Number:
+			if d, err := schema.ParseNumber(cells[i], sh.Sep, false); err == nil {
+				cells[i], kinds[i] = d.String(), cell.Number
+			}
+		case schema.Date:
+			if iso, err := schema.ParseDate(cells[i], false, false); err == nil {
+				if d, err := time.Parse("2006-01-02", iso); err == nil {
+					if serial, ok := cell.SerialOf(d, sh.Info.Date1904); ok {
+						cells[i], kinds[i] = strconv.FormatFloat(serial, 'f', -1, 64), cell.Date
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -94,11 +149,11 @@ func (sh *Sheet) sourceRow(i int) int {
 // before any row is rendered.
 func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table {
 	t := sh.Table(l)
-	t.Rows = sh.rowsWhere(l, NeedsAttention)
+	t.Rows = sh.rowsWhere(l, NeedsAttention, false)
 	return t
 }
 
-func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil) }
+func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil, false) }
 
 // label returns the request's rendered label, rendered once per language.
 func (sh *Sheet) label(ri int32, l msg.Lang) string {
@@ -116,10 +171,18 @@ func (sh *Sheet) label(ri int32, l msg.Lang) string {
 	return ls[ri]
 }
 
-func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool) iter.Seq[writers.Row] {
+// rowsWhere yields the report rows of the rows whose status keep accepts
+// (nil: every row); promoteText types the amounts and dates of a file
+// that has no types (see XLSXTable).
+func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
 		n := len(sh.Info.Header)
 		buf := make([]string, 0, n)
+		kbuf := make([]cell.Kind, 0, n)
+		var types map[int]schema.Type
+		if promoteText {
+			types = sh.typeColumns()
+		}
 		res := make([]string, 0, len(stockResultColumns)+1)
 		for i := 0; i < sh.store.len(); i++ {
 			ri := sh.reqOf[i]
@@ -141,9 +204,13 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool) iter.Seq[writers.
 			}
 			row := writers.Row{
 				Cells:     sh.store.cells(i, n, buf),
+				Kinds:     sh.store.kinds(i, n, kbuf),
 				Tone:      r.Status.Tone(),
 				Result:    res,
 				SourceRow: sh.store.rowNumber(i),
+			}
+			if len(types) > 0 {
+				sh.promote(row.Cells, row.Kinds, types)
 			}
 			if !yield(row) {
 				return
@@ -308,11 +375,11 @@ func (sh *Sheet) unitsOf(r *Request) (nxapi.TipoStock, nxapi.Decimal, bool) {
 func (sh *Sheet) requestTotal(r *Request) nxapi.Decimal {
 	b := newBuilder(sh)
 	b.reset(r)
-	text, ok := b.requestText("total")
+	text, kind, ok := b.requestText("total")
 	if !ok {
 		return 0
 	}
-	d, err := schema.ParseNumber(text, sh.Sep, sh.Info.RawNumbers)
+	d, err := schema.ParseNumber(text, sh.Sep, kind == cell.Number)
 	if err != nil {
 		return 0
 	}
@@ -352,7 +419,7 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 		}
 		p.CSV = append(p.CSV, res)
 		p.Errors = append(p.Errors, errs)
-		tables = append(tables, sh.Table(o.Lang))
+		tables = append(tables, sh.XLSXTable(o.Lang))
 	}
 	sum := f.Summary(o)
 	if !o.NoXLSX {

@@ -76,15 +76,16 @@ func groupStock(sh *Sheet) {
 	var sb, vb strings.Builder
 	for i := 0; i < sh.store.len(); i++ {
 		sb.Reset()
-		if movCol >= 0 && strings.TrimSpace(sh.store.cell(i, movCol)) != "" {
+		if movCol >= 0 && strings.TrimSpace(sh.store.text(i, movCol)) != "" {
 			sb.WriteString("mov\x00")
-			sb.WriteString(strings.TrimSpace(sh.store.cell(i, movCol)))
+			sb.WriteString(strings.TrimSpace(sh.store.text(i, movCol)))
 		} else {
 			sb.WriteString("cols")
 			for k, c := range packCols {
 				sb.WriteByte(0)
 				if c >= 0 {
-					sb.WriteString(packValue(stockPackFields[k], sh.store.cell(i, c), sh))
+					v, kind := sh.store.cell(i, c)
+					sb.WriteString(packValue(stockPackFields[k], v, kind, sh))
 				}
 			}
 		}
@@ -102,7 +103,7 @@ func groupStock(sh *Sheet) {
 			for _, c := range varCols {
 				vb.WriteByte(0)
 				if c >= 0 {
-					vb.WriteString(keyText(sh.store.cell(i, c), sh.Info.RawNumbers))
+					vb.WriteString(keyText(sh.store.cell(i, c)))
 				}
 			}
 			vk := vb.String()

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"encoding/binary"
 	"unsafe"
+
+	"github.com/nxbatch/nxbatch/cell"
 )
 
 // chunkSize is the arena's allocation unit. Fixed chunks (not one growing
@@ -10,8 +12,11 @@ import (
 const chunkSize = 1 << 20
 
 // rowStore keeps every input row's cells in a compact arena: each cell is a
-// uvarint length followed by its bytes. A 1,000,000-row file costs about its
-// own size plus 12 bytes a row, instead of a string header per cell.
+// uvarint of its length shifted left by kindBits, with its kind in the low
+// bits, followed by its bytes. A 1,000,000-row file costs about its own size
+// plus 12 bytes a row, instead of a string header per cell, and a cell's kind
+// (number, date, text...) costs nothing more than its length already did for
+// the short cells of a narrow file.
 type rowStore struct {
 	chunks [][]byte
 	refs   []rowRef
@@ -23,11 +28,15 @@ type rowRef struct {
 	row   int32 // spreadsheet row number
 }
 
-// add appends one row.
-func (s *rowStore) add(row int, cells []string) {
+// kindBits is how many low bits of a cell's length prefix hold its kind.
+const kindBits = 3
+
+// add appends one row; kinds is aligned with cells, or nil when every cell
+// is text.
+func (s *rowStore) add(row int, cells []string, kinds []cell.Kind) {
 	need := 0
 	for _, c := range cells {
-		need += binary.MaxVarintLen32 + len(c)
+		need += binary.MaxVarintLen64 + len(c)
 	}
 	if len(s.chunks) == 0 || cap(s.chunks[len(s.chunks)-1])-len(s.chunks[len(s.chunks)-1]) < need {
 		size := chunkSize
@@ -39,8 +48,12 @@ func (s *rowStore) add(row int, cells []string) {
 	ci := len(s.chunks) - 1
 	buf := s.chunks[ci]
 	s.refs = append(s.refs, rowRef{chunk: uint32(ci), off: uint32(len(buf)), row: int32(row)})
-	for _, c := range cells {
-		buf = binary.AppendUvarint(buf, uint64(len(c)))
+	for i, c := range cells {
+		k := cell.Text
+		if kinds != nil && i < len(kinds) && c != "" {
+			k = kinds[i]
+		}
+		buf = binary.AppendUvarint(buf, uint64(len(c))<<kindBits|uint64(k))
 		buf = append(buf, c...)
 	}
 	s.chunks[ci] = buf
@@ -52,39 +65,61 @@ func (s *rowStore) len() int { return len(s.refs) }
 // rowNumber returns the spreadsheet row number of row i.
 func (s *rowStore) rowNumber(i int) int { return int(s.refs[i].row) }
 
-// cells decodes row i into dst (reused) with n cells. The strings point into
-// the arena, which is never modified after a row is added, so they stay valid
-// for the store's lifetime without a copy.
+// next decodes the cell at the start of buf: its text, its kind and the rest
+// of buf. The text points into the arena, which is never modified after a
+// row is added, so it stays valid for the store's lifetime without a copy.
+func next(buf []byte) (string, cell.Kind, []byte) {
+	v, w := binary.Uvarint(buf)
+	buf = buf[w:]
+	l, k := int(v>>kindBits), cell.Kind(v&(1<<kindBits-1))
+	if l == 0 {
+		return "", cell.Empty, buf
+	}
+	return unsafe.String(&buf[0], l), k, buf[l:]
+}
+
+// cells decodes row i into dst (reused) with n cells.
 func (s *rowStore) cells(i, n int, dst []string) []string {
 	dst = dst[:0]
 	r := s.refs[i]
 	buf := s.chunks[r.chunk][r.off:]
-	for k := 0; k < n; k++ {
-		l, w := binary.Uvarint(buf)
-		buf = buf[w:]
-		if l == 0 {
-			dst = append(dst, "")
-			continue
-		}
-		dst = append(dst, unsafe.String(&buf[0], int(l)))
-		buf = buf[l:]
+	var c string
+	for range n {
+		c, _, buf = next(buf)
+		dst = append(dst, c)
 	}
 	return dst
 }
 
-// cell returns cell col of row i without decoding the others after it.
-func (s *rowStore) cell(i, col int) string {
+// kinds decodes the kinds of row i's n cells into dst (reused).
+func (s *rowStore) kinds(i, n int, dst []cell.Kind) []cell.Kind {
+	dst = dst[:0]
+	r := s.refs[i]
+	buf := s.chunks[r.chunk][r.off:]
+	var k cell.Kind
+	for range n {
+		_, k, buf = next(buf)
+		dst = append(dst, k)
+	}
+	return dst
+}
+
+// cell returns cell col of row i, and its kind, without decoding the others
+// after it.
+func (s *rowStore) cell(i, col int) (string, cell.Kind) {
 	r := s.refs[i]
 	buf := s.chunks[r.chunk][r.off:]
 	for k := 0; ; k++ {
-		l, w := binary.Uvarint(buf)
-		buf = buf[w:]
+		c, kind, rest := next(buf)
 		if k == col {
-			if l == 0 {
-				return ""
-			}
-			return unsafe.String(&buf[0], int(l))
+			return c, kind
 		}
-		buf = buf[l:]
+		buf = rest
 	}
+}
+
+// text returns the text of cell col of row i.
+func (s *rowStore) text(i, col int) string {
+	c, _ := s.cell(i, col)
+	return c
 }

@@ -2,6 +2,7 @@ package writers
 
 import (
 	"encoding/csv"
+	"github.com/nxbatch/nxbatch/readers"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,8 +40,8 @@ var ventaTable = Table{
 	),
 }
 
-// A line break inside a cell is written as CRLF, like every line end;
-// encoding/csv reads it back as "\n".
+// A line break inside a cell is written as it is: every character of a
+// cell survives the report.
 const ventaHeaderLine = "\uFEFFordenId;usuario.email;total;nota;result.status;result.message;result.row;result.request;result.facturaId;result.numero;result.pvNumero\r\n"
 
 func TestWriteCSVGolden(t *testing.T) {
@@ -56,9 +57,9 @@ func TestWriteCSVGolden(t *testing.T) {
 			table: ventaTable,
 			want: ventaHeaderLine +
 				"1001;ana@example.com;1234,56;;ok;Facturada;2;venta 1001;555;12;3\r\n" +
-				"1002;\"'=HYPERLINK(\"\"x\"\")\";'-5;\"dice \"\"hola\"\"; chau\";invalid;total: debe ser mayor o igual a 0;3;venta 1002;;;\r\n" +
+				"1002;\"'=HYPERLINK(\"\"x\"\")\";-5;\"dice \"\"hola\"\"; chau\";invalid;total: debe ser mayor o igual a 0;3;venta 1002;;;\r\n" +
 				"1003;b@example.com;;;skipped;Ya enviada;4;venta 1003;556;13;3\r\n" +
-				"1004;c@example.com;10;\"línea1\r\nlínea2\";unknown;'-sin respuesta;5;venta 1004;;;\r\n",
+				"1004;c@example.com;10;\"línea1\nlínea2\";unknown;'-sin respuesta;5;venta 1004;;;\r\n",
 		},
 		{
 			name:  "no rows: header only",
@@ -134,6 +135,41 @@ func TestErrorsCSVRefeeds(t *testing.T) {
 		want[3] = strings.ReplaceAll(want[3], "\r\n", "\n") // encoding/csv's own normalisation
 		if !slices.Equal(got, want) {
 			t.Errorf("row %d: read back %q, want %q", i+2, got, want)
+		}
+	}
+}
+
+// TestEveryCharacterSurvivesTheCSVReport writes cells holding every kind
+// of awkward character and reads the report back with nxbatch's own
+// reader: each cell comes back exactly, a lone CR, a CR LF and a formula
+// included.
+func TestEveryCharacterSurvivesTheCSVReport(t *testing.T) {
+	cells := []string{"a\rb", "a\r\nb", "a\nb", "=1+2", " =x", "＝1", "-3", "'x", "\"q\";y", "\t", "ñ€"}
+	var rows []Row
+	for i, c := range cells {
+		rows = append(rows, Row{Cells: []string{strconv.Itoa(i), c}, SourceRow: i + 2})
+	}
+	path := filepath.Join(t.TempDir(), "r.csv")
+	if err := WriteCSV(path, Table{Header: []string{"ordenId", "nota"}, Result: []string{}, Rows: rowsOf(rows...)}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := readers.Open(path, readers.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sr, err := f.Sheet("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sr.Close()
+	for i, want := range cells {
+		rec, err := sr.Next()
+		if err != nil {
+			t.Fatalf("cell %d: %v", i, err)
+		}
+		if got := Unneutralize(rec.Cells[1]); got != want {
+			t.Errorf("cell %q came back as %q", want, got)
 		}
 	}
 }

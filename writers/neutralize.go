@@ -1,29 +1,35 @@
 package writers
 
+import (
+	"unicode/utf8"
+)
+
 // Neutralize returns cell made safe to open in a spreadsheet: a cell that
-// Excel or LibreOffice would run as a formula (leading '=', '+', '-', '@',
-// TAB or CR) gets a leading apostrophe.
+// Excel or LibreOffice would run as a formula gets a leading apostrophe.
+// That is a cell starting with '=', '+', '-', '@', TAB or CR, or with their
+// full-width forms ('＝', '＋', '－', '＠'), also when blanks or invisible
+// characters (a space, a no-break space, a zero-width character) come
+// first: spreadsheets skip those before deciding.
 //
-// A negative number such as "-5" is neutralised too: in a report it is text
-// the user typed, and a CSV cell cannot tell Excel "this is only a number"
-// without also letting "-2+3" through. Unneutralize restores it exactly.
+// A plain number ("-3", "+5", "1.234,56") is never touched: it is not a
+// formula, and an apostrophe would turn it into text that no longer sums.
 //
-// A cell that already starts with an apostrophe followed by one of those
-// characters, or by a second apostrophe, also gets one more, so that
-// Unneutralize(Neutralize(x)) == x for every x.
+// A cell that already starts with the apostrophe Neutralize would add (an
+// apostrophe followed by what needs one, or by a second apostrophe) gets
+// one more, so that Unneutralize(Neutralize(x)) == x for every x.
 func Neutralize(cell string) string {
 	if cell == "" {
 		return cell
 	}
-	if isFormulaLead(cell[0]) || escapesApostrophe(cell) {
+	if needsGuard(cell) || escapesApostrophe(cell) {
 		return "'" + cell
 	}
 	return cell
 }
 
-// Unneutralize is the inverse of Neutralize, for reading a report back: a
-// leading apostrophe followed by '=', '+', '-', '@', TAB, CR or another
-// apostrophe is removed; any other cell is returned unchanged.
+// Unneutralize is the inverse of Neutralize, for reading a report back: the
+// apostrophe Neutralize adds is removed; any other cell is returned
+// unchanged.
 func Unneutralize(cell string) string {
 	if escapesApostrophe(cell) {
 		return cell[1:]
@@ -31,16 +37,66 @@ func Unneutralize(cell string) string {
 	return cell
 }
 
-func isFormulaLead(c byte) bool {
-	switch c {
-	case '=', '+', '-', '@', '\t', '\r':
+// needsGuard reports whether a spreadsheet would take s for a formula.
+func needsGuard(s string) bool {
+	i := 0
+	for i < len(s) {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if !invisible(r) {
+			break
+		}
+		i += w
+	}
+	if i == len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	switch r {
+	case '=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '＠':
+		return !plainNumber(s)
+	}
+	return false
+}
+
+// invisible reports whether r is a blank or invisible character that a
+// spreadsheet skips before looking for a formula.
+func invisible(r rune) bool {
+	switch r {
+	case ' ', '\u00a0', '\u2007', '\u202f', '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff':
 		return true
 	}
 	return false
 }
 
+// plainNumber reports whether s is a number and nothing else: a sign,
+// digits with '.' or ',' among them, and an optional exponent.
+func plainNumber(s string) bool {
+	i := 0
+	if s[0] == '-' || s[0] == '+' {
+		i++
+	}
+	digits, exp := 0, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case (c == '.' || c == ',') && digits > 0 && !exp:
+		case (c == 'e' || c == 'E') && digits > 0 && !exp:
+			exp = true
+			if i+1 < len(s) && (s[i+1] == '+' || s[i+1] == '-') {
+				i++
+			}
+		default:
+			return false
+		}
+	}
+	last := s[len(s)-1]
+	return digits > 0 && last >= '0' && last <= '9'
+}
+
 // escapesApostrophe reports whether s starts with the apostrophe that
 // Neutralize adds.
 func escapesApostrophe(s string) bool {
-	return len(s) >= 2 && s[0] == '\'' && (isFormulaLead(s[1]) || s[1] == '\'')
+	return len(s) >= 2 && s[0] == '\'' && (s[1] == '\'' || needsGuard(s[1:]))
 }

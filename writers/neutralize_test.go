@@ -12,11 +12,22 @@ func TestNeutralize(t *testing.T) {
 		{"=1+2", "'=1+2"},
 		{"=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"},
 		{"+54 11 4444-5555", "'+54 11 4444-5555"},
-		{"-5", "'-5"}, // a negative number is text the user typed: still neutralised
+		{"-5", "-5"}, // a plain number is never a formula: it must still sum
+		{"-3", "-3"},
+		{"+5", "+5"},
+		{"-1.234,56", "-1.234,56"},
+		{"1E-05", "1E-05"},
+		{"-2+3", "'-2+3"},
+		{"-", "'-"},
 		{"@SUM(A1)", "'@SUM(A1)"},
 		{"\tcmd", "'\tcmd"},
 		{"\rcmd", "'\rcmd"},
-		{" =1", " =1"}, // only the first character counts
+		{" =1", "' =1"},           // spreadsheets skip the blank before deciding
+		{"\u00a0=1", "'\u00a0=1"}, // a no-break space too
+		{"\u200b=cmd()", "'\u200b=cmd()"},
+		{"＝1+2", "'＝1+2"}, // full-width
+		{"＋54 11", "'＋54 11"},
+		{"   ", "   "},
 		{"a=b", "a=b"},
 		{"'", "'"},
 		{"'hola", "'hola"},
@@ -39,7 +50,7 @@ func TestNeutralize(t *testing.T) {
 // two characters decide what either function does, so this covers all
 // strings.
 func TestUnneutralizeInvertsNeutralize(t *testing.T) {
-	alphabet := []string{"", "'", "=", "+", "-", "@", "\t", "\r", "a", "5", " ", "ñ"}
+	alphabet := []string{"", "'", "=", "+", "-", "@", "\t", "\r", "a", "5", " ", "ñ", "\u00a0", "＝", ","}
 	n := 0
 	for _, a := range alphabet {
 		for _, b := range alphabet {
@@ -49,7 +60,7 @@ func TestUnneutralizeInvertsNeutralize(t *testing.T) {
 				if got := Unneutralize(Neutralize(x)); got != x {
 					t.Errorf("Unneutralize(Neutralize(%q)) = %q", x, got)
 				}
-				if y := Neutralize(x); y != "" && isFormulaLead(y[0]) {
+				if y := Neutralize(x); y != "" && needsGuard(y) {
 					t.Errorf("Neutralize(%q) = %q still starts a formula", x, y)
 				}
 			}
@@ -61,7 +72,7 @@ func TestUnneutralizeInvertsNeutralize(t *testing.T) {
 }
 
 func FuzzNeutralizeRoundTrip(f *testing.F) {
-	for _, s := range []string{"", "=", "'=", "''", "-5", "hola", "@x", "\t"} {
+	for _, s := range []string{"", "=", "'=", "''", "-5", "hola", "@x", "\t", " =1", "＝1", "\u200b+1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, x string) {
@@ -69,7 +80,7 @@ func FuzzNeutralizeRoundTrip(f *testing.F) {
 		if Unneutralize(y) != x {
 			t.Errorf("Unneutralize(Neutralize(%q)) = %q", x, Unneutralize(y))
 		}
-		if y != "" && isFormulaLead(y[0]) {
+		if needsGuard(y) {
 			t.Errorf("Neutralize(%q) = %q still starts a formula", x, y)
 		}
 	})

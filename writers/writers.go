@@ -15,6 +15,9 @@ package writers
 
 import (
 	"iter"
+
+	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // Tone is how a report row is coloured: what its outcome asks of the
@@ -56,6 +59,9 @@ type Row struct {
 	// Cells is aligned with Table.Header. The iterator may reuse the slice
 	// for the next row.
 	Cells []string
+	// Kinds is aligned with Cells: what each cell holds (see package cell);
+	// nil when every cell is text. The iterator may reuse it.
+	Kinds []cell.Kind
 	Tone  Tone
 	// Result holds the values of Table's result columns, in order, already
 	// rendered in the report language; "" for none. The iterator may reuse
@@ -77,6 +83,11 @@ type Table struct {
 	// separator Excel uses in Argentine (Spanish) locale, so a double click
 	// opens the report in columns. The pipeline may pass the input's own.
 	Comma rune
+	// Date1904 is the input workbook's date system, for its Date cells.
+	Date1904 bool
+	// Lang is the language of the words a report writes for a boolean
+	// cell (VERDADERO/FALSO).
+	Lang msg.Lang
 }
 
 // resultColumns names t's result columns.

@@ -2,6 +2,7 @@ package writers
 
 import (
 	"fmt"
+	"github.com/nxbatch/nxbatch/cell"
 	"io"
 	"strconv"
 	"strings"
@@ -39,9 +40,10 @@ var toneFill = map[Tone]string{
 // with the header bold and frozen, an autofilter, rows coloured by status,
 // and a summary sheet ("Resumen"/"Summary") built from s in lang.
 //
-// Input cells are written as text exactly as typed (identifiers keep their
-// leading zeros), neutralised like the CSV reports; result.row and the ids
-// the API returned are written as numbers. A table longer than a sheet
+// Input cells keep their type (Row.Kinds): numbers as numbers, dates as
+// dates shown dd/mm/yyyy, booleans as booleans, text as typed (identifiers
+// keep their leading zeros), neutralised like the CSV reports; result.row
+// and the ids the API returned are written as numbers. A table longer than a sheet
 // (1,048,576 rows, header included) continues on "<name> (2)", with the
 // header repeated.
 func WriteXLSX(path string, tables []Table, s Summary, lang msg.Lang) error {
@@ -92,12 +94,13 @@ func writeXLSX(path string, tables []Table, s Summary, lang msg.Lang, maxRows in
 type styles struct {
 	header, resultHeader int
 	row                  map[Tone]int
+	date, dateTime       map[Tone]int // dd/mm/yyyy (and hh:mm:ss) on each fill
 	bold, money, seconds int
 }
 
 func newStyles(f *excelize.File) (*styles, error) {
 	border := []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
-	st := &styles{row: map[Tone]int{}}
+	st := &styles{row: map[Tone]int{}, date: map[Tone]int{}, dateTime: map[Tone]int{}}
 	var err error
 	add := func(s *excelize.Style) int {
 		if err != nil {
@@ -119,10 +122,15 @@ func newStyles(f *excelize.File) (*styles, error) {
 		Fill:   excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}},
 		Border: border,
 	})
-	for tone, fill := range toneFill {
-		st.row[tone] = add(&excelize.Style{
-			Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{fill}},
-		})
+	dateFmt, dateTimeFmt := "dd/mm/yyyy", "dd/mm/yyyy hh:mm:ss"
+	for tone := ToneNone; tone <= ToneWaiting; tone++ {
+		var fill excelize.Fill
+		if c := toneFill[tone]; c != "" {
+			fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{c}}
+			st.row[tone] = add(&excelize.Style{Fill: fill})
+		}
+		st.date[tone] = add(&excelize.Style{Fill: fill, CustomNumFmt: &dateFmt})
+		st.dateTime[tone] = add(&excelize.Style{Fill: fill, CustomNumFmt: &dateTimeFmt})
 	}
 	st.bold = add(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	st.money = add(&excelize.Style{NumFmt: 4})   // #,##0.00
@@ -198,21 +206,22 @@ func truncateUTF16(s string, n int) string {
 
 // tableWriter streams one table onto one or more sheets.
 type tableWriter struct {
-	b       *book
-	name    string // the first sheet's name; continuation sheets add " (2)", " (3)"...
-	header  []string
-	results []string // the result columns, the last ones of header
-	widths  []float64
-	sw      *excelize.StreamWriter
-	sheet   string
-	sheets  int // sheets opened so far
-	next    int // next spreadsheet row on the current sheet
-	cells   []excelize.Cell
-	vals    []any
+	b        *book
+	name     string // the first sheet's name; continuation sheets add " (2)", " (3)"...
+	header   []string
+	results  []string // the result columns, the last ones of header
+	date1904 bool     // the input workbook's date system
+	widths   []float64
+	sw       *excelize.StreamWriter
+	sheet    string
+	sheets   int // sheets opened so far
+	next     int // next spreadsheet row on the current sheet
+	cells    []excelize.Cell
+	vals     []any
 }
 
 func (b *book) writeTable(t Table, name string) error {
-	tw := &tableWriter{b: b, name: name, results: t.resultColumns()}
+	tw := &tableWriter{b: b, name: name, results: t.resultColumns(), date1904: t.Date1904}
 	tw.header = make([]string, 0, len(t.Header)+len(tw.results))
 	tw.header = append(tw.header, t.Header...)
 	tw.header = append(tw.header, tw.results...)
@@ -228,6 +237,7 @@ func (b *book) writeTable(t Table, name string) error {
 			if tw.sw == nil && len(sample) < sampleRows {
 				// The iterator may reuse the slices.
 				r.Cells = append([]string(nil), r.Cells...)
+				r.Kinds = append([]cell.Kind(nil), r.Kinds...)
 				r.Result = append([]string(nil), r.Result...)
 				sample = append(sample, r)
 				continue
@@ -324,11 +334,14 @@ func (tw *tableWriter) write(r Row) error {
 	style := tw.b.st.row[r.Tone] // 0, no fill, for ToneNone
 	inputCols := len(tw.header) - len(tw.results)
 	for i := range inputCols {
-		cell := ""
+		c, k := "", cell.Text
 		if i < len(r.Cells) {
-			cell = r.Cells[i]
+			c = r.Cells[i]
 		}
-		tw.cells[i] = excelize.Cell{StyleID: style, Value: textValue(cell)}
+		if i < len(r.Kinds) {
+			k = r.Kinds[i]
+		}
+		tw.cells[i] = tw.typedCell(c, k, r.Tone, style)
 	}
 	res := tw.cells[inputCols:]
 	for j, name := range tw.results {
@@ -371,6 +384,29 @@ func (tw *tableWriter) finishSheet() error {
 		}
 	}
 	return tw.sw.Flush()
+}
+
+// typedCell is an input cell as the report writes it: a stored number as a
+// number, a date as a date shown dd/mm/yyyy, a boolean as a boolean, text as
+// text (neutralised), each on the row's fill.
+func (tw *tableWriter) typedCell(c string, k cell.Kind, tone Tone, style int) excelize.Cell {
+	switch k {
+	case cell.Number:
+		if f, err := strconv.ParseFloat(c, 64); err == nil {
+			return excelize.Cell{StyleID: style, Value: f}
+		}
+	case cell.Date:
+		if d, ok := dateOf(c, tw.date1904); ok {
+			st := tw.b.st.date[tone]
+			if d.Hour() != 0 || d.Minute() != 0 || d.Second() != 0 {
+				st = tw.b.st.dateTime[tone]
+			}
+			return excelize.Cell{StyleID: st, Value: d}
+		}
+	case cell.Bool:
+		return excelize.Cell{StyleID: style, Value: c == "1"}
+	}
+	return excelize.Cell{StyleID: style, Value: textValue(c)}
 }
 
 // textValue is a text cell's value: neutralised, or nil for an empty cell

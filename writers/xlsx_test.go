@@ -102,7 +102,7 @@ func TestWriteXLSXResultSheet(t *testing.T) {
 		{"G2", "2"},
 		{"I2", "555"},
 		{"B3", "'=HYPERLINK(\"x\")"},
-		{"C3", "'-5"},
+		{"C3", "-5"}, // a plain number, never neutralised
 		{"E3", "invalid"},
 		{"F3", "total: debe ser mayor o igual a 0"},
 		{"I3", ""},
@@ -330,8 +330,8 @@ func TestIDValue(t *testing.T) {
 		{"0", int64(0)},
 		{"0012", "0012"},                         // a leading zero is kept as text
 		{"1234567890123456", "1234567890123456"}, // more digits than Excel keeps exactly
-		{"-5", "'-5"},
-		{"+5", "'+5"},
+		{"-5", "-5"},
+		{"+5", "+5"},
 		{"12a", "12a"},
 	}
 	for _, tt := range tests {

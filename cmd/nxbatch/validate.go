@@ -26,6 +26,7 @@ type inputFlags struct {
 	Encoding     string   `help:"CSV encoding: utf-8 or windows-1252; detected when not given." enum:",utf-8,windows-1252" default:""`
 	Decimal      string   `help:"Decimal separator of text numbers: comma or dot; detected per file when not given." enum:",comma,dot" default:""`
 	MaxArticulos int      `help:"Most articles in one stock movement request." default:"500"`
+	HeaderRow    int      `name:"header-row" help:"Spreadsheet row of the header (default: the first row that names a kind's columns; title rows above it are skipped)."`
 	ReportDir    string   `help:"Folder for the reports (default: beside each input file)." type:"path"`
 	NoXLSX       bool     `name:"no-xlsx" help:"Write only the CSV reports (faster on very large files)."`
 	langFlag
@@ -36,6 +37,10 @@ func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
 	if f.MaxArticulos < 1 {
 		return o, usage("cli.maxarticulos")
 	}
+	if f.HeaderRow < 0 {
+		return o, usage("cli.headerrow")
+	}
+	o.Reader.HeaderRow = f.HeaderRow
 	if f.Kind != "" {
 		k, err := schema.ParseKind(f.Kind)
 		if err != nil {
