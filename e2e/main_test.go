@@ -147,6 +147,12 @@ func (w *workspace) readReport(t *testing.T, input string) []row {
 	if err != nil {
 		t.Fatalf("read report: %v", err)
 	}
+	return parseReport(t, path, data)
+}
+
+// parseReport reads the rows of a CSV report: column name -> cell.
+func parseReport(t *testing.T, path string, data []byte) []row {
+	t.Helper()
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	r := csv.NewReader(bytes.NewReader(data))
 	r.Comma = ';'

@@ -284,3 +284,53 @@ func windowKept(t *testing.T, st sandbox.State, window time.Duration, factor flo
 		}
 	}
 }
+
+// TestStockErrorsFileRefed: a count partly refused by the API (an article
+// that does not exist in one movement), its errors file fixed and fed back:
+// only the refused rows are sent, once; the original file run again
+// afterwards sends nothing.
+func TestStockErrorsFileRefed(t *testing.T) {
+	sb := startSandbox(t, sandbox.Options{})
+	w := newWorkspace(t, sb.URL)
+	var b strings.Builder
+	b.WriteString("depositoId,motivoId,tipo,fecha,detalle,articulos.articuloId,articulos.cantidad\n")
+	for i := range 30 {
+		art := 105 + i%15
+		if i == 25 {
+			art = 9999 // no such article: its movement is refused
+		}
+		fmt.Fprintf(&b, "1,1,INGRESO_STOCK,2026-11-20,Recuento,%d,%d\n", art, i+1)
+	}
+	count := writeFile(t, w.dir, "conteo.csv", b.String())
+	if res := w.nx(t, w.runArgs("--max-articulos", "10", count)...); res.code != 1 {
+		t.Fatalf("first run: exit %d, want 1 (one movement refused)\n%s", res.code, res)
+	}
+	got := statuses(w.readReport(t, count))
+	if got["ok"] != 20 || got["rejected"] != 10 {
+		t.Fatalf("first run: %v, want 20 ok and the 10 rows of the refused movement rejected", got)
+	}
+	movements := len(sb.Server.State().Movements)
+
+	errs, err := os.ReadFile(filepath.Join(w.reportDir(), "conteo.errors.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := writeFile(t, w.dir, "conteo.errors.csv", strings.Replace(string(errs), ";9999;", ";110;", 1))
+	if res := w.nx(t, w.runArgs("--max-articulos", "10", fixed)...); res.code != 0 {
+		t.Fatalf("the fixed errors file: %s", res)
+	}
+	st := sb.Server.State()
+	if n := len(st.Movements) - movements; n != 1 || len(st.Movements[len(st.Movements)-1].Body.Articulos) != 10 {
+		t.Fatalf("the fixed errors file made %d movements, want 1 carrying its 10 rows", n)
+	}
+	movements = len(st.Movements)
+
+	res := w.nx(t, w.runArgs("--max-articulos", "10", count)...)
+	if n := len(sb.Server.State().Movements) - movements; n != 0 {
+		t.Errorf("the original file run again sent %d movements, want none\n%s", n, res)
+	}
+	got = statuses(w.readReport(t, count))
+	if got["skipped"] != 29 || got["conflict"] != 1 {
+		t.Errorf("the original file again: %v, want 29 skipped and the fixed row a conflict (it was sent as 110)", got)
+	}
+}

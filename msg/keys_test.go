@@ -11,7 +11,7 @@ import (
 
 // literalKey finds catalog keys written as literals: msg.New("key", ...)
 // (New("key" inside this package).
-var literalKey = regexp.MustCompile(`\b(?:msg\.)?New\("([a-z][a-zA-Z0-9_]*\.[a-zA-Z0-9_.]+)"`)
+var literalKey = regexp.MustCompile(`\b(?:msg\.)?(?:New|Count)\("([a-z][a-zA-Z0-9_]*\.[a-zA-Z0-9_.]+)"`)
 
 // TestEveryLiteralKeyIsInTheCatalog scans the repository's Go files so that
 // a message key typed in code but never registered fails here, not in a

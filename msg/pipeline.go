@@ -33,8 +33,16 @@ func init() {
 			EN: "%d files of this run have the same name: the reports carry each one's folder",
 		},
 		"rep.name.notice": {ES: "los informes de %s se llaman «%s»: %s", EN: "the reports of %s are named «%s»: %s"},
-		"req.venta":       {ES: "venta %s", EN: "sale %s"},
-		"req.stockmov":    {ES: "movimiento %d", EN: "movement %d"},
+		"load.titlerows": {
+			ES: "%[2]s: se omitieron %[1]d filas de título sobre el encabezado (fila %[3]d); si el encabezado es otro, indíquelo con --header-row",
+			EN: "%[2]s: %[1]d title rows above the header (row %[3]d) were skipped; if the header is another row, give it with --header-row",
+		},
+		"load.titlerows.one": {
+			ES: "%[2]s: se omitió %[1]d fila de título sobre el encabezado (fila %[3]d); si el encabezado es otro, indíquelo con --header-row",
+			EN: "%[2]s: %[1]d title row above the header (row %[3]d) was skipped; if the header is another row, give it with --header-row",
+		},
+		"req.venta":    {ES: "venta %s", EN: "sale %s"},
+		"req.stockmov": {ES: "movimiento %d", EN: "movement %d"},
 		"row.duprowid": {
 			ES: "la fila tiene la misma identidad (result.rowId %s) que la fila %d: es una copia. Quite una de las dos, o borre result.rowId de la fila que es un artículo nuevo",
 			EN: "the row has the same identity (result.rowId %s) as row %d: it is a copy. Remove one of them, or clear result.rowId on the row that is a new article",

@@ -54,7 +54,7 @@ func (pr *progress) update(done int) {
 	pr.done = max(pr.done, done)
 	if time.Since(pr.last) >= logEvery {
 		pr.last = time.Now()
-		pr.e.log.Info(msg.New("log.progress", pr.done, pr.total).In(pr.l))
+		pr.e.log.Info(msg.New("log.progress", pr.done, msg.Count("n.requests", pr.total)).In(pr.l))
 	}
 }
 
@@ -65,7 +65,7 @@ func (pr *progress) finish() {
 		return
 	}
 	if pr.total > 0 {
-		pr.e.log.Info(msg.New("log.progress.done", pr.done, pr.total).In(pr.l))
+		pr.e.log.Info(msg.New("log.progress.done", pr.done, msg.Count("n.requests", pr.total)).In(pr.l))
 	}
 }
 
