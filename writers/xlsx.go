@@ -284,6 +284,16 @@ func (tw *tableWriter) openSheet() error {
 		return err
 	}
 	tw.sheets++
+	// Printed, a report fits the page's width in landscape: an accountant
+	// reads the result columns beside the input's. Set before the stream
+	// writer takes the sheet, which then keeps it.
+	landscape, fit, one, zero := "landscape", true, 1, 0
+	if err := tw.b.f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &one, FitToHeight: &zero}); err != nil {
+		return err
+	}
+	if err := tw.b.f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+		return err
+	}
 	sw, err := tw.b.f.NewStreamWriter(name)
 	if err != nil {
 		return err
