@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -86,7 +87,8 @@ func pad(rec []string, n int) []string {
 }
 
 func exportXLSX(path string, tables []Table, l msg.Lang) error {
-	f := excelize.NewFile()
+	tmp, _ := atomicfile.TempDir() // "" (the system's) only if it cannot be made
+	f := excelize.NewFile(excelize.Options{TmpDir: tmp})
 	defer f.Close()
 	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	if err != nil {

@@ -212,6 +212,60 @@ func TestKillWhileWritingReportsLeavesNoTemporaryFiles(t *testing.T) {
 	}
 }
 
+// TestKillWhileSpillingLeavesNoTemporaryFiles kills a validate while the
+// XLSX library spills a large report to disk: its spill files are in a
+// private folder, and the next command, whatever it is, removes them.
+func TestKillWhileSpillingLeavesNoTemporaryFiles(t *testing.T) {
+	w := newWorkspace(t, "")
+	input := writeSales(t, w.dir, 150000, 810001)
+	sysTmp := filepath.Join(w.dir, "tmp")
+	os.MkdirAll(sysTmp, 0o700)
+	t.Setenv("TMPDIR", sysTmp) // the children inherit it
+	files := func() []string {
+		var out []string
+		filepath.WalkDir(sysTmp, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				out = append(out, p)
+			}
+			return nil
+		})
+		return out
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd, _, _ := w.command(ctx, "validate", "--offline", "--report-dir", w.reportDir(), input)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	killed := false
+	for !killed {
+		select {
+		case <-done:
+			t.Fatal("the run ended before the XLSX library spilled: the test proves nothing")
+		case <-time.After(5 * time.Millisecond):
+			for _, f := range files() {
+				if !strings.Contains(f, "nxbatch-") {
+					t.Fatalf("a spill file outside nxbatch's private folder: %s", f)
+				}
+				cmd.Process.Signal(syscall.SIGKILL)
+				<-done
+				killed = true
+				break
+			}
+		}
+	}
+	if len(files()) == 0 {
+		t.Fatal("the killed run left nothing to clean: the test proves nothing")
+	}
+	// Any command cleans it: here, listing a journal.
+	w.nx(t, "journal", "list", "--journal", w.journal())
+	if left := files(); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
 // TestJournalListDuringARun: while a run holds the journal, journal list
 // answers from the run.
 func TestJournalListDuringARun(t *testing.T) {

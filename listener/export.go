@@ -3,6 +3,7 @@ package listener
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -91,7 +92,8 @@ func writeCSV(w io.Writer, rows []Row) error {
 // writeXLSX streams the rows, numbers as numbers, continuing on a new sheet
 // past a sheet's row limit.
 func writeXLSX(w io.Writer, rows []Row) error {
-	f := excelize.NewFile()
+	tmp, _ := atomicfile.TempDir() // "" (the system's) only if it cannot be made
+	f := excelize.NewFile(excelize.Options{TmpDir: tmp})
 	defer f.Close()
 	sheet, n := "stock", 1
 	if err := f.SetSheetName("Sheet1", sheet); err != nil {

@@ -3,6 +3,7 @@ package writers
 import (
 	"fmt"
 	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"io"
 	"strconv"
 	"strings"
@@ -53,7 +54,8 @@ func WriteXLSX(path string, tables []Table, s Summary, lang msg.Lang) error {
 // writeXLSX is WriteXLSX with the sheet's row limit as a parameter, so that
 // tests can cross it with a handful of rows.
 func writeXLSX(path string, tables []Table, s Summary, lang msg.Lang, maxRows int) error {
-	f := excelize.NewFile()
+	tmp, _ := atomicfile.TempDir() // "" (the system's) only if it cannot be made
+	f := excelize.NewFile(excelize.Options{TmpDir: tmp})
 	defer f.Close() // removes the stream writer's temporary files; nothing to report
 
 	st, err := newStyles(f)

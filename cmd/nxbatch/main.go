@@ -16,6 +16,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 )
 
@@ -144,7 +145,9 @@ func main() {
 	}()
 	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
 		log: slog.New(newLogHandler(os.Stderr, l))}
+	atomicfile.CleanTemp()
 	err := run(e, os.Args[1:])
+	atomicfile.RemoveTemp()
 	if err != nil {
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.err != nil {

@@ -210,3 +210,77 @@ func syncDir(dir string) error {
 func MkdirAll(dir string, perm fs.FileMode) error {
 	return os.MkdirAll(dir, perm)
 }
+
+// tempRoot is the folder that holds every nxbatch process's temporary
+// folder: one per user under the system's temporary folder, owner-only.
+func tempRoot() string {
+	return filepath.Join(os.TempDir(), "nxbatch-"+strconv.Itoa(os.Getuid()))
+}
+
+var (
+	tempOnce sync.Once
+	tempDir  string
+	tempErr  error
+)
+
+// TempDir is this process's private temporary folder: the XLSX library's
+// spill files go there, not in the shared temporary folder where anyone
+// could read a report's data. It is made on first use (owner-only, never
+// through a link), the folders of processes that died are removed then,
+// and RemoveTemp removes this one at exit.
+func TempDir() (string, error) {
+	tempOnce.Do(func() {
+		root := tempRoot()
+		if err := os.Mkdir(root, PrivateDir); err != nil && !errors.Is(err, fs.ErrExist) {
+			tempErr = err
+			return
+		}
+		fi, err := os.Lstat(root)
+		switch {
+		case err != nil:
+			tempErr = err
+			return
+		case !fi.IsDir():
+			tempErr = fmt.Errorf("%s: %w", root, ErrSymlink)
+			return
+		case !ownedByMe(fi):
+			tempErr = fmt.Errorf("%s belongs to another user", root)
+			return
+		}
+		if fi.Mode().Perm() != PrivateDir {
+			if err := os.Chmod(root, PrivateDir); err != nil {
+				tempErr = err
+				return
+			}
+		}
+		CleanTemp()
+		dir := filepath.Join(root, strconv.Itoa(os.Getpid()))
+		if err := os.Mkdir(dir, PrivateDir); err != nil && !errors.Is(err, fs.ErrExist) {
+			tempErr = err
+			return
+		}
+		tempDir = dir
+	})
+	return tempDir, tempErr
+}
+
+// CleanTemp removes the temporary folders of nxbatch processes that are no
+// longer running (a run killed while it wrote a large report).
+func CleanTemp() {
+	entries, err := os.ReadDir(tempRoot())
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && !Alive(pid) {
+			_ = os.RemoveAll(filepath.Join(tempRoot(), e.Name()))
+		}
+	}
+}
+
+// RemoveTemp removes this process's temporary folder, at exit.
+func RemoveTemp() {
+	if tempDir != "" {
+		_ = os.RemoveAll(tempDir)
+	}
+}

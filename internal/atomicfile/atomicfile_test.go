@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -160,5 +161,45 @@ func TestStaleTemporaryFilesAreCleaned(t *testing.T) {
 	}
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("the live process's temporary file was removed: %v", err)
+	}
+}
+
+// TestTempDirIsPrivateAndCleaned: the process's temporary folder is
+// owner-only, a dead process's folder is removed, a live one's is kept.
+func TestTempDirIsPrivateAndCleaned(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	root := tempRoot()
+	if err := os.MkdirAll(filepath.Join(root, strconv.Itoa(dead.Process.Pid)), PrivateDir); err != nil {
+		t.Fatal(err)
+	}
+	live := filepath.Join(root, strconv.Itoa(os.Getppid()))
+	os.MkdirAll(live, PrivateDir)
+	stale := filepath.Join(root, strconv.Itoa(dead.Process.Pid), "excelize-123")
+	os.WriteFile(stale, []byte("half a report"), 0o600)
+
+	tempOnce = sync.Once{}
+	dir, err := TempDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{root, dir} {
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode().Perm() != PrivateDir {
+			t.Errorf("%s: %v, %v; want owner-only", p, fi, err)
+		}
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a dead process's temporary file is still there")
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a live process's temporary folder was removed: %v", err)
+	}
+	RemoveTemp()
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("RemoveTemp left the folder")
 	}
 }
