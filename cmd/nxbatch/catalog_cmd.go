@@ -56,7 +56,7 @@ func reportPull(e *env, pulled []catalog.Pulled, l msg.Lang) error {
 	usable := 0
 	refused := false
 	for _, p := range pulled {
-		fmt.Fprintln(e.stdout, p.Message(now).In(l))
+		say(e.stdout, p.Message(now).In(l))
 		refused = refused || errors.Is(p.Err, apiclient.ErrUnauthorized)
 		if p.Status == catalog.Fetched || p.Status == catalog.Fresh || !p.Fetched.IsZero() {
 			usable++
@@ -69,7 +69,7 @@ func reportPull(e *env, pulled []catalog.Pulled, l msg.Lang) error {
 		return &exitError{code: exitAborted, err: errors.New(msg.New("catc.pull.unauthorized").In(l))}
 	}
 	if len(missing) > 0 {
-		fmt.Fprintln(e.stdout, msg.New("catc.pull.hint", strings.Join(missing, ",")).In(l))
+		say(e.stdout, msg.New("catc.pull.hint", strings.Join(missing, ",")).In(l))
 	}
 	if usable == 0 && len(pulled) > 0 {
 		return &exitError{code: exitRowProblems, err: fmt.Errorf("%s", msg.New("catc.pull.failed").In(l))}
@@ -94,7 +94,7 @@ func loadForShow(e *env, f apiFlags, offline bool, maxAge time.Duration) (*catal
 	defer cn.Close()
 	cache := cn.catalogs(maxAge)
 	if offline {
-		fmt.Fprintln(e.stderr, msg.New("catc.offline").In(l))
+		say(e.stderr, msg.New("catc.offline").In(l))
 		s, err := cache.Load()
 		if err != nil {
 			return nil, catalogsFailed(err)
@@ -108,7 +108,7 @@ func loadForShow(e *env, f apiFlags, offline bool, maxAge time.Duration) (*catal
 	now := time.Now()
 	for _, p := range pulled {
 		if p.Status != catalog.Fresh {
-			fmt.Fprintln(e.stderr, p.Message(now).In(l))
+			say(e.stderr, p.Message(now).In(l))
 		}
 	}
 	return &s, nil
@@ -141,7 +141,7 @@ func (c *catalogExportCmd) Run(e *env) error {
 	if err := catalog.Export(c.File, s, catalog.Tables(s, l), l); err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.export.failed", c.File, msg.CauseText(err, l)), Err: err}}
 	}
-	fmt.Fprintln(e.stderr, msg.New("catc.export.done", c.File).In(l))
+	say(e.stderr, msg.New("catc.export.done", c.File).In(l))
 	return nil
 }
 

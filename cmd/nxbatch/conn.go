@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -197,7 +196,7 @@ func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Op
 		c.embedded = srv
 		c.closers = append(c.closers, srv.Close)
 		baseURL, token = srv.URL, apiclient.NewToken(sandbox.DefaultToken)
-		fmt.Fprintln(e.stderr, msg.New("run.sandbox", srv.URL).In(l))
+		say(e.stderr, msg.New("run.sandbox", srv.URL).In(l))
 	}
 	c.client, err = apiclient.New(apiclient.Options{BaseURL: baseURL, Token: token, Timeout: cf.Timeout,
 		UserAgent: "nxbatch/" + version, AllowInsecureHTTP: cf.AllowInsecureHTTP})
@@ -206,7 +205,7 @@ func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Op
 		return nil, localized(err, l)
 	}
 	if apiclient.ClearText(c.client.BaseURL()) {
-		fmt.Fprintln(e.stderr, msg.New("cli.baseurl.insecure.warn", c.client.BaseURL()).In(l))
+		say(e.stderr, msg.New("cli.baseurl.insecure.warn", c.client.BaseURL()).In(l))
 	}
 	jo.LockTimeout = st.Wait
 	jr, err := journal.Open(path, jo)

@@ -136,3 +136,11 @@ func (h *logHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 // WithGroup keeps the attributes flat: the logs have no groups.
 func (h *logHandler) WithGroup(string) slog.Handler { return h }
+
+// say prints one line of console text made inert: everything nxbatch says
+// on a terminal is one catalog sentence per line, so no character quoted
+// from a file or the API (a newline in a sheet name, an escape sequence in
+// an API message) can start a line of its own or repaint the screen.
+func say(w io.Writer, line string) {
+	io.WriteString(w, inert(line)+"\n")
+}

@@ -151,7 +151,7 @@ func (c *journalResolveCmd) Run(e *env) error {
 	if err := j.Resolve(k, journal.Verdict{As: journal.State(c.As), Note: c.Note}); err != nil {
 		return &exitError{code: exitUsage, err: errors.New(msg.New("jrn.resolve.failed", c.Key, resolveProblem(err, l)).In(l))}
 	}
-	fmt.Fprintln(e.stdout, msg.New("jrn.resolved", c.Key, c.As).In(l))
+	say(e.stdout, msg.New("jrn.resolved", c.Key, c.As).In(l))
 	return nil
 }
 
@@ -180,6 +180,6 @@ func (c *journalAcceptCmd) Run(e *env) error {
 	if err := journal.Accept(path); err != nil {
 		return localized(err, l)
 	}
-	fmt.Fprintln(e.stdout, msg.New("jrn.accepted", path).In(l))
+	say(e.stdout, msg.New("jrn.accepted", path).In(l))
 	return nil
 }

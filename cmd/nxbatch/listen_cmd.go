@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -57,11 +56,11 @@ func (c *listenCmd) Run(e *env) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	url := "http://" + ln.Addr().String()
-	fmt.Fprintln(e.stdout, msg.New("lst.listening", url, c.Store).In(l))
+	say(e.stdout, msg.New("lst.listening", url, c.Store).In(l))
 	if hasSecret {
-		fmt.Fprintln(e.stdout, msg.New("lst.secret", listener.SecretHeader).In(l))
+		say(e.stdout, msg.New("lst.secret", listener.SecretHeader).In(l))
 	} else {
-		fmt.Fprintln(e.stderr, msg.New("lst.nosecret").In(l))
+		say(e.stderr, msg.New("lst.nosecret").In(l))
 	}
 	var serveErr error
 	select {
@@ -74,9 +73,9 @@ func (c *listenCmd) Run(e *env) error {
 	unavailable := st.Unavailable()
 	closeErr := st.Close()
 	stats := st.Stats()
-	fmt.Fprintln(e.stdout, msg.New("lst.stopped", stats.Events, stats.Replays).In(l))
+	say(e.stdout, msg.New("lst.stopped", stats.Events, stats.Replays).In(l))
 	if unavailable != nil {
-		fmt.Fprintln(e.stderr, msg.New("lst.unavailable", unavailable).In(l))
+		say(e.stderr, msg.New("lst.unavailable", unavailable).In(l))
 	}
 	printRefusals(e, st.Refusals(), l)
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
@@ -94,6 +93,6 @@ func printRefusals(e *env, r listener.Refusals, l msg.Lang) {
 	if r.Total() == 0 {
 		return
 	}
-	fmt.Fprintln(e.stderr, msg.New("lst.refused.status", r.Total(), r.Unstored, r.TooLarge, r.Malformed,
+	say(e.stderr, msg.New("lst.refused.status", r.Total(), r.Unstored, r.TooLarge, r.Malformed,
 		r.Last.Local().Format(time.DateTime)).In(l))
 }

@@ -141,7 +141,7 @@ func main() {
 		// end the process at once. What was in flight is then unknown.
 		<-ctx.Done()
 		stop()
-		fmt.Fprintln(os.Stderr, "nxbatch: "+msg.New("cli.stopping").In(l))
+		say(os.Stderr, "nxbatch: "+msg.New("cli.stopping").In(l))
 	}()
 	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
 		log: slog.New(newLogHandler(os.Stderr, l))}
@@ -151,7 +151,7 @@ func main() {
 	if err != nil {
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.err != nil {
-			fmt.Fprintln(os.Stderr, "nxbatch: "+render(err, l))
+			say(os.Stderr, "nxbatch: "+render(err, l))
 		}
 	}
 	os.Exit(exitCode(err))

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
@@ -77,7 +76,7 @@ func (c *reconcileCmd) Run(e *env) error {
 func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRun, store bool, l msg.Lang) (*reconcile.Result, error) {
 	o.Tenant, o.Env, o.Scale = cn.tenant, cn.env, cn.scale
 	o.Waiting = func(w sendrules.Window, d time.Duration) {
-		fmt.Fprintln(e.stderr, msg.New("rec.waiting", d.Round(100*time.Millisecond).String(), string(w)).In(l))
+		say(e.stderr, msg.New("rec.waiting", d.Round(100*time.Millisecond).String(), string(w)).In(l))
 	}
 	p, err := reconcile.Prepare(cn.journal, o)
 	if err == nil && len(p.Ventas()) > 0 {
@@ -94,11 +93,11 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 		return nil, &exitError{code: exitAborted, err: err}
 	}
 	if p.Empty() {
-		fmt.Fprintln(e.stdout, msg.New("rec.none").In(l))
+		say(e.stdout, msg.New("rec.none").In(l))
 		return nil, nil
 	}
 	for _, m := range p.Messages() {
-		fmt.Fprintln(e.stdout, m.In(l))
+		say(e.stdout, m.In(l))
 	}
 	res := reconcile.Execute(e.ctx, cn.client, cn.journal, p)
 	printReconcile(e, res, store, l)
@@ -107,7 +106,7 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 		printed := len(res.Warnings)
 		written, err = reconcile.Commit(cn.journal, res)
 		for _, w := range res.Warnings[printed:] {
-			fmt.Fprintln(e.stderr, w.In(l))
+			say(e.stderr, w.In(l))
 		}
 		if err != nil {
 			return res, &exitError{code: exitAborted, err: err}
@@ -121,15 +120,15 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 			failed++
 		}
 	}
-	fmt.Fprintln(e.stdout, msg.New("rec.summary", len(res.Decisions), ok, failed, len(res.Undecided)+len(res.Stock)).In(l))
+	say(e.stdout, msg.New("rec.summary", len(res.Decisions), ok, failed, len(res.Undecided)+len(res.Stock)).In(l))
 	switch {
 	case dryRun:
-		fmt.Fprintln(e.stdout, msg.New("rec.dryrun").In(l))
+		say(e.stdout, msg.New("rec.dryrun").In(l))
 	case written > 0:
-		fmt.Fprintln(e.stdout, msg.New("rec.written", written).In(l))
+		say(e.stdout, msg.New("rec.written", written).In(l))
 	}
 	if r := res.Reads; r.Exports+r.Comprobantes > 0 {
-		fmt.Fprintln(e.stdout, msg.New("rec.reads", r.Exports, r.Comprobantes, r.Refused,
+		say(e.stdout, msg.New("rec.reads", r.Exports, r.Comprobantes, r.Refused,
 			r.Took().Round(time.Millisecond).String(), r.Floor.Round(time.Millisecond).String()).In(l))
 	}
 	var retry time.Time
@@ -143,7 +142,7 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 		}
 	}
 	if later > 0 {
-		fmt.Fprintln(e.stdout, msg.New("rec.retry", retry.Local().Format("02/01/2006 15:04:05"), later).In(l))
+		say(e.stdout, msg.New("rec.retry", retry.Local().Format("02/01/2006 15:04:05"), later).In(l))
 	}
 	switch {
 	case res.Unauthorized:
@@ -172,7 +171,7 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile
 	snap, err := cache.Load()
 	if err == nil && (snap.Config == nil || time.Since(snap.ConfigFetched) > ttl) {
 		if next, nerr := cn.journal.NextAllowed(cn.tenant, catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
-			fmt.Fprintln(e.stderr, msg.New("rec.waiting", time.Until(next).Round(100*time.Millisecond).String(), catalog.WindowName).In(l))
+			say(e.stderr, msg.New("rec.waiting", time.Until(next).Round(100*time.Millisecond).String(), catalog.WindowName).In(l))
 		}
 		var pulled []catalog.Pulled
 		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{catalog.Config}, MaxAge: ttl, Wait: true})
@@ -197,20 +196,20 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile
 // warnings, and the unknown stock movements with what the snapshot knows.
 func printReconcile(e *env, res *reconcile.Result, store bool, l msg.Lang) {
 	for _, d := range res.Decisions {
-		fmt.Fprintln(e.stdout, msg.New("rec.decided", d.Key.String(), string(d.Verdict.As), d.Why).In(l))
+		say(e.stdout, msg.New("rec.decided", d.Key.String(), string(d.Verdict.As), d.Why).In(l))
 	}
 	for _, u := range res.Undecided {
-		fmt.Fprintln(e.stdout, msg.New("rec.left", u.Key.String(), u.Why).In(l))
+		say(e.stdout, msg.New("rec.left", u.Key.String(), u.Why).In(l))
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintln(e.stderr, w.In(l))
+		say(e.stderr, w.In(l))
 	}
 	for _, s := range res.Stock {
-		fmt.Fprintln(e.stdout, msg.New("rec.stock.head", s.Key.String(), s.LastAttempt.Local().Format("02/01/2006 15:04:05"),
+		say(e.stdout, msg.New("rec.stock.head", s.Key.String(), s.LastAttempt.Local().Format("02/01/2006 15:04:05"),
 			s.Source, s.Key.String()).In(l))
 		for _, r := range s.Rows {
 			if r.Unreadable {
-				fmt.Fprintln(e.stdout, msg.New("rec.stock.unreadable", r.ID).In(l))
+				say(e.stdout, msg.New("rec.stock.unreadable", r.ID).In(l))
 				continue
 			}
 			a := r.Articulo
@@ -218,25 +217,25 @@ func printReconcile(e *env, res *reconcile.Result, store bool, l msg.Lang) {
 			if a.Cantidad != nil {
 				qty = a.Cantidad.String()
 			}
-			fmt.Fprintln(e.stdout, msg.New("rec.stock.row", r.Source, a.ArticuloID, a.ColorID, a.TalleID, qty).In(l))
+			say(e.stdout, msg.New("rec.stock.row", r.Source, a.ArticuloID, a.ColorID, a.TalleID, qty).In(l))
 			if !store {
 				continue
 			}
 			if len(r.Snapshot) == 0 {
-				fmt.Fprintln(e.stdout, msg.New("rec.stock.nosnap").In(l))
+				say(e.stdout, msg.New("rec.stock.nosnap").In(l))
 			}
 			for _, sn := range r.Snapshot {
 				when := msg.New("rec.stock.before")
 				if sn.Actualizado.After(s.LastAttempt) {
 					when = msg.New("rec.stock.after")
 				}
-				fmt.Fprintln(e.stdout, msg.New("rec.stock.snap", sn.DepositoID, sn.Unidades.String(),
+				say(e.stdout, msg.New("rec.stock.snap", sn.DepositoID, sn.Unidades.String(),
 					sn.Actualizado.Local().Format("02/01/2006 15:04:05"), when).In(l))
 			}
 		}
 	}
 	if len(res.Stock) > 0 && !store {
-		fmt.Fprintln(e.stdout, msg.New("rec.stock.nostore").In(l))
+		say(e.stdout, msg.New("rec.stock.nostore").In(l))
 	}
 }
 
@@ -251,7 +250,7 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 	// Every attempt of the run has answered by now: once the key hold has
 	// passed, the API holds none of them, and all are older than the hold.
 	hold := cn.scaled(sendrules.KeyHold)
-	fmt.Fprintln(e.stderr, msg.New("rec.run.hold", hold.String()).In(l))
+	say(e.stderr, msg.New("rec.run.hold", hold.String()).In(l))
 	if err := sendrules.Sleep(e.ctx, hold); err != nil {
 		return code, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.interrupted")}}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
@@ -96,7 +95,7 @@ func (c *runCmd) Run(e *env) error {
 
 	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
 	for _, n := range notes {
-		fmt.Fprintln(e.stderr, n.In(l))
+		say(e.stderr, n.In(l))
 	}
 	if errors.Is(err, apiclient.ErrUnauthorized) {
 		for _, f := range files {
@@ -106,7 +105,7 @@ func (c *runCmd) Run(e *env) error {
 	}
 	if err != nil {
 		cat = &validation.Catalog{}
-		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
+		say(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
 	}
 	pacing := pipeline.Pacing{Rate: c.Rate, StockWindow: cn.scaled(cn.env.Limit(sendrules.Stock))}
 	for _, f := range files {
@@ -119,7 +118,7 @@ func (c *runCmd) Run(e *env) error {
 	if err != nil {
 		return &exitError{code: exitAborted, err: err}
 	}
-	fmt.Fprintln(e.stdout, msg.New("plan.tosend", msg.Count("n.requests", toSend), pipeline.RunLeastTime(files, pacing).Round(time.Second).String()).In(l))
+	say(e.stdout, msg.New("plan.tosend", msg.Count("n.requests", toSend), pipeline.RunLeastTime(files, pacing).Round(time.Second).String()).In(l))
 	prog := newProgress(e, toSend, l)
 	so.Progress = prog.update
 	res := pipeline.Submit(e.ctx, files, cn.client, cn.journal, so)
@@ -139,13 +138,13 @@ func (c *runCmd) Run(e *env) error {
 		why, stopErr = msg.New("sub.pending"), &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("run.interrupted")}}
 	case res.MaxErrors:
 		why = msg.New("sub.pending.maxerrors", c.MaxErrors)
-		fmt.Fprintln(e.stderr, msg.New("run.maxerrors", c.MaxErrors).In(l))
+		say(e.stderr, msg.New("run.maxerrors", c.MaxErrors).In(l))
 	}
 	// --reconcile (issue 10): only after a run that was not stopped.
 	if c.Reconcile && stopErr == nil {
 		code, stopErr = reconcileAfterRun(e, cn, files, c.CatalogTTL, c.Timeout, code, l)
 	} else if c.Reconcile {
-		fmt.Fprintln(e.stderr, msg.New("rec.run.skipped").In(l))
+		say(e.stderr, msg.New("rec.run.skipped").In(l))
 	}
 	return rep.stopped(files, why, stopErr, code)
 }

@@ -75,17 +75,17 @@ func (c *sandboxCmd) Run(e *env) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", msg.New("sbx.start", c.Addr).In(l), err)}
 	}
 	if !local {
-		fmt.Fprintln(e.stderr, msg.New("sbx.remote", srv.URL).In(l))
+		say(e.stderr, msg.New("sbx.remote", srv.URL).In(l))
 	}
-	fmt.Fprintln(e.stdout, msg.New("sbx.serving", srv.URL).In(l))
-	fmt.Fprintln(e.stdout, msg.New("sbx.baseurl", srv.URL).In(l))
-	fmt.Fprintln(e.stdout, msg.New("sbx.token", c.Token).In(l))
-	fmt.Fprintln(e.stdout, msg.New("sbx.inspect", srv.URL+sandbox.InspectPath).In(l))
+	say(e.stdout, msg.New("sbx.serving", srv.URL).In(l))
+	say(e.stdout, msg.New("sbx.baseurl", srv.URL).In(l))
+	say(e.stdout, msg.New("sbx.token", c.Token).In(l))
+	say(e.stdout, msg.New("sbx.inspect", srv.URL+sandbox.InspectPath).In(l))
 	if c.ExportLag > 0 {
-		fmt.Fprintln(e.stdout, msg.New("sbx.exportlag", c.ExportLag).In(l))
+		say(e.stdout, msg.New("sbx.exportlag", c.ExportLag).In(l))
 	}
 	<-e.ctx.Done()
-	fmt.Fprintln(e.stdout, msg.New("sbx.stopping").In(l))
+	say(e.stdout, msg.New("sbx.stopping").In(l))
 	return srv.Close()
 }
 

@@ -38,9 +38,9 @@ func (c *stockExportCmd) Run(e *env) error {
 		return &exitError{code: exitUsage, err: err}
 	}
 	if len(st.Articulos) == 0 {
-		fmt.Fprintln(e.stderr, msg.New("lst.empty", c.Store).In(l))
+		say(e.stderr, msg.New("lst.empty", c.Store).In(l))
 	}
-	fmt.Fprintln(e.stdout, msg.New("lst.exported", len(rows), c.File).In(l))
+	say(e.stdout, msg.New("lst.exported", len(rows), c.File).In(l))
 	// Events listen had to refuse are stock this file cannot show.
 	ref, err := listener.LoadRefusals(c.Store)
 	if err != nil {

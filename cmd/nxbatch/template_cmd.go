@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -81,11 +80,11 @@ func (c *templateCmd) Run(e *env) error {
 		}
 	}
 	for _, n := range notes {
-		fmt.Fprintln(e.stderr, n.In(l))
+		say(e.stderr, n.In(l))
 	}
 	if err := template.Write(out, k, &snap, template.Options{Rows: c.Rows, Notes: notes}); err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.template.failed", out, msg.CauseText(err, l)), Err: err}}
 	}
-	fmt.Fprintln(e.stdout, msg.New("tpl.done", string(k), out).In(l))
+	say(e.stdout, msg.New("tpl.done", string(k), out).In(l))
 	return nil
 }

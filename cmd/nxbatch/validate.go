@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -101,20 +100,20 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *v
 	}
 	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags, journal.Options{}, l)
 	if err != nil {
-		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
+		say(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
 		return nil
 	}
 	defer cn.Close()
 	if err := cn.resolve(e.ctx, false); err != nil {
-		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", cn.resolveError(err).Error()).In(l))
+		say(e.stderr, msg.New("cmd.nocatalog", cn.resolveError(err).Error()).In(l))
 		return nil
 	}
 	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
 	for _, n := range notes {
-		fmt.Fprintln(e.stderr, n.In(l))
+		say(e.stderr, n.In(l))
 	}
 	if err != nil {
-		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
+		say(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
 		return nil
 	}
 	return cat
@@ -152,7 +151,7 @@ func (c *validateCmd) Run(e *env) error {
 	if cat == nil && c.BaseURL == "" && !c.Sandbox && len(files) > 0 {
 		// Nothing to check ids against: say so, rather than let "valid"
 		// suggest the ids exist.
-		fmt.Fprintln(e.stderr, msg.New("cmd.nocatalogsource").In(l))
+		say(e.stderr, msg.New("cmd.nocatalogsource").In(l))
 	}
 	names := reportNames(e, files, c.ReportDir, l)
 	for _, f := range files {
@@ -181,11 +180,11 @@ func reportLoadError(e *env, path string, err error, l msg.Lang) {
 	var re *readers.Error
 	switch {
 	case errors.As(err, &fe):
-		fmt.Fprintln(e.stderr, fe.In(l))
+		say(e.stderr, fe.In(l))
 	case errors.As(err, &re):
-		fmt.Fprintln(e.stderr, re.In(l))
+		say(e.stderr, re.In(l))
 	default:
-		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
+		say(e.stderr, path+": "+msg.CauseText(err, l))
 	}
 }
 
@@ -199,7 +198,7 @@ func reportNames(e *env, files []*pipeline.File, dir string, l msg.Lang) map[str
 	names := pipeline.ReportNames(paths, dir)
 	for _, p := range paths {
 		if rn := names[p]; rn.Because.Key != "" {
-			fmt.Fprintln(e.stderr, msg.New("cli.warning", msg.New("rep.name.notice", inert(p), inert(filepath.Base(rn.Base)), rn.Because)).In(l))
+			say(e.stderr, msg.New("cli.warning", msg.New("rep.name.notice", inert(p), inert(filepath.Base(rn.Base)), rn.Because)).In(l))
 		}
 	}
 	return names
@@ -207,10 +206,10 @@ func reportNames(e *env, files []*pipeline.File, dir string, l msg.Lang) map[str
 
 func printPlan(e *env, f *pipeline.File, l msg.Lang) {
 	for _, w := range f.Warnings {
-		fmt.Fprintln(e.stderr, msg.New("cli.warning", w).In(l))
+		say(e.stderr, msg.New("cli.warning", w).In(l))
 	}
 	for _, p := range f.Plan() {
-		fmt.Fprintln(e.stdout, p.Message().In(l))
+		say(e.stdout, p.Message().In(l))
 	}
 }
 
@@ -223,7 +222,7 @@ func printFileSummary(e *env, path string, rows map[pipeline.Status]int, p pipel
 			total += n
 		}
 	}
-	fmt.Fprintln(e.stdout, msg.New("cli.filesummary", inert(filepath.Base(path)), msg.Count("n.rows", total), strings.Join(parts, ", ")).In(l))
+	say(e.stdout, msg.New("cli.filesummary", inert(filepath.Base(path)), msg.Count("n.rows", total), strings.Join(parts, ", ")).In(l))
 	attention := 0
 	for st, n := range rows {
 		if pipeline.NeedsAttention(st) {
@@ -234,6 +233,6 @@ func printFileSummary(e *env, path string, rows map[pipeline.Status]int, p pipel
 		return
 	}
 	for _, pth := range p.Errors {
-		fmt.Fprintln(e.stdout, msg.New("cli.reports", inert(pth)).In(l))
+		say(e.stdout, msg.New("cli.reports", inert(pth)).In(l))
 	}
 }

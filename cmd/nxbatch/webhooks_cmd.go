@@ -33,7 +33,7 @@ func (f *apiFlags) admin(e *env) (*webhook.Admin, *conn, error) {
 	return &webhook.Admin{API: cn.client, Windows: cn.journal, Tenant: cn.tenant,
 		ListWindow: cn.scaled(lw), WriteWindow: cn.scaled(ww), Scale: cn.scale,
 		Waiting: func(d time.Duration) {
-			fmt.Fprintln(e.stderr, msg.New("wh.waiting", d.Round(time.Millisecond).String()).In(l))
+			say(e.stderr, msg.New("wh.waiting", d.Round(time.Millisecond).String()).In(l))
 		}}, cn, nil
 }
 
@@ -108,7 +108,7 @@ func (c *webhooksSetCmd) Run(e *env) error {
 		}
 		if ok {
 			secret = string(s)
-			fmt.Fprintln(e.stderr, msg.New("wh.secret.kept", c.Store).In(l))
+			say(e.stderr, msg.New("wh.secret.kept", c.Store).In(l))
 		}
 	}
 	if secret != "" {
@@ -122,7 +122,7 @@ func (c *webhooksSetCmd) Run(e *env) error {
 		if !c.AllowInsecureHTTP {
 			return &exitError{code: exitUsage, err: errors.New(msg.New("wh.insecure", g.URL, listener.SecretHeader).In(l))}
 		}
-		fmt.Fprintln(e.stderr, msg.New("wh.insecure.allowed", g.URL, listener.SecretHeader).In(l))
+		say(e.stderr, msg.New("wh.insecure.allowed", g.URL, listener.SecretHeader).In(l))
 	}
 	a, cn, err := c.admin(e)
 	if err != nil {
@@ -139,10 +139,10 @@ func (c *webhooksSetCmd) Run(e *env) error {
 		if err := listener.SaveSecret(c.Store, secret); err != nil {
 			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("wh.secret.unsaved", msg.CauseOf(err)), Err: err}}
 		}
-		fmt.Fprintln(e.stdout, msg.New("wh.secret.created", c.Store+"/"+listener.SecretFile, secret).In(l))
+		say(e.stdout, msg.New("wh.secret.created", c.Store+"/"+listener.SecretFile, secret).In(l))
 	}
 	key := map[webhook.Action]string{webhook.Created: "wh.created", webhook.Edited: "wh.edited", webhook.Unchanged: "wh.unchanged"}[res.Action]
-	fmt.Fprintln(e.stdout, msg.New(key, res.Webhook.ID).In(l))
+	say(e.stdout, msg.New(key, res.Webhook.ID).In(l))
 	printWebhooks(e, res.All, l)
 	return nil
 }
@@ -167,7 +167,7 @@ func (c *webhooksDeleteCmd) Run(e *env) error {
 	if err != nil {
 		return webhookErr(e, err, l)
 	}
-	fmt.Fprintln(e.stdout, msg.New("wh.deleted", c.ID).In(l))
+	say(e.stdout, msg.New("wh.deleted", c.ID).In(l))
 	printWebhooks(e, list, l)
 	return nil
 }
@@ -178,10 +178,10 @@ func ptr[T any](v T) *T { return &v }
 // names are shown.
 func printWebhooks(e *env, list []nxapi.Webhook, l msg.Lang) {
 	if len(list) == 0 {
-		fmt.Fprintln(e.stdout, msg.New("wh.none").In(l))
+		say(e.stdout, msg.New("wh.none").In(l))
 		return
 	}
-	fmt.Fprintln(e.stdout, msg.New("wh.list.header").In(l))
+	say(e.stdout, msg.New("wh.list.header").In(l))
 	for _, w := range list {
 		format := "flat"
 		if w.Extra != nil && *w.Extra == nxapi.ExtraObjeto {
@@ -191,15 +191,15 @@ func printWebhooks(e *env, list []nxapi.Webhook, l msg.Lang) {
 		for _, h := range w.Headers {
 			keys = append(keys, h.Key)
 		}
-		fmt.Fprintf(e.stdout, "%d\t%s\t%s\t%t\t%s\t%s\n", w.ID, w.Topic, format, w.Activo, w.URL, strings.Join(keys, ","))
+		fmt.Fprintf(e.stdout, "%d\t%s\t%s\t%t\t%s\t%s\n", w.ID, inert(w.Topic), format, w.Activo, inert(w.URL), inert(strings.Join(keys, ",")))
 	}
 }
 
 // checkErr prints local rule violations; nothing was sent.
 func checkErr(e *env, problems []msg.Message, l msg.Lang) error {
-	fmt.Fprintln(e.stderr, msg.New("wh.rejected").In(l))
+	say(e.stderr, msg.New("wh.rejected").In(l))
 	for _, p := range problems {
-		fmt.Fprintln(e.stderr, "  - "+p.In(l))
+		say(e.stderr, "  - "+p.In(l))
 	}
 	return &exitError{code: exitUsage}
 }
@@ -214,7 +214,7 @@ func webhookErr(e *env, err error, l msg.Lang) error {
 	var ae *apiclient.APIError
 	if errors.As(err, &ae) && ae.Status == http.StatusBadRequest {
 		for _, m := range ae.Mensajes {
-			fmt.Fprintln(e.stderr, "  - "+m)
+			say(e.stderr, "  - "+m)
 		}
 		return &exitError{code: exitRowProblems, err: err}
 	}
