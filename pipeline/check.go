@@ -134,8 +134,9 @@ func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, du
 		return
 	}
 	sum := sha256.Sum256(js)
-	r.BodyHash = hex.EncodeToString(sum[:])
-	r.Body = js
+	res := r.Record()
+	res.BodyHash = hex.EncodeToString(sum[:])
+	res.Body = js
 }
 
 // addValidation maps a validation issue onto the rows it concerns.

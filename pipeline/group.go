@@ -15,7 +15,6 @@ import (
 // request; or one stock row, which travels in a movement request (a Send)
 // with other rows of its movement.
 type Request struct {
-	Kind schema.Kind
 	// Key is the unit's identity in the journal: the ordenId or facturaId
 	// (also the API's anti-duplicate key), or a stock row's identity.
 	Key  string
@@ -27,7 +26,19 @@ type Request struct {
 	firstRow            int32
 	pack, chunk, chunks int32
 
-	Status   Status
+	Status Status
+	// sale and presale tell a request's kind in a byte rather than a
+	// string: a file of a million one-line sales has a million requests.
+	sale, presale bool
+	// res is what sending produced, allocated only for the requests that
+	// have one: a file of a million valid one-line sales being validated
+	// carries none of it.
+	res *Result
+}
+
+// Result is what a request carries once it is prepared or sent: its exact
+// body, the API's answer and the message a report shows for it.
+type Result struct {
 	Outcome  msg.Message // the send outcome, when there is one
 	BodyHash string
 	// Body is the exact JSON sent (a stock row: its article line), kept only
@@ -35,9 +46,29 @@ type Request struct {
 	Body []byte
 	// Ids the API returned (or the journal remembered).
 	FacturaID, Numero, PVNumero int64
-	// Sent counts the times this run put the request on the wire (a resend
-	// after a refusal that proved it unprocessed counts again).
-	Sent int
+}
+
+// Result returns a copy of what the request carries: the zero Result for
+// a request that was never prepared or sent.
+func (r *Request) Result() Result {
+	if r.res == nil {
+		return Result{}
+	}
+	return *r.res
+}
+
+// Record returns the request's Result to fill in, creating it on first use.
+func (r *Request) Record() *Result {
+	if r.res == nil {
+		r.res = new(Result)
+	}
+	return r.res
+}
+
+// Conclude sets the request's status and the message its rows report.
+func (r *Request) Conclude(st Status, why msg.Message) {
+	r.Status = st
+	r.Record().Outcome = why
 }
 
 // Label is what result.request shows for the request.
@@ -45,9 +76,9 @@ func (r *Request) Label() msg.Message {
 	switch {
 	case r.Key == "":
 		return msg.New("req.row", int(r.firstRow))
-	case r.Kind == schema.Venta:
+	case r.sale:
 		return msg.New("req.venta", r.Key)
-	case r.Kind == schema.Facturar:
+	case r.presale:
 		return msg.New("req.facturar", r.Key)
 	}
 	if r.chunks == 0 {
@@ -65,6 +96,9 @@ func group(sh *Sheet) {
 		groupByRow(sh)
 	case schema.Stock:
 		groupStock(sh)
+	}
+	if sh.reqOf != nil {
+		return
 	}
 	sh.reqOf = make([]int32, sh.store.len())
 	for ri, r := range sh.Requests {
@@ -87,39 +121,75 @@ func keyText(s string, k cell.Kind) string {
 
 // groupByKey puts all rows with the same key column value into one request.
 // Rows with a blank key each become a request of their own (invalid later).
+//
+// A file of one-line sales has as many requests as rows, so a request's
+// cost is what bounds memory on narrow rows: requests come from slabs, not
+// one allocation each; every request's Rows share one backing array filled
+// in a second pass (no append growth); and a key already written as its
+// canonical integer is the cell's own text in the arena, not a copy.
 func groupByKey(sh *Sheet, path string) {
 	col := sh.Layout.Col(path)
+	n := sh.store.len()
 	byInt := map[int64]int32{} // the usual case: integer keys, no string per row
 	byText := map[string]int32{}
-	add := func(ri int32, i int) { sh.Requests[ri].Rows = append(sh.Requests[ri].Rows, int32(i)) }
-	newReq := func(k string) int32 {
-		sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k})
+	reqOf := make([]int32, n)
+	var counts []int32
+	var slab requestSlab
+	newReq := func(k string, row int) int32 {
+		sh.Requests = append(sh.Requests, slab.new(Request{sale: sh.Kind == schema.Venta, Key: k, firstRow: int32(sh.store.rowNumber(row))}))
+		counts = append(counts, 0)
 		return int32(len(sh.Requests) - 1)
 	}
-	for i := 0; i < sh.store.len(); i++ {
+	var digits [24]byte
+	for i := range n {
 		c, kind := sh.store.cell(i, col)
 		c = strings.TrimSpace(c)
-		if c == "" {
-			add(newReq(""), i)
-			sh.Requests[len(sh.Requests)-1].firstRow = int32(sh.store.rowNumber(i))
-			continue
-		}
-		if n, err := schema.ParseInt(c, kind == cell.Number); err == nil {
-			ri, ok := byInt[n]
-			if !ok {
-				ri = newReq(strconv.FormatInt(n, 10))
-				byInt[n] = ri
+		var ri int32
+		switch num, err := schema.ParseInt(c, kind == cell.Number); {
+		case c == "":
+			ri = newReq("", i)
+		case err == nil:
+			var ok bool
+			if ri, ok = byInt[num]; !ok {
+				k := c
+				if canon := strconv.AppendInt(digits[:0], num, 10); string(canon) != c {
+					k = string(canon)
+				}
+				ri = newReq(k, i)
+				byInt[num] = ri
 			}
-			add(ri, i)
-			continue
+		default:
+			var ok bool
+			if ri, ok = byText[c]; !ok {
+				ri = newReq(c, i)
+				byText[c] = ri
+			}
 		}
-		ri, ok := byText[c]
-		if !ok {
-			ri = newReq(c)
-			byText[c] = ri
-		}
-		add(ri, i)
+		reqOf[i] = ri
+		counts[ri]++
 	}
+	all := make([]int32, n)
+	at := int32(0)
+	for ri, c := range counts {
+		sh.Requests[ri].Rows = all[at : at : at+c] // filled by appends below, never past c
+		at += c
+	}
+	for i, ri := range reqOf {
+		sh.Requests[ri].Rows = append(sh.Requests[ri].Rows, int32(i))
+	}
+	sh.reqOf = reqOf
+}
+
+// requestSlab hands out requests from shared blocks: one allocation per
+// 1,024 requests instead of one each.
+type requestSlab struct{ block []Request }
+
+func (s *requestSlab) new(r Request) *Request {
+	if len(s.block) == cap(s.block) {
+		s.block = make([]Request, 0, 1024)
+	}
+	s.block = append(s.block, r)
+	return &s.block[len(s.block)-1]
 }
 
 // groupByRow makes one request per row (facturar).
@@ -127,7 +197,7 @@ func groupByRow(sh *Sheet) {
 	col := sh.Layout.Col(sendrules.KeyColumn(string(schema.Facturar)))
 	for i := 0; i < sh.store.len(); i++ {
 		k := keyText(sh.store.cell(i, col))
-		sh.Requests = append(sh.Requests, &Request{Kind: sh.Kind, Key: k, Rows: []int32{int32(i)},
+		sh.Requests = append(sh.Requests, &Request{presale: true, Key: k, Rows: []int32{int32(i)},
 			firstRow: int32(sh.store.rowNumber(i))})
 	}
 }

@@ -49,7 +49,8 @@ func rowsOf(sh *Sheet) []rowView {
 		req = 4
 	}
 	for r := range sh.rows(msg.ES) {
-		out = append(out, rowView{r.SourceRow, Status(r.Result[0]), r.Result[req], r.Result[1]})
+		st, _ := ParseStatus(r.Result[0])
+		out = append(out, rowView{r.SourceRow, st, r.Result[req], r.Result[1]})
 	}
 	return out
 }
@@ -76,11 +77,11 @@ func TestVentaRowsGroupByOrdenWhereverTheyAre(t *testing.T) {
 	if got := len(sh.Requests[0].Rows); got != 2 {
 		t.Errorf("sale 1 has %d lines, want 2", got)
 	}
-	if !strings.Contains(string(sh.Requests[0].Body), `"productos":[{"articuloId":100,"precio":10,"cantidad":1},{"articuloId":101,"precio":20,"cantidad":1}]`) {
-		t.Errorf("body = %s", sh.Requests[0].Body)
+	if !strings.Contains(string(sh.Requests[0].Result().Body), `"productos":[{"articuloId":100,"precio":10,"cantidad":1},{"articuloId":101,"precio":20,"cantidad":1}]`) {
+		t.Errorf("body = %s", sh.Requests[0].Result().Body)
 	}
-	if !strings.Contains(string(sh.Requests[0].Body), `"numero":1`) {
-		t.Errorf("numero must equal ordenId: %s", sh.Requests[0].Body)
+	if !strings.Contains(string(sh.Requests[0].Result().Body), `"numero":1`) {
+		t.Errorf("numero must equal ordenId: %s", sh.Requests[0].Result().Body)
 	}
 }
 
@@ -217,8 +218,8 @@ func TestStockKeysAreStableAcrossLoads(t *testing.T) {
 	b := load(t, "s.csv", csv, LoadOptions{MaxArticulos: 2})
 	for i := range a.Sheets[0].Requests {
 		ra, rb := a.Sheets[0].Requests[i], b.Sheets[0].Requests[i]
-		if ra.Key != rb.Key || ra.BodyHash != rb.BodyHash {
-			t.Errorf("request %d: keys %s/%s hashes %s/%s", i, ra.Key, rb.Key, ra.BodyHash, rb.BodyHash)
+		if ra.Key != rb.Key || ra.Result().BodyHash != rb.Result().BodyHash {
+			t.Errorf("request %d: keys %s/%s hashes %s/%s", i, ra.Key, rb.Key, ra.Result().BodyHash, rb.Result().BodyHash)
 		}
 	}
 }
@@ -428,7 +429,7 @@ func TestXLSXTextNumbersFollowTheFile(t *testing.T) {
 	for _, want := range []string{`"productos":[{"articuloId":100,"precio":1500,"cantidad":1}]`, `"productos":[{"articuloId":100,"precio":2.5,"cantidad":2}]`} {
 		found := false
 		for _, r := range sh.Requests {
-			found = found || strings.Contains(string(r.Body), want)
+			found = found || strings.Contains(string(r.Result().Body), want)
 		}
 		if !found {
 			t.Errorf("no request has %s; rows: %+v", want, rowsOf(sh))
@@ -490,7 +491,7 @@ func TestStockRowIdentities(t *testing.T) {
 				}
 			}
 			for i, want := range tc.sameBody {
-				if (got[i].BodyHash == first.Requests[i].BodyHash) != want {
+				if (got[i].Result().BodyHash == first.Requests[i].Result().BodyHash) != want {
 					t.Errorf("row %d: body hash same=%v, want %v", i, !want, want)
 				}
 			}

@@ -192,15 +192,16 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool)
 			}
 			// The outcome of sending comes first, then what the row itself says.
 			text := sh.RowMessage(i, l)
-			if r.Outcome.Key != "" {
-				text = strings.TrimSuffix(r.Outcome.In(l)+"; "+text, "; ")
+			out := r.Result()
+			if out.Outcome.Key != "" {
+				text = strings.TrimSuffix(out.Outcome.In(l)+"; "+text, "; ")
 			}
 			res = res[:0]
-			res = append(res, string(r.Status), text, strconv.Itoa(sh.sourceRow(i)))
+			res = append(res, r.Status.String(), text, strconv.Itoa(sh.sourceRow(i)))
 			if sh.Kind == schema.Stock {
-				res = append(res, r.Key, sh.label(ri, l), idText(r.FacturaID))
+				res = append(res, r.Key, sh.label(ri, l), idText(out.FacturaID))
 			} else {
-				res = append(res, sh.label(ri, l), idText(r.FacturaID), idText(r.Numero), idText(r.PVNumero))
+				res = append(res, sh.label(ri, l), idText(out.FacturaID), idText(out.Numero), idText(out.PVNumero))
 			}
 			row := writers.Row{
 				Cells:     sh.store.cells(i, n, buf),
@@ -258,7 +259,7 @@ func (f *File) Counts() (rows, requests map[Status]int) {
 func counts(m map[Status]int) map[string]int {
 	out := make(map[string]int, len(m))
 	for st, n := range m {
-		out[string(st)] = n
+		out[st.String()] = n
 	}
 	return out
 }
@@ -308,18 +309,19 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 					moved[tipo] += q
 				}
 			}
-			if r.FacturaID == 0 {
+			out := r.Result()
+			if out.FacturaID == 0 {
 				continue
 			}
-			at, seen := byID[r.FacturaID]
+			at, seen := byID[out.FacturaID]
 			if !seen {
 				label := r.Label()
 				if sh.Kind == schema.Stock {
 					label = msg.New("req.stockmov", int(r.pack))
 				}
 				at = len(s.Created)
-				byID[r.FacturaID] = at
-				s.Created = append(s.Created, writers.Created{Request: label.In(o.Lang), FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero})
+				byID[out.FacturaID] = at
+				s.Created = append(s.Created, writers.Created{Request: label.In(o.Lang), FacturaID: out.FacturaID, Numero: out.Numero, PVNumero: out.PVNumero})
 			}
 			for _, row := range r.Rows {
 				s.Created[at].Rows = writers.AddRow(s.Created[at].Rows, sh.store.rowNumber(int(row)))
@@ -330,7 +332,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 		s.Kinds = append(s.Kinds, k)
 	}
 	for _, st := range AllStatuses {
-		s.Statuses = append(s.Statuses, writers.StatusLine{Code: string(st), Meaning: st.Meaning().In(o.Lang),
+		s.Statuses = append(s.Statuses, writers.StatusLine{Code: st.String(), Meaning: st.Meaning().In(o.Lang),
 			Rows: rows[st], Requests: reqs[st], Tone: st.Tone()})
 	}
 	sort.Strings(s.Kinds)
@@ -365,7 +367,7 @@ func (sh *Sheet) unitsOf(r *Request) (nxapi.TipoStock, nxapi.Decimal, bool) {
 	var line nxapi.StockArticulo
 	var head nxapi.StockMovimiento
 	mv := sh.Movements[r.pack-1]
-	if json.Unmarshal(r.Body, &line) != nil || line.Cantidad == nil || json.Unmarshal(append(append([]byte(nil), mv.head...), '}'), &head) != nil {
+	if json.Unmarshal(r.Result().Body, &line) != nil || line.Cantidad == nil || json.Unmarshal(append(append([]byte(nil), mv.head...), '}'), &head) != nil {
 		return 0, 0, false
 	}
 	return head.Tipo, *line.Cantidad, true

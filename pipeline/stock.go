@@ -110,7 +110,7 @@ func groupStock(sh *Sheet) {
 			occurrence[vk]++
 			id = rowIdentity(vk, occurrence[vk])
 		}
-		r := &Request{Kind: schema.Stock, Key: id, Rows: []int32{int32(i)}, firstRow: int32(sh.store.rowNumber(i)), pack: mv.N}
+		r := &Request{Key: id, Rows: []int32{int32(i)}, firstRow: int32(sh.store.rowNumber(i)), pack: mv.N}
 		mv.Units = append(mv.Units, r)
 		sh.Requests = append(sh.Requests, r)
 	}
@@ -226,12 +226,13 @@ func (b *builder) checkMovement(mv *Movement, cat *validation.Catalog, keepBodie
 			continue
 		}
 		line, _ := json.Marshal(m.Articulos[k])
-		u.Body = line
+		res := u.Record()
+		res.Body = line
 		sum := sha256.New()
 		sum.Write(mv.head)
 		sum.Write([]byte{0})
 		sum.Write(line)
-		u.BodyHash = hex.EncodeToString(sum.Sum(nil))
+		res.BodyHash = hex.EncodeToString(sum.Sum(nil))
 	}
 }
 
@@ -272,7 +273,7 @@ func newStockSend(mv *Movement, units []*Request) *Send {
 		if k > 0 {
 			body = append(body, ',')
 		}
-		body = append(body, u.Body...)
+		body = append(body, u.Result().Body...)
 		ids[k] = u.Key
 	}
 	body = append(body, "]}"...)

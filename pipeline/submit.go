@@ -137,8 +137,7 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 // file or sheet of this run.
 func duplicateInRun(f *File, sh *Sheet, r *Request, k journal.Key, seen map[journal.Key]string) bool {
 	if where, dup := seen[k]; dup {
-		r.Status = StatusConflict
-		r.Outcome = msg.New("sub.duprun", where)
+		r.Conclude(StatusConflict, msg.New("sub.duprun", where))
 		return true
 	}
 	seen[k] = sheetLabel(f.Path, sh.Info.Name)
@@ -168,22 +167,23 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 		if e, found := known[k]; found {
 			switch e.State {
 			case journal.OK:
-				r.FacturaID, r.Numero, r.PVNumero = e.FacturaID, e.Numero, e.PVNumero
-				if e.BodyHash == r.BodyHash {
-					r.Status, r.Outcome = StatusSkipped, msg.New("sub.skipped", when(e.Last))
+				res := r.Record()
+				res.FacturaID, res.Numero, res.PVNumero = e.FacturaID, e.Numero, e.PVNumero
+				if e.BodyHash == res.BodyHash {
+					r.Conclude(StatusSkipped, msg.New("sub.skipped", when(e.Last)))
 				} else {
-					r.Status, r.Outcome = StatusConflict, msg.New("sub.conflict", when(e.Last))
+					r.Conclude(StatusConflict, msg.New("sub.conflict", when(e.Last)))
 				}
 				continue
 			case journal.Unknown, journal.Sending:
 				if !o.RetryUnknown {
-					r.Status, r.Outcome = StatusUnknown, msg.New("sub.stillunknown", resolveHint(k))
+					r.Conclude(StatusUnknown, msg.New("sub.stillunknown", resolveHint(k)))
 					continue
 				}
 			}
 		}
 		r.Status = StatusPending
-		sh.pending = append(sh.pending, &Send{Kind: sh.Kind, Key: r.Key, Units: []*Request{r}, Body: r.Body, BodyHash: r.BodyHash})
+		sh.pending = append(sh.pending, &Send{Kind: sh.Kind, Key: r.Key, Units: []*Request{r}, Body: r.Result().Body, BodyHash: r.Result().BodyHash})
 	}
 	return nil
 }
@@ -214,17 +214,17 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 		}
 		switch e.State {
 		case journal.OK:
-			r.FacturaID = e.FacturaID
-			if u.BodyHash == r.BodyHash {
-				r.Status, r.Outcome = StatusSkipped, msg.New("sub.skipped", when(e.Last))
+			res := r.Record()
+			res.FacturaID = e.FacturaID
+			if u.BodyHash == res.BodyHash {
+				r.Conclude(StatusSkipped, msg.New("sub.skipped", when(e.Last)))
 			} else {
-				r.Status = StatusConflict
-				r.Outcome = msg.New("sub.conflict.stockrow", sentQuantity(u.Body), movementName(e), when(e.Last), u.Source)
+				r.Conclude(StatusConflict, msg.New("sub.conflict.stockrow", sentQuantity(u.Body), movementName(e), when(e.Last), u.Source))
 			}
 			continue
 		case journal.Unknown, journal.Sending:
 			if !o.RetryUnknown {
-				r.Status, r.Outcome = StatusUnknown, msg.New("sub.stillunknown", resolveHint(e.Key))
+				r.Conclude(StatusUnknown, msg.New("sub.stillunknown", resolveHint(e.Key)))
 				continue
 			}
 		}
@@ -413,7 +413,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		case errors.Is(err, journal.ErrNotSendable):
 			s.notSentStock(isStock)
 			for _, u := range sd.Units {
-				u.Status, u.Outcome = StatusUnknown, msg.New("sub.stillunknown", resolveHint(jb.key))
+				u.Conclude(StatusUnknown, msg.New("sub.stillunknown", resolveHint(jb.key)))
 			}
 			return
 		case err != nil:
@@ -484,7 +484,8 @@ func units(jb job) []journal.Unit {
 	}
 	out := make([]journal.Unit, len(jb.s.Units))
 	for k, u := range jb.s.Units {
-		out[k] = journal.Unit{ID: u.Key, BodyHash: u.BodyHash, Body: string(u.Body), Source: rowSource(jb.sh, u.Rows[0])}
+		res := u.Result()
+		out[k] = journal.Unit{ID: u.Key, BodyHash: res.BodyHash, Body: string(res.Body), Source: rowSource(jb.sh, u.Rows[0])}
 	}
 	return out
 }
@@ -588,8 +589,9 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		status, outcome = StatusUnknown, msg.New("sub.unknown", reason, resolveHint(jb.key))
 	}
 	for _, u := range jb.s.Units {
-		u.Status, u.Outcome = status, outcome
-		u.FacturaID, u.Numero, u.PVNumero = fid, num, pv
+		u.Conclude(status, outcome)
+		res := u.Record()
+		res.FacturaID, res.Numero, res.PVNumero = fid, num, pv
 	}
 	// The outcome is queued now and made durable together with this
 	// worker's next intent (one fsync for both); Submit waits for it. A
@@ -702,8 +704,8 @@ func (f *File) NotSent(why msg.Message) {
 				continue
 			}
 			r.Status = StatusPending
-			if r.Outcome.Key == "" {
-				r.Outcome = why
+			if res := r.Record(); res.Outcome.Key == "" {
+				res.Outcome = why
 			}
 		}
 	}

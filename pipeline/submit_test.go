@@ -130,8 +130,8 @@ func TestWindowRefusalsRunOutAsRejected(t *testing.T) {
 		t.Errorf("Sent = %d, want %d", res.Sent, want)
 	}
 	r := f.Sheets[0].Requests[0]
-	if r.Status != StatusRejected || r.Outcome.Key != "sub.notsent" {
-		t.Errorf("status %s (%s), want rejected as not sent", r.Status, r.Outcome.Key)
+	if r.Status != StatusRejected || r.Result().Outcome.Key != "sub.notsent" {
+		t.Errorf("status %s (%s), want rejected as not sent", r.Status, r.Result().Outcome.Key)
 	}
 }
 
@@ -307,7 +307,7 @@ func TestStockRowsAreTheUnit(t *testing.T) {
 		}
 		if st.name == "a quantity changed" {
 			r := f.Sheets[0].Requests[0]
-			text := r.Outcome.In("es")
+			text := r.Result().Outcome.In("es")
 			if r.Status != StatusConflict || !strings.Contains(text, "cantidad 1 ") || !strings.Contains(text, "movimiento 1001 de la API") {
 				t.Errorf("conflict row: %s %q, want the quantity sent and the movement", r.Status, text)
 			}
@@ -340,8 +340,8 @@ func TestConflictsAndDuplicates(t *testing.T) {
 	if send.count("venta") != 2 {
 		t.Errorf("the same sale in two files: %d sends in all, want 2 (one for it)", send.count("venta"))
 	}
-	if r := f2.Sheets[0].Requests[0]; r.Status != StatusConflict || r.Outcome.Key != "sub.duprun" {
-		t.Errorf("second file's copy: %s %s, want conflict naming the other file", r.Status, r.Outcome.Key)
+	if r := f2.Sheets[0].Requests[0]; r.Status != StatusConflict || r.Result().Outcome.Key != "sub.duprun" {
+		t.Errorf("second file's copy: %s %s, want conflict naming the other file", r.Status, r.Result().Outcome.Key)
 	}
 }
 

@@ -52,7 +52,7 @@ func newWorld(t *testing.T, o sandbox.Options) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sb.Close() })
-	api, err := apiclient.New(apiclient.Options{BaseURL: "http://sandbox.invalid", Token: apiclient.NewToken(sandbox.DefaultToken),
+	api, err := apiclient.New(apiclient.Options{BaseURL: "https://sandbox.invalid", Token: apiclient.NewToken(sandbox.DefaultToken),
 		Transport: memTransport{sb}})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,11 @@
 //
 //	genlines -rows 1000000 -o ventas-1m.csv
 //	genlines -rows 100000 -o ventas-100k.xlsx
+//	genlines -shape orders -rows 1000000 -o pedidos-1m.csv
+//
+// The "orders" shape is the one an ERP export or an accountant's sheet
+// has: 14 columns, each order's 2 to 8 lines together, the order's cells
+// repeated on every line (about 120 MB for 1,000,000 rows).
 package main
 
 import (
@@ -25,7 +30,9 @@ const linesPerSale = 5
 // row returns the cells of line i. Sales interleave in blocks of 1,000: the
 // rows of one sale are 1,000 rows apart, so grouping must look at the whole
 // file. The last two lines of a sale leave the sale-level cells blank.
-func row(i int) []string {
+var row = spread
+
+func spread(i int) []string {
 	block, off := i/(1000*linesPerSale), i%(1000*linesPerSale)
 	sale := block*1000 + off%1000
 	line := off / 1000
@@ -40,10 +47,43 @@ func row(i int) []string {
 	return cells
 }
 
+// orderHeader is the "orders" shape's header: 14 columns.
+var orderHeader = []string{"ordenId", "detalle", "usuario.nombre", "usuario.email", "usuario.dni",
+	"subtotal", "descuento", "recargo", "envio", "total", "medioPago.tipo",
+	"productos.articuloId", "productos.precio", "productos.cantidad"}
+
+// orders returns a row function of the "orders" shape: order k has
+// 2 + k%7 lines, each repeating the order's cells; amounts add up.
+func orders() func(i int) []string {
+	order, line, lines := 0, 0, 2
+	return func(int) []string {
+		if line == lines {
+			order, line = order+1, 0
+			lines = 2 + order%7
+		}
+		line++
+		orden := strconv.Itoa(2_000_000 + order)
+		precio := 100 + order%900
+		sub := strconv.Itoa(lines*2*precio+lines) + ".00"
+		return []string{orden, "Pedido web " + orden, "Cliente " + orden, "c" + orden + "@example.com",
+			strconv.Itoa(30_000_000 + order), sub, "0", "0", "0", sub, "EFECTIVO",
+			strconv.Itoa(100 + line), strconv.Itoa(precio) + ".50", "2"}
+	}
+}
+
 func main() {
 	rows := flag.Int("rows", 1_000_000, "line rows (a multiple of 5000)")
 	out := flag.String("o", "ventas.csv", "output .csv or .xlsx")
+	shape := flag.String("shape", "spread", `"spread" (13 columns, a sale's rows 1,000 apart) or "orders" (14 columns, 2 to 8 lines an order, together)`)
 	flag.Parse()
+	switch *shape {
+	case "spread":
+	case "orders":
+		header, row = orderHeader, orders()
+	default:
+		fmt.Fprintln(os.Stderr, "genlines: -shape is spread or orders")
+		os.Exit(2)
+	}
 	var err error
 	if filepath.Ext(*out) == ".xlsx" {
 		err = writeXLSX(*out, *rows)

@@ -279,12 +279,13 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 					continue
 				}
 				if d.Verdict.As == journal.OK {
-					r.Status, r.Outcome = pipeline.StatusOK, msg.New("rec.row.ok", d.Why)
-					r.FacturaID, r.Numero, r.PVNumero = d.Verdict.FacturaID, d.Verdict.Numero, d.Verdict.PVNumero
+					r.Conclude(pipeline.StatusOK, msg.New("rec.row.ok", d.Why))
+					res := r.Record()
+					res.FacturaID, res.Numero, res.PVNumero = d.Verdict.FacturaID, d.Verdict.Numero, d.Verdict.PVNumero
 				} else {
 					// Not created: nothing of it is in the ERP, and the next
 					// run sends it; a cron job's exit says so.
-					r.Status, r.Outcome = pipeline.StatusPending, msg.New("rec.row.failed", d.Why)
+					r.Conclude(pipeline.StatusPending, msg.New("rec.row.failed", d.Why))
 					code = max(code, exitRowProblems)
 				}
 			}
@@ -311,10 +312,11 @@ func runFacts(files []*pipeline.File) func(journal.Entry) (reconcile.SaleFacts, 
 			}
 			for _, r := range sh.Requests {
 				var v nxapi.Venta
-				if r.Key == "" || len(r.Body) == 0 || json.Unmarshal(r.Body, &v) != nil {
+				res := r.Result()
+				if r.Key == "" || len(res.Body) == 0 || json.Unmarshal(res.Body, &v) != nil {
 					continue
 				}
-				known[r.Key] = fact{facts: reconcile.FactsOf(&v), bodyHash: r.BodyHash}
+				known[r.Key] = fact{facts: reconcile.FactsOf(&v), bodyHash: res.BodyHash}
 			}
 		}
 	}

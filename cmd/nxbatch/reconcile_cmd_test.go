@@ -215,9 +215,9 @@ func TestRunFacts(t *testing.T) {
 		e    journal.Entry
 		want bool
 	}{
-		{"the body sent", journal.Entry{Key: key, BodyHash: r.BodyHash}, true},
+		{"the body sent", journal.Entry{Key: key, BodyHash: r.Result().BodyHash}, true},
 		{"an earlier body of the same ordenId", journal.Entry{Key: key, BodyHash: "other"}, false},
-		{"a presale with that number", journal.Entry{Key: journal.Key{Tenant: key.Tenant, Kind: "facturar", Business: "7"}, BodyHash: r.BodyHash}, false},
+		{"a presale with that number", journal.Entry{Key: journal.Key{Tenant: key.Tenant, Kind: "facturar", Business: "7"}, BodyHash: r.Result().BodyHash}, false},
 	}
 	for _, tt := range tests {
 		got, ok := facts(tt.e)

@@ -218,7 +218,7 @@ func printFileSummary(e *env, path string, rows map[pipeline.Status]int, p pipel
 	total := 0
 	for _, st := range pipeline.AllStatuses {
 		if n := rows[st]; n > 0 {
-			parts = append(parts, msg.Count("st.count."+string(st), n).In(l))
+			parts = append(parts, msg.Count("st.count."+st.String(), n).In(l))
 			total += n
 		}
 	}
