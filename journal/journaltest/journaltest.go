@@ -521,9 +521,9 @@ func testHoldIsTheCallers(t *testing.T, b Backend) {
 func testKeyHoldFromAnswer(t *testing.T, b Backend) {
 	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "501"}
 	tests := []struct {
-		name             string
-		answered, after  time.Duration
-		wantWait         time.Duration
+		name            string
+		answered, after time.Duration
+		wantWait        time.Duration
 	}{
 		{name: "answer at once, hold over", after: 30 * time.Second},
 		{name: "slow answer, hold over from the intent only", answered: 8 * time.Second, after: 25 * time.Second, wantWait: 5 * time.Second},
