@@ -34,3 +34,25 @@ func init() {
 		},
 	})
 }
+
+// Messages of `journal copy`.
+func init() {
+	register(map[string]Text{
+		"jrn.copied": {
+			ES: "%d entradas, %d filas y %d ventanas leídas de %s: %d escritas en %s, %d ya estaban iguales, %d distintas (no se sobrescribieron)",
+			EN: "%d entries, %d rows and %d windows read from %s: %d written to %s, %d already the same, %d different (not overwritten)",
+		},
+		"jrn.copy.differs": {
+			ES: "%s: el diario de destino ya la tiene distinta (%s); no se sobrescribe. Revise cuál es la correcta antes de usar el destino",
+			EN: "%s: the destination journal already has it, different (%s); it is not overwritten. Check which one is right before using the destination",
+		},
+		"jrn.copy.unitdiffers": {
+			ES: "fila %s de %s: el diario de destino ya la tiene distinta (%s); no se sobrescribe",
+			EN: "row %s of %s: the destination journal already has it, different (%s); it is not overwritten",
+		},
+		"jrn.copy.self": {
+			ES: "%s es el mismo diario de origen y de destino: no hay nada que copiar",
+			EN: "%s is both the source and the destination: there is nothing to copy",
+		},
+	})
+}

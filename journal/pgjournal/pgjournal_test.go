@@ -180,7 +180,7 @@ func TestPasswordNeverShown(t *testing.T) {
 	acquire(t, s, "t")
 	other := mustOpen(t, url+"&lease_ttl=5s", journal.Options{})
 	_, lockErr := other.Acquire(context.Background(), "t", 0)
-	wrongPort := strings.Replace(url, "127.0.0.1:", "127.0.0.1:1", 1)
+	wrongPort := strings.Replace(url, ":"+strconv.Itoa(srv.Port)+"/", ":1/", 1)
 	_, portErr := openPG(t, wrongPort, journal.Options{})
 	_, badErr := openPG(t, strings.Replace(url, "?", "?lease_ttl=soon&", 1), journal.Options{})
 	wrongPW := strings.Replace(url, pw, pw+"x", 1)
@@ -201,6 +201,9 @@ func TestPasswordNeverShown(t *testing.T) {
 		if strings.Contains(c.text, pw) || c.text == "" {
 			t.Errorf("%s shows the password, or nothing: %q", c.what, c.text)
 		}
+	}
+	if !strings.Contains(msgOf(portErr), "127.0.0.1:1/") || !strings.Contains(msgOf(portErr), "No se pudo usar el diario") {
+		t.Errorf("unreachable journal: %v, want the connection failure naming the address", portErr)
 	}
 	if portErr == nil || pwErr == nil || badErr == nil {
 		t.Errorf("opens that must fail: port %v, password %v, parameter %v", portErr, pwErr, badErr)
