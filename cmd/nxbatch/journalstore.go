@@ -76,8 +76,9 @@ func filePath(spec string, e *env) (string, error) {
 func (c *conn) lease(ctx context.Context) error {
 	release, err := c.journal.Acquire(ctx, c.tenant, c.wait)
 	if err != nil {
-		if errors.Is(err, journal.ErrLocked) {
-			return &exitError{code: exitAborted, err: localized(err, c.lang)}
+		var me *msg.Error
+		if errors.As(err, &me) && errors.Is(err, journal.ErrLocked) {
+			return &exitError{code: exitAborted, err: &inWords{text: me.Msg.In(c.lang), cause: err}}
 		}
 		if errors.Is(err, context.Canceled) {
 			return &exitError{code: exitAborted, err: errors.New(msg.New("run.interrupted").In(c.lang))}
@@ -87,3 +88,13 @@ func (c *conn) lease(ctx context.Context) error {
 	c.closers = append(c.closers, release)
 	return nil
 }
+
+// inWords is an error shown in the user's words that still matches its
+// cause (journal.ErrLocked) for the callers that decide on it.
+type inWords struct {
+	text  string
+	cause error
+}
+
+func (e *inWords) Error() string { return e.text }
+func (e *inWords) Unwrap() error { return e.cause }

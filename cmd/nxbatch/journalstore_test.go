@@ -258,6 +258,6 @@ func TestRunOnPostgreSQL(t *testing.T) {
 		t.Errorf("run while another holds the tenant: exit %d, want 4 naming the tenant\n%s%s", code, out, errs)
 	}
 	if after, _ := os.Stat(report); !after.ModTime().Equal(before.ModTime()) {
-		t.Error("the refused run rewrote the reports")
+		t.Errorf("the refused run rewrote the reports: %v then %v\n%s%s", before.ModTime(), after.ModTime(), out, errs)
 	}
 }
