@@ -157,10 +157,6 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 		sync = "off" // benchmarks comparing only
 	}
 	cfg.ConnConfig.RuntimeParams["synchronous_commit"] = sync
-	cfg.ConnConfig.RuntimeParams["application_name"] = "nxbatch"
-	lcfg := cfg.Copy()
-	lcfg.MaxConns = 2
-
 	secret, _ := u.User.Password()
 	if p := q.Get("password"); p != "" {
 		secret = p
@@ -172,6 +168,16 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	if s.host == "" {
 		s.host, _ = os.Hostname()
 	}
+	// pg_stat_activity shows which machine and process each connection is
+	// (an operator looking for a run, a test waiting for a killed one's
+	// connections to end).
+	app := fmt.Sprintf("nxbatch %s pid %d", s.host, os.Getpid())
+	if len(app) > 63 {
+		app = app[len(app)-63:]
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = app
+	lcfg := cfg.Copy()
+	lcfg.MaxConns = 2
 	s.base, s.cancel = context.WithCancel(context.Background())
 	cctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
