@@ -114,7 +114,9 @@ func sendable(st journal.State, retryUnknown bool) bool {
 // Begin records the intent to send k in one committed transaction before
 // it returns, with the refusals of bbolt's Begin (see journal.Journal.Begin)
 // and one more: the run must hold k's tenant's lease, checked against the
-// database's clock in the same transaction.
+// database's clock in the same transaction. Concurrent Begins of one key,
+// or of requests carrying units of one tenant and kind, queue on advisory
+// locks, so that the second sees what the first committed.
 func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 	if err := validKey(k); err != nil {
 		return journal.Entry{}, err
@@ -134,146 +136,68 @@ func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 	if err != nil {
 		return journal.Entry{}, err
 	}
-	ctx, cancel := s.op()
-	defer cancel()
-	c, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return journal.Entry{}, s.fail(err)
-	}
-	defer c.Release()
-
-	// First round trip: open the transaction, queue behind any Begin of the
-	// same key (and, for units, of the same tenant and kind), check the
-	// lease, read the entry and the requests of its units.
 	locks := []int64{lockID("key", k.Tenant, k.Kind, k.Business)}
 	if len(in.Units) > 0 {
 		locks = append(locks, lockID("units", k.Tenant, k.Kind))
 	}
 	slices.Sort(locks) // one order for every transaction: no deadlock
-	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	for _, id := range locks {
-		b.Queue("SELECT pg_advisory_xact_lock($1)", id)
-	}
-	b.Queue(`SELECT holder = $2 AND expires > clock_timestamp() FROM nxbatch.leases WHERE tenant = $1 FOR KEY SHARE`, k.Tenant, l.holder)
-	b.Queue(`SELECT `+entryCols+` FROM nxbatch.entries WHERE tenant = $1 AND kind = $2 AND business = $3`, k.Tenant, k.Kind, k.Business)
 	ids := make([]string, len(in.Units))
 	for i, u := range in.Units {
 		ids[i] = u.ID
 	}
-	if len(in.Units) > 0 {
-		b.Queue(`SELECT u.id, e.state FROM nxbatch.units u
-			JOIN nxbatch.entries e ON e.tenant = u.tenant AND e.kind = u.kind AND e.business = u.request
-			WHERE u.tenant = $1 AND u.kind = $2 AND u.id = ANY($3) AND u.request <> $4`, k.Tenant, k.Kind, ids, k.Business)
+	ua := unitArgs(k, in.Units)
+	var wt, wn string
+	var wnext time.Time
+	if in.Window != nil {
+		wt, wn, wnext = in.Window.Tenant, in.Window.Name, in.Window.Next
 	}
+	now := s.now()
+	bodyHash, source := clean(in.BodyHash), clean(in.Source)
+
+	// One statement, one round trip, one commit (synchronous_commit on):
+	// nxbatch.begin_intent checks and writes as journal.Journal.Begin does.
+	ctx, cancel := s.op()
+	defer cancel()
 	var (
-		e         journal.Entry
-		found     bool
-		leaseOK   bool
-		unitState = map[string]journal.State{}
+		outcome, detail, state string
+		waitUS                 int64
+		first, held            *time.Time
+		attempts               int
+		note, evidence         string
 	)
-	err = func() error {
-		br := c.SendBatch(ctx, b)
-		defer br.Close()
-		for range 1 + len(locks) {
-			if _, err := br.Exec(); err != nil {
-				return err
-			}
-		}
-		if err := br.QueryRow().Scan(&leaseOK); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		var err error
-		e, err = scanEntry(br.QueryRow())
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-		case err != nil:
-			return err
-		default:
-			found = true
-		}
-		if len(in.Units) > 0 {
-			rows, err := br.Query()
-			if err != nil {
-				return err
-			}
-			for rows.Next() {
-				var id, st string
-				if err := rows.Scan(&id, &st); err != nil {
-					return err
-				}
-				unitState[id] = journal.State(st)
-			}
-			if err := rows.Err(); err != nil {
-				return err
-			}
-		}
-		return br.Close()
-	}()
+	err = s.pool.QueryRow(ctx, `SELECT * FROM nxbatch.begin_intent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+		k.Tenant, k.Kind, k.Business, l.holder, locks, bodyHash, source, in.Hold.Microseconds(), now, s.retryU,
+		ids, ua[3], ua[4], ua[5], ua[6], wt, wn, wnext).
+		Scan(&outcome, &detail, &state, &waitUS, &first, &attempts, &held, &note, &evidence)
 	if err != nil {
 		return journal.Entry{}, s.fail(err)
 	}
-	rollback := func() { _, _ = c.Exec(ctx, "ROLLBACK") }
-
-	if !leaseOK {
-		rollback()
+	switch outcome {
+	case "lease":
 		l.lost.Store(true)
 		return journal.Entry{}, s.fail(s.leaseLost(k.Tenant))
+	case "state":
+		return journal.Entry{}, &journal.NotSendableError{Key: k, State: journal.State(state)}
+	case "unit":
+		return journal.Entry{}, &journal.NotSendableError{Key: k, Unit: detail, State: journal.State(state)}
+	case "soon":
+		return journal.Entry{}, &journal.TooSoonError{Key: k, Hold: in.Hold, Wait: time.Duration(waitUS) * time.Microsecond}
+	case "begun":
+	default:
+		return journal.Entry{}, s.fail(fmt.Errorf("begin_intent answered %q", outcome))
 	}
-	now := s.now()
-	if found {
-		if !sendable(e.State, s.retryU) {
-			rollback()
-			return journal.Entry{}, &journal.NotSendableError{Key: k, State: e.State}
-		}
-		if wait := in.Hold - now.Sub(e.Held); in.Hold > 0 && !e.Held.IsZero() && wait > 0 {
-			rollback()
-			return journal.Entry{}, &journal.TooSoonError{Key: k, Hold: in.Hold, Wait: min(wait, in.Hold)}
-		}
-	} else {
-		e = journal.Entry{Key: k, First: now}
+	e := journal.Entry{Key: k, BodyHash: bodyHash, State: journal.Sending, Attempts: attempts, Last: now, Updated: now,
+		Source: source, Note: note, Evidence: evidence}
+	if first != nil {
+		e.First = *first
 	}
-	for _, u := range in.Units {
-		if st, ok := unitState[u.ID]; ok && !sendable(st, s.retryU) {
-			rollback()
-			return journal.Entry{}, &journal.NotSendableError{Key: k, Unit: u.ID, State: st}
-		}
+	if held != nil {
+		e.Held = *held
 	}
-	e.State, e.Attempts, e.Last, e.Updated = journal.Sending, e.Attempts+1, now, now
-	e.BodyHash, e.Source = clean(in.BodyHash), clean(in.Source)
-	e.FacturaID, e.Numero, e.PVNumero, e.Message = 0, 0, 0, ""
-	e.Units = nil
-	for _, u := range in.Units {
-		e.Units = append(e.Units, u.ID)
-	}
-
-	// Second round trip: write the entry, its units and the window, commit.
-	w := &pgx.Batch{}
-	w.Queue(upsertEntry, entryArgs(e)...)
-	if len(in.Units) > 0 {
-		w.Queue(upsertUnits, unitArgs(k, in.Units)...)
-	}
-	if in.Window != nil {
-		w.Queue(upsertWindow, in.Window.Tenant, in.Window.Name, in.Window.Next)
-	}
-	w.Queue("COMMIT")
-	if err := c.SendBatch(ctx, w).Close(); err != nil {
-		rollback()
-		return journal.Entry{}, s.fail(err)
-	}
-	if err := s.committed(c.Conn()); err != nil {
-		return journal.Entry{}, s.fail(err)
+	if len(ids) > 0 {
+		e.Units = ids
 	}
 	return e, nil
-}
-
-// committed makes sure the transaction ended in a commit: a COMMIT of a
-// transaction that had failed answers ROLLBACK without an error.
-func (s *Store) committed(c *pgx.Conn) error {
-	if st := c.PgConn().TxStatus(); st != 'I' {
-		return fmt.Errorf("transaction still open after COMMIT (status %c)", st)
-	}
-	return nil
 }
 
 // finishSQL records an outcome on a sending entry and moves the window in
