@@ -156,21 +156,40 @@ func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 
 	// One statement, one round trip, one commit (synchronous_commit on):
 	// nxbatch.begin_intent checks and writes as journal.Journal.Begin does.
+	// The outcomes FinishAsync queued go first, in the same transaction.
 	ctx, cancel := s.op()
 	defer cancel()
+	outs := s.takeOutcomes()
+	b := &pgx.Batch{}
+	queueOutcomes(b, outs)
+	b.Queue(`SELECT * FROM nxbatch.begin_intent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+		k.Tenant, k.Kind, k.Business, l.holder, locks, bodyHash, source, in.Hold.Microseconds(), now, s.retryU,
+		ids, ua[3], ua[4], ua[5], ua[6], wt, wn, wnext)
 	var (
 		outcome, detail, state string
 		waitUS                 int64
 		first, held            *time.Time
 		attempts               int
 		note, evidence         string
+		changed                = make([]int, len(outs))
 	)
-	err = s.pool.QueryRow(ctx, `SELECT * FROM nxbatch.begin_intent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-		k.Tenant, k.Kind, k.Business, l.holder, locks, bodyHash, source, in.Hold.Microseconds(), now, s.retryU,
-		ids, ua[3], ua[4], ua[5], ua[6], wt, wn, wnext).
-		Scan(&outcome, &detail, &state, &waitUS, &first, &attempts, &held, &note, &evidence)
+	err = func() error {
+		br := s.pool.SendBatch(ctx, b)
+		defer br.Close()
+		if err := readOutcomes(br, changed); err != nil {
+			return err
+		}
+		if err := br.QueryRow().Scan(&outcome, &detail, &state, &waitUS, &first, &attempts, &held, &note, &evidence); err != nil {
+			return err
+		}
+		return br.Close() // the commit's answer
+	}()
 	if err != nil {
-		return journal.Entry{}, s.fail(err)
+		err = s.fail(err)
+	}
+	s.settle(outs, changed, err)
+	if err != nil {
+		return journal.Entry{}, err
 	}
 	switch outcome {
 	case "lease":
@@ -221,18 +240,9 @@ const finishSQL = `WITH upd AS (
 // if another run declared this one gone meanwhile, the entry is Unknown and
 // Finish fails with ErrWrongState instead.
 func (s *Store) Finish(k journal.Key, out journal.Outcome) error {
-	switch out.State {
-	case journal.OK, journal.Rejected, journal.Unknown, journal.Unsent:
-	default:
-		return fmt.Errorf("journal: finish %s as %q: want ok, rejected, unknown or unsent", k, out.State)
-	}
-	var wt, wn string
-	var next time.Time
-	if out.Window != nil {
-		if out.Window.Tenant == "" || out.Window.Name == "" {
-			return errors.New("journal: a rate window needs a tenant and a name")
-		}
-		wt, wn, next = out.Window.Tenant, out.Window.Name, out.Window.Next
+	args, err := s.finishArgs(k, out, s.now())
+	if err != nil {
+		return err
 	}
 	if err := s.brokenErr(); err != nil {
 		return err
@@ -240,11 +250,35 @@ func (s *Store) Finish(k journal.Key, out journal.Outcome) error {
 	ctx, cancel := s.op()
 	defer cancel()
 	var changed, moved int
-	err := s.pool.QueryRow(ctx, finishSQL, k.Tenant, k.Kind, k.Business, string(out.State),
-		out.FacturaID, out.Numero, out.PVNumero, clean(out.Message), s.now(), wt, wn, next).Scan(&changed, &moved)
-	if err != nil {
+	if err := s.pool.QueryRow(ctx, finishSQL, args...).Scan(&changed, &moved); err != nil {
 		return s.fail(err)
 	}
+	return s.finished(k, changed)
+}
+
+// finishArgs checks an outcome and returns finishSQL's arguments for it.
+func (s *Store) finishArgs(k journal.Key, out journal.Outcome, now time.Time) ([]any, error) {
+	switch out.State {
+	case journal.OK, journal.Rejected, journal.Unknown, journal.Unsent:
+	default:
+		return nil, fmt.Errorf("journal: finish %s as %q: want ok, rejected, unknown or unsent", k, out.State)
+	}
+	var wt, wn string
+	var next time.Time
+	if out.Window != nil {
+		if out.Window.Tenant == "" || out.Window.Name == "" {
+			return nil, errors.New("journal: a rate window needs a tenant and a name")
+		}
+		wt, wn, next = out.Window.Tenant, out.Window.Name, out.Window.Next
+	}
+	return []any{k.Tenant, k.Kind, k.Business, string(out.State),
+		out.FacturaID, out.Numero, out.PVNumero, clean(out.Message), now, wt, wn, next}, nil
+}
+
+// finished is Finish's answer once finishSQL changed changed entries: an
+// outcome that changed none was for an entry that is absent or not
+// sending (refusals, not storage failures).
+func (s *Store) finished(k journal.Key, changed int) error {
 	if changed == 1 {
 		return nil
 	}
@@ -258,15 +292,118 @@ func (s *Store) Finish(k journal.Key, out journal.Outcome) error {
 	return fmt.Errorf("finish %s: it is %s, not sending: %w", k, e.State, journal.ErrWrongState)
 }
 
-// FinishAsync is Finish on a goroutine of its own. PostgreSQL groups the
-// WAL flushes of concurrent commits, so an outcome recorded this way and
-// the same worker's next intent share a flush, as they share a group
-// commit in bbolt. A storage failure is sticky here too: every write after
-// it fails.
+// pendingOutcome is an outcome FinishAsync queued: the next Begin carries
+// it, or the flusher after outcomeDelay.
+type pendingOutcome struct {
+	k    journal.Key
+	args []any
+	done chan error
+}
+
+// outcomeDelay is how long a queued outcome waits for a Begin to carry it
+// before it is committed on its own. A worker calls Begin right after
+// FinishAsync (microseconds), so this only matters for the last outcomes
+// of a run, or for workers held back by --rate.
+const outcomeDelay = 2 * time.Millisecond
+
+// FinishAsync is Finish that does not wait: the outcome is queued, and the
+// next Begin (of any worker) commits it in its own transaction, before its
+// intent, in the same round trip — one commit for an outcome and the next
+// intent, as bbolt's group commit shares one fsync between them. When no
+// Begin comes within outcomeDelay, the outcomes are committed on their
+// own. The channel receives the result once it is durable; a storage
+// failure is sticky, as for every write.
 func (s *Store) FinishAsync(k journal.Key, out journal.Outcome) <-chan error {
 	done := make(chan error, 1)
-	go func() { done <- s.Finish(k, out) }()
+	args, err := s.finishArgs(k, out, s.now())
+	if err == nil {
+		err = s.brokenErr()
+	}
+	if err != nil {
+		done <- err
+		return done
+	}
+	s.outMu.Lock()
+	s.outs = append(s.outs, &pendingOutcome{k: k, args: args, done: done})
+	if s.outTimer == nil {
+		s.outTimer = time.AfterFunc(outcomeDelay, s.flushOutcomes)
+	}
+	s.outMu.Unlock()
 	return done
+}
+
+// takeOutcomes takes every queued outcome.
+func (s *Store) takeOutcomes() []*pendingOutcome {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	outs := s.outs
+	s.outs = nil
+	if s.outTimer != nil {
+		s.outTimer.Stop()
+		s.outTimer = nil
+	}
+	return outs
+}
+
+// flushOutcomes commits the queued outcomes that no Begin carried, in one
+// transaction.
+func (s *Store) flushOutcomes() {
+	outs := s.takeOutcomes()
+	if len(outs) == 0 {
+		return
+	}
+	if err := s.brokenErr(); err != nil {
+		s.settle(outs, nil, err)
+		return
+	}
+	ctx, cancel := s.op()
+	defer cancel()
+	b := &pgx.Batch{}
+	queueOutcomes(b, outs)
+	changed := make([]int, len(outs))
+	err := func() error {
+		br := s.pool.SendBatch(ctx, b)
+		defer br.Close()
+		if err := readOutcomes(br, changed); err != nil {
+			return err
+		}
+		return br.Close()
+	}()
+	if err != nil {
+		err = s.fail(err)
+	}
+	s.settle(outs, changed, err)
+}
+
+// queueOutcomes adds the outcomes' statements to a batch: a batch's
+// statements run in one implicit transaction, committed once.
+func queueOutcomes(b *pgx.Batch, outs []*pendingOutcome) {
+	for _, o := range outs {
+		b.Queue(finishSQL, o.args...)
+	}
+}
+
+// readOutcomes reads the answers of queueOutcomes' statements.
+func readOutcomes(br pgx.BatchResults, changed []int) error {
+	for i := range changed {
+		var moved int
+		if err := br.QueryRow().Scan(&changed[i], &moved); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settle answers each queued outcome once its transaction ended: err for
+// all when it failed.
+func (s *Store) settle(outs []*pendingOutcome, changed []int, err error) {
+	for i, o := range outs {
+		if err != nil {
+			o.done <- err
+			continue
+		}
+		o.done <- s.finished(o.k, changed[i])
+	}
 }
 
 // Resolve records a verdict on an entry whose outcome is not known. An

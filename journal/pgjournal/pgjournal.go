@@ -90,6 +90,10 @@ type Store struct {
 	mu     sync.Mutex
 	broken error             // the first storage-level failure; sticky
 	leases map[string]*lease // by tenant
+
+	outMu    sync.Mutex        // guards the outcomes FinishAsync queued
+	outs     []*pendingOutcome // waiting for a Begin to carry them
+	outTimer *time.Timer       // commits them alone after outcomeDelay
 }
 
 var _ journal.Store = (*Store)(nil)
@@ -231,6 +235,7 @@ func (s *Store) ServeListing() (func(), error) { return func() {}, nil }
 // Close lets go of every lease this journal holds and closes its
 // connections.
 func (s *Store) Close() error {
+	s.flushOutcomes()
 	s.mu.Lock()
 	ls := make([]*lease, 0, len(s.leases))
 	for _, l := range s.leases {
