@@ -71,3 +71,33 @@ func benchRequests(b *testing.B, j journal.Store, workers int) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkBeginStockMovement measures one stock movement's journaling: an
+// intent carrying 500 rows (units) and its outcome, as a count packed by
+// --max-articulos 500 sends them.
+func BenchmarkBeginStockMovement(b *testing.B) {
+	_, url := newDB(b)
+	j, err := pgjournal.Open(context.Background(), url, pgjournal.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	if _, err := j.Acquire(context.Background(), "0f3a9c", 0); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		us := make([]journal.Unit, 500)
+		for n := range us {
+			us[n] = journal.Unit{ID: "row-" + strconv.Itoa(i) + "-" + strconv.Itoa(n), BodyHash: "5d41402abc4b2a76", Body: `{"articuloId":105,"cantidad":3}`, Source: "stock.csv fila 2"}
+		}
+		k := journal.Key{Tenant: "0f3a9c", Kind: "stock", Business: "mv-" + strconv.Itoa(i)}
+		if _, err := j.Begin(k, journal.Intent{BodyHash: "9b2e61d0", Units: us,
+			Window: &journal.Mark{Tenant: "0f3a9c", Name: "stock/movimiento", Next: time.Now()}}); err != nil {
+			b.Fatal(err)
+		}
+		if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: int64(i + 1)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -18,7 +18,7 @@ func (s *Store) Export(fn func(journal.Record) error) error {
 	ctx, cancel := context.WithCancel(s.base)
 	defer cancel()
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+entryCols+` FROM nxbatch.entries ORDER BY tenant, kind, business`)
+		rows, err := tx.Query(ctx, `SELECT `+entryCols+` FROM nxbatch.entries ORDER BY tenant COLLATE "C", kind COLLATE "C", business COLLATE "C"`)
 		if err != nil {
 			return err
 		}
@@ -35,7 +35,7 @@ func (s *Store) Export(fn func(journal.Record) error) error {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		rows, err = tx.Query(ctx, `SELECT tenant, kind, id, request, body_hash, body, source FROM nxbatch.units ORDER BY tenant, kind, id`)
+		rows, err = tx.Query(ctx, `SELECT tenant, kind, id, request, body_hash, body, source FROM nxbatch.units ORDER BY tenant COLLATE "C", kind COLLATE "C", id COLLATE "C"`)
 		if err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func (s *Store) Export(fn func(journal.Record) error) error {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		rows, err = tx.Query(ctx, `SELECT tenant, name, next FROM nxbatch.windows ORDER BY tenant, name`)
+		rows, err = tx.Query(ctx, `SELECT tenant, name, next FROM nxbatch.windows ORDER BY tenant COLLATE "C", name COLLATE "C"`)
 		if err != nil {
 			return err
 		}

@@ -594,7 +594,7 @@ func (s *Store) List(filter journal.State) ([]journal.Entry, error) {
 	ctx, cancel := context.WithTimeout(s.base, 10*opTimeout)
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT `+entryCols+` FROM nxbatch.entries
-		WHERE $1 = '' OR state = $1 ORDER BY tenant, kind, business`, string(filter))
+		WHERE $1 = '' OR state = $1 ORDER BY tenant COLLATE "C", kind COLLATE "C", business COLLATE "C"`, string(filter))
 	if err != nil {
 		return nil, fmt.Errorf("journal: list %s: %w", s.display, err)
 	}

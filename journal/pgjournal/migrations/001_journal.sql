@@ -1,12 +1,13 @@
 -- The journal's tables: entries (one per request), units (stock rows, each
 -- with the last request that carried it), windows (the API's persisted rate
--- windows) and leases (which run sends for a tenant). Keys are compared
--- byte by byte (COLLATE "C"), the order bbolt keeps them in, so that a
--- listing reads the same from either journal.
+-- windows) and leases (which run sends for a tenant). Listings sort keys
+-- byte by byte (ORDER BY ... COLLATE "C"), the order bbolt keeps them in;
+-- the columns keep the database's collation, so that lookups by a
+-- parameter or an array use the primary keys.
 CREATE TABLE nxbatch.entries (
-	tenant     text COLLATE "C" NOT NULL,
-	kind       text COLLATE "C" NOT NULL,
-	business   text COLLATE "C" NOT NULL,
+	tenant     text NOT NULL,
+	kind       text NOT NULL,
+	business   text NOT NULL,
 	body_hash  text NOT NULL DEFAULT '',
 	state      text NOT NULL CHECK (state IN ('sending', 'ok', 'rejected', 'unknown', 'failed', 'unsent')),
 	attempts   integer NOT NULL,
@@ -29,10 +30,10 @@ CREATE TABLE nxbatch.entries (
 CREATE INDEX entries_state ON nxbatch.entries (state, tenant);
 
 CREATE TABLE nxbatch.units (
-	tenant    text COLLATE "C" NOT NULL,
-	kind      text COLLATE "C" NOT NULL,
-	id        text COLLATE "C" NOT NULL,
-	request   text COLLATE "C" NOT NULL,
+	tenant    text NOT NULL,
+	kind      text NOT NULL,
+	id        text NOT NULL,
+	request   text NOT NULL,
 	body_hash text NOT NULL,
 	body      text NOT NULL DEFAULT '',
 	source    text NOT NULL DEFAULT '',
@@ -40,8 +41,8 @@ CREATE TABLE nxbatch.units (
 );
 
 CREATE TABLE nxbatch.windows (
-	tenant text COLLATE "C" NOT NULL,
-	name   text COLLATE "C" NOT NULL,
+	tenant text NOT NULL,
+	name   text NOT NULL,
 	next   timestamptz NOT NULL,
 	PRIMARY KEY (tenant, name)
 );
@@ -49,7 +50,7 @@ CREATE TABLE nxbatch.windows (
 -- A lease is live while expires (the database's clock) is ahead; its
 -- holder renews it every third of its time.
 CREATE TABLE nxbatch.leases (
-	tenant   text COLLATE "C" PRIMARY KEY,
+	tenant   text PRIMARY KEY,
 	holder   text NOT NULL,
 	host     text NOT NULL,
 	pid      integer NOT NULL,

@@ -52,14 +52,18 @@ BEGIN
 		END IF;
 	END IF;
 	IF cardinality(p_unit_ids) > 0 THEN
-		SELECT x.id, r.state INTO u_id, u_state
-			FROM unnest(p_units) WITH ORDINALITY AS x(id, n)
-			JOIN nxbatch.units u ON u.tenant = p_tenant AND u.kind = p_kind AND u.id = x.id
+		-- Planned for each call (EXECUTE): a plan cached from the first
+		-- calls, on nearly empty tables, reads all of a tenant's units
+		-- instead of looking up the ones carried.
+		EXECUTE $q$SELECT x.id, r.state
+			FROM unnest($1) WITH ORDINALITY AS x(id, n)
+			JOIN nxbatch.units u ON u.tenant = $2 AND u.kind = $3 AND u.id = x.id
 			JOIN nxbatch.entries r ON r.tenant = u.tenant AND r.kind = u.kind AND r.business = u.request
-			WHERE u.request <> p_business
-				AND NOT (r.state IN ('rejected', 'failed', 'unsent') OR (r.state = 'unknown' AND p_retry_unknown))
-			ORDER BY x.n LIMIT 1;
-		IF FOUND THEN
+			WHERE u.request <> $4
+				AND NOT (r.state IN ('rejected', 'failed', 'unsent') OR (r.state = 'unknown' AND $5))
+			ORDER BY x.n LIMIT 1$q$
+			INTO u_id, u_state USING p_units, p_tenant, p_kind, p_business, p_retry_unknown;
+		IF u_id IS NOT NULL THEN
 			RETURN QUERY SELECT 'unit'::text, u_id, u_state, 0::bigint, NULL::timestamptz, 0, NULL::timestamptz, ''::text, ''::text;
 			RETURN;
 		END IF;
