@@ -7,10 +7,12 @@
 //
 //	measure -bin /tmp/nxbatch -latency 20ms -workers 8 -rate 0 ventas.csv
 //	measure -bin /tmp/nxbatch -kind stock -scale 0.1 -data data.json -max-articulos 500 stock.csv
+//	measure -bin /tmp/nxbatch -pg -latency 20ms -workers 8 -rate 0 ventas.csv   (PostgreSQL journal)
 package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nxbatch/nxbatch/internal/pgtest"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
 
@@ -34,6 +37,9 @@ func main() {
 
 // bucketsFlag is -every.
 var bucketsFlag *time.Duration
+
+// journalKind names the journal of the run in the figures.
+var journalKind string
 
 // stockWindow is the API's stock movement window before scaling.
 const stockWindow = 3 * time.Second
@@ -50,6 +56,8 @@ func run() error {
 	xlsx := flag.Bool("xlsx", false, "also write the XLSX reports (the default passes --no-xlsx)")
 	bucketsFlag = flag.Duration("every", 0, "also print the throughput of every such span of the sending")
 	dir := flag.String("dir", "", "folder for journal and reports (default: a new temp folder)")
+	jflag := flag.String("journal", "", "--journal for the run: a file or a postgres:// URL of an empty journal (default: a file in -dir)")
+	pg := flag.Bool("pg", false, "journal in a private PostgreSQL server started for the run (Debian's postgresql package), on loopback")
 	flag.Parse()
 	if *bin == "" || flag.NArg() != 1 {
 		return errors.New("usage: measure -bin NXBATCH [flags] FILE")
@@ -79,8 +87,26 @@ func run() error {
 		}
 		defer os.RemoveAll(*dir)
 	}
+	jarg := *jflag
+	if *pg {
+		srv, err := pgtest.Start()
+		if err != nil {
+			return err
+		}
+		defer srv.Stop()
+		if jarg, err = srv.NewDatabase(context.Background(), "bench"); err != nil {
+			return err
+		}
+	}
+	if jarg == "" {
+		jarg = filepath.Join(*dir, "journal")
+	}
+	journalKind = "bbolt"
+	if strings.HasPrefix(jarg, "postgres") {
+		journalKind = "PostgreSQL"
+	}
 	args := []string{"run", "--base-url", sb.URL, "--time-scale", strconv.FormatFloat(*scale, 'g', -1, 64),
-		"--journal", filepath.Join(*dir, "journal"), "--report-dir", filepath.Join(*dir, "reports"),
+		"--journal", jarg, "--report-dir", filepath.Join(*dir, "reports"),
 		"--workers", strconv.Itoa(*workers), "--rate", strconv.FormatFloat(*rate, 'g', -1, 64),
 		"--max-articulos", strconv.Itoa(*maxArt), "--max-errors", "0"}
 	if !*xlsx {
@@ -127,9 +153,9 @@ func ventaFigures(st sandbox.State, workers int, rate float64, latency, wall tim
 			fmt.Printf("  from %v: %.1f req/s\n", time.Duration(i)**bucketsFlag, float64(counts[i])/bucketsFlag.Seconds())
 		}
 	}
-	fmt.Printf("venta: %d sales, --workers %d --rate %g, latency %v: wall %.2fs, sending %.2fs, "+
+	fmt.Printf("venta: %d sales, --workers %d --rate %g, latency %v, %s journal: wall %.2fs, sending %.2fs, "+
 		"throughput %.1f req/s, bound %.1f req/s, %.1f%% of bound\n",
-		n, workers, rate, latency, wall.Seconds(), span.Seconds(), tput, bound, 100*tput/bound)
+		n, workers, rate, latency, journalKind, wall.Seconds(), span.Seconds(), tput, bound, 100*tput/bound)
 	return nil
 }
 

@@ -66,7 +66,7 @@ func reportPull(e *env, pulled []catalog.Pulled, l msg.Lang) error {
 		}
 	}
 	if refused {
-		return &exitError{code: exitAborted, err: errors.New(msg.New("catc.pull.unauthorized").In(l))}
+		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("catc.pull.unauthorized")}}
 	}
 	if len(missing) > 0 {
 		say(e.stdout, msg.New("catc.pull.hint", strings.Join(missing, ",")).In(l))

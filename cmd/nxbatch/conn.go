@@ -20,8 +20,8 @@ import (
 // persists the API's rate windows) and, beside it, the catalog cache and
 // the tenants it resolved.
 type stateFlags struct {
-	Journal string        `help:"Journal file (exactly-once record of every request, and the API's rate windows). Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal), shared by runs from any folder." type:"path"`
-	Wait    time.Duration `help:"How long to wait for another nxbatch process that holds the journal (0: exit at once)." default:"0s"`
+	Journal string        `help:"Journal (exactly-once record of every request, and the API's rate windows): a file, or a postgres:// URL shared by several machines. Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal), shared by runs from any folder." env:"NXBATCH_JOURNAL"`
+	Wait    time.Duration `help:"How long to wait for another nxbatch process that holds the journal, or with PostgreSQL the tenant (0: exit at once)." default:"0s"`
 }
 
 // journalPath is --journal, or the default in the user's state folder.
@@ -78,7 +78,9 @@ type sandboxFlags struct {
 // the journal that paces it.
 type conn struct {
 	client  *apiclient.Client
-	journal *journal.Journal
+	journal journal.Store
+	dir     string        // the state that stays on this machine (see openJournal)
+	wait    time.Duration // --wait, for the tenant's lease
 	scale   float64
 	env     sendrules.Env
 	lang    msg.Lang
@@ -96,7 +98,7 @@ func (c *conn) scaled(d time.Duration) time.Duration { return sendrules.Scale(d,
 
 // stateDir is the folder of the journal, which also holds the catalog
 // cache and the resolved tenants.
-func (c *conn) stateDir() string { return filepath.Dir(c.journal.Path()) }
+func (c *conn) stateDir() string { return c.dir }
 
 // catalogs returns the per-tenant catalog cache beside the journal.
 func (c *conn) catalogs(ttl time.Duration) *catalog.Cache {
@@ -126,7 +128,7 @@ func (c *conn) resolve(ctx context.Context, wait bool) error {
 			return err
 		}
 		c.ident, c.tenant = id, id.ID
-		return nil
+		return c.lease(ctx)
 	}
 	r := &tenant.Resolver{Dir: c.stateDir(), Env: c.env, Read: c.client, Windows: c.journal, Scale: c.scale, Wait: wait}
 	id, cfg, err := r.Resolve(ctx, c.client.CredentialHash())
@@ -137,14 +139,17 @@ func (c *conn) resolve(ctx context.Context, wait bool) error {
 	if cfg != nil {
 		_ = c.catalogs(0).StoreConfig(cfg, time.Now()) // only a cache
 	}
-	return nil
+	return c.lease(ctx)
 }
 
 // resolveError turns a failure to learn the tenant into the error a user
 // acts on, with its exit code.
 func (c *conn) resolveError(err error) error {
 	var we *tenant.WindowError
+	var ee *exitError
 	switch {
+	case errors.As(err, &ee): // the tenant's lease: already the user's words
+		return err
 	case errors.Is(err, apiclient.ErrUnauthorized):
 		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("sub.unauthorized")}}
 	case errors.As(err, &we):
@@ -207,16 +212,12 @@ func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Op
 	if apiclient.ClearText(c.client.BaseURL()) {
 		say(e.stderr, msg.New("cli.baseurl.insecure.warn", c.client.BaseURL()).In(l))
 	}
-	jo.LockTimeout = st.Wait
-	jr, err := journal.Open(path, jo)
+	jr, dir, err := openJournal(e, path, st.Wait, jo, l)
 	if err != nil {
 		c.Close()
-		if errors.Is(err, journal.ErrLocked) {
-			return nil, &exitError{code: exitAborted, err: localized(err, l)}
-		}
-		return nil, localized(err, l)
+		return nil, err
 	}
-	c.journal = jr
+	c.journal, c.dir, c.wait = jr, dir, st.Wait
 	c.closers = append(c.closers, jr.Close)
 	return c, nil
 }

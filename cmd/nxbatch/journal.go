@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"text/tabwriter"
 	"time"
 
 	"github.com/gocarina/gocsv"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/writers"
 )
@@ -16,12 +18,13 @@ import (
 type journalCmd struct {
 	List    journalListCmd    `cmd:"" help:"List journaled requests (also while a run holds the journal)."`
 	Resolve journalResolveCmd `cmd:"" help:"Settle a request whose outcome is unknown, after checking the ERP."`
-	Accept  journalAcceptCmd  `cmd:"" help:"Go on with a journal that was refused as behind or as another journal (a restored copy you trust)."`
+	Accept  journalAcceptCmd  `cmd:"" help:"Go on with a journal file that was refused as behind or as another journal (a restored copy you trust). bbolt files only."`
+	Copy    journalCopyCmd    `cmd:"" help:"Copy every entry, row and window of one journal into another (a file into PostgreSQL, or back), never overwriting an entry that differs."`
 }
 
 // journalFlags say which journal a journal command works on.
 type journalFlags struct {
-	Journal string `help:"Journal file. Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal)." type:"path"`
+	Journal string `help:"Journal: a file, or a postgres:// URL. Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal)." env:"NXBATCH_JOURNAL"`
 	langFlag
 }
 
@@ -79,7 +82,7 @@ func (c *journalListCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	entries, err := listJournal(path, journal.State(c.Status))
+	entries, err := listJournal(e, path, journal.State(c.Status))
 	if err != nil {
 		return localized(err, l)
 	}
@@ -105,8 +108,20 @@ func (c *journalListCmd) Run(e *env) error {
 }
 
 // listJournal lists the journal at path: opening it, or asking the run that
-// holds it.
-func listJournal(path string, filter journal.State) ([]journal.Entry, error) {
+// holds it. A PostgreSQL journal is read directly, whoever is running.
+func listJournal(e *env, path string, filter journal.State) ([]journal.Entry, error) {
+	if pgjournal.IsURL(path) {
+		j, err := pgjournal.Open(e.ctx, path, pgjournal.Options{})
+		if err != nil {
+			return nil, err
+		}
+		defer j.Close()
+		return j.List(filter)
+	}
+	path, err := filePath(path, e)
+	if err != nil {
+		return nil, err
+	}
 	j, err := journal.Open(path, journal.Options{})
 	if errors.Is(err, journal.ErrLocked) {
 		entries, lerr := journal.ListRunning(path, filter)
@@ -140,16 +155,13 @@ func (c *journalResolveCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	j, err := journal.Open(path, journal.Options{})
+	j, _, err := openJournal(e, path, 0, journal.Options{}, l)
 	if err != nil {
-		if errors.Is(err, journal.ErrLocked) {
-			return &exitError{code: exitAborted, err: localized(err, l)}
-		}
-		return localized(err, l)
+		return err
 	}
 	defer j.Close()
 	if err := j.Resolve(k, journal.Verdict{As: journal.State(c.As), Note: c.Note}); err != nil {
-		return &exitError{code: exitUsage, err: errors.New(msg.New("jrn.resolve.failed", c.Key, resolveProblem(err, l)).In(l))}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("jrn.resolve.failed", c.Key, resolveProblem(err, l))}}
 	}
 	say(e.stdout, msg.New("jrn.resolved", c.Key, c.As).In(l))
 	return nil
@@ -162,6 +174,8 @@ func resolveProblem(err error, l msg.Lang) string {
 		return msg.New("jrn.resolve.notfound").In(l)
 	case errors.Is(err, journal.ErrWrongState):
 		return msg.New("jrn.resolve.notunknown").In(l)
+	case errors.Is(err, journal.ErrLocked):
+		return localized(err, l).Error()
 	}
 	return err.Error()
 }
@@ -177,9 +191,78 @@ func (c *journalAcceptCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if pgjournal.IsURL(path) {
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("pgj.noaccept")}}
+	}
+	if path, err = filePath(path, e); err != nil {
+		return err
+	}
 	if err := journal.Accept(path); err != nil {
 		return localized(err, l)
 	}
 	say(e.stdout, msg.New("jrn.accepted", path).In(l))
 	return nil
+}
+
+type journalCopyCmd struct {
+	From string `help:"Journal to copy from: a file or a postgres:// URL." required:""`
+	To   string `help:"Journal to copy into: a file or a postgres:// URL (created when new)." required:""`
+	langFlag
+}
+
+// Run copies every entry, unit and window of --from into --to. What --to
+// lacks is written; what it holds alike is left; what it holds different is
+// listed and left as it is (exit 1): a journal is never overwritten with
+// another's idea of what was sent. Running it again changes nothing.
+func (c *journalCopyCmd) Run(e *env) error {
+	l := c.lang()
+	if !pgjournal.IsURL(c.From) {
+		// Opening a file that is not there would make an empty journal.
+		p, err := filePath(c.From, e)
+		if err != nil {
+			return err
+		}
+		if _, err := os.Stat(p); err != nil {
+			return usage("jrn.copy.nofrom", p, msg.CauseOf(err))
+		}
+	}
+	from, err := c.open(e, c.From, l)
+	if err != nil {
+		return err
+	}
+	defer from.Close()
+	to, err := c.open(e, c.To, l)
+	if err != nil {
+		return err
+	}
+	defer to.Close()
+	if from.Path() == to.Path() {
+		return usage("jrn.copy.self", from.Path())
+	}
+	res, err := journal.Copy(to, from)
+	if err != nil {
+		if errors.Is(err, journal.ErrLocked) {
+			return &exitError{code: exitAborted, err: localized(err, l)}
+		}
+		return &exitError{code: exitAborted, err: err}
+	}
+	for _, cf := range res.Conflicts {
+		if cf.Unit != "" {
+			say(e.stderr, msg.New("jrn.copy.unitdiffers", cf.Unit, cf.Key.String(), cf.Field).In(l))
+		} else {
+			say(e.stderr, msg.New("jrn.copy.differs", cf.Key.String(), cf.Field).In(l))
+		}
+	}
+	say(e.stdout, msg.New("jrn.copied", res.Entries, res.Units, res.Windows, from.Path(), res.Written, to.Path(), res.Same, len(res.Conflicts)).In(l))
+	if len(res.Conflicts) > 0 {
+		return &exitError{code: exitRowProblems}
+	}
+	return nil
+}
+
+// open opens one side of a copy: the default state folder plays no part, a
+// journal must be named.
+func (c *journalCopyCmd) open(e *env, spec string, l msg.Lang) (journal.Store, error) {
+	j, _, err := openJournal(e, spec, 0, journal.Options{}, l)
+	return j, err
 }

@@ -35,7 +35,7 @@ func (c *listenCmd) Run(e *env) error {
 	lg := e.log.With(slog.String("component", "listen"))
 	st, err := listener.Open(c.Store, listener.Options{ReplayWindow: c.ReplayWindow, MaxItems: c.MaxItems, ProbeEvery: c.ProbeEvery, Lang: l, Log: lg})
 	if errors.Is(err, listener.ErrLocked) {
-		return &exitError{code: exitAborted, err: errors.New(msg.New("lst.locked", c.Store).In(l))}
+		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("lst.locked", c.Store)}}
 	}
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}

@@ -32,7 +32,7 @@ func nx(t *testing.T, dir string, args ...string) (int, string, string) {
 	err = run(e, args)
 	var ee *exitError
 	if err != nil && (!errors.As(err, &ee) || ee.err != nil) {
-		errb.WriteString(err.Error())
+		errb.WriteString(render(err, langOf(args)))
 	}
 	return exitCode(err), out.String(), errb.String()
 }

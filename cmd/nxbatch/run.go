@@ -84,6 +84,11 @@ func (c *runCmd) Run(e *env) error {
 	rep := reporter{e: e, c: c, l: l, started: started}
 
 	if err := cn.resolve(e.ctx, true); err != nil {
+		if errors.Is(err, journal.ErrLocked) {
+			// Another run has this tenant: its reports are not ours to
+			// overwrite (as when a bbolt journal is locked at the start).
+			return cn.resolveError(err)
+		}
 		// Without knowing the tenant the journal cannot be asked what was
 		// sent: nothing is sent, and the reports say why.
 		stopErr := cn.resolveError(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"github.com/nxbatch/nxbatch/apiclient"
 	"log/slog"
@@ -59,7 +58,7 @@ func (c *sandboxCmd) Run(e *env) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", msg.New("sbx.addr.bad", c.Addr).In(l), err)}
 	}
 	if !local && !c.AllowRemote {
-		return &exitError{code: exitUsage, err: errors.New(msg.New("sbx.loopback", c.Addr).In(l))}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("sbx.loopback", c.Addr)}}
 	}
 	data := sandbox.DemoData()
 	if c.Data != "" {

@@ -20,7 +20,7 @@ func sandboxCLI(t *testing.T, args ...string) (code int, stdout, stderr string) 
 		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	err := run(e, append([]string{"sandbox"}, args...))
 	if err != nil {
-		errb.WriteString(err.Error())
+		errb.WriteString(render(err, langOf(args)))
 	}
 	return exitCode(err), out.String(), errb.String()
 }

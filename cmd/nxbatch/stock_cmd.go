@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -27,7 +26,7 @@ func (c *stockExportCmd) Run(e *env) error {
 	l := c.lang()
 	since, err := parseSince(c.Since, time.Now())
 	if err != nil {
-		return &exitError{code: exitUsage, err: errors.New(msg.New("lst.since.bad", c.Since).In(l))}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("lst.since.bad", c.Since)}}
 	}
 	st, err := listener.Load(c.Store, listener.Options{Lang: l, Log: e.log})
 	if err != nil {

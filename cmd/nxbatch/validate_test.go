@@ -32,7 +32,7 @@ func runCLI(t *testing.T, dir string, args ...string) (int, string, string) {
 	if err != nil {
 		var ee *exitError
 		if !asExit(err, &ee) || ee.err != nil {
-			errb.WriteString(err.Error())
+			errb.WriteString(render(err, langOf(args)))
 		}
 	}
 	return exitCode(err), out.String(), errb.String()

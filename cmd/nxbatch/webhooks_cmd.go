@@ -120,7 +120,7 @@ func (c *webhooksSetCmd) Run(e *env) error {
 	}
 	if secret != "" && webhook.SecretInClear(g.URL) {
 		if !c.AllowInsecureHTTP {
-			return &exitError{code: exitUsage, err: errors.New(msg.New("wh.insecure", g.URL, listener.SecretHeader).In(l))}
+			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("wh.insecure", g.URL, listener.SecretHeader)}}
 		}
 		say(e.stderr, msg.New("wh.insecure.allowed", g.URL, listener.SecretHeader).In(l))
 	}
@@ -162,7 +162,7 @@ func (c *webhooksDeleteCmd) Run(e *env) error {
 	defer cn.Close()
 	list, err := a.Delete(e.ctx, c.ID)
 	if errors.Is(err, webhook.ErrNoSuchWebhook) {
-		return &exitError{code: exitUsage, err: errors.New(msg.New("wh.delete.missing", c.ID).In(l))}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("wh.delete.missing", c.ID)}}
 	}
 	if err != nil {
 		return webhookErr(e, err, l)

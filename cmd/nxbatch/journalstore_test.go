@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nxbatch/nxbatch/internal/pgtest"
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/pgjournal"
+)
+
+// pg is this package's PostgreSQL server; each test makes its databases.
+var (
+	pg       *pgtest.Server
+	pgErr    error
+	pgSerial atomic.Int64
+)
+
+func TestMain(m *testing.M) {
+	pg, pgErr = pgtest.Start()
+	code := m.Run()
+	if pg != nil {
+		if err := pg.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "stop PostgreSQL:", err)
+		}
+	}
+	os.Exit(code)
+}
+
+// pgURL is the URL of a new database for t; without PostgreSQL the test
+// fails, naming the package to install.
+func pgURL(t *testing.T) string {
+	t.Helper()
+	if pgErr != nil {
+		t.Fatalf("PostgreSQL for the tests: %v", pgErr)
+	}
+	u, err := pg.NewDatabase(context.Background(), fmt.Sprintf("cmd%d", pgSerial.Add(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// nxcli runs nxbatch in-process with state under dir.
+func nxcli(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{ctx: context.Background(), stdout: &out, stderr: &errb,
+		getenv: func(k string) string {
+			if k == "XDG_STATE_HOME" {
+				return filepath.Join(dir, "state")
+			}
+			return ""
+		},
+		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	err := run(e, args)
+	if err != nil {
+		errb.WriteString(render(err, langOf(args)))
+	}
+	return exitCode(err), out.String(), errb.String()
+}
+
+// fillJournal journals a few requests of every kind and state, with units
+// and windows, in the bbolt file at path.
+func fillJournal(t *testing.T, path string) []journal.Entry {
+	t.Helper()
+	j, err := journal.Open(path, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	for i, st := range []journal.State{journal.OK, journal.Rejected, journal.Unknown, journal.Unsent, journal.OK} {
+		k := journal.Key{Tenant: "app7@production", Kind: "venta", Business: fmt.Sprint(900 + i)}
+		if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "ventas.csv fila 2", Hold: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		if err := j.Finish(k, journal.Outcome{State: st, FacturaID: int64(i), Numero: int64(10 + i), Message: "=1+1 «ñ»"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := journal.Key{Tenant: "app7@production", Kind: "stock", Business: "mv1"}
+	if _, err := j.Begin(m, journal.Intent{BodyHash: "b", Units: []journal.Unit{{ID: "r1", BodyHash: "x", Body: "3"}, {ID: "r2", BodyHash: "y", Body: "4"}},
+		Window: &journal.Mark{Tenant: "app7@production", Name: "stock/movimiento", Next: time.Now().Add(time.Minute)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Finish(m, journal.Outcome{State: journal.OK, FacturaID: 55}); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Resolve(journal.Key{Tenant: "app7@production", Kind: "venta", Business: "902"}, journal.Verdict{As: journal.Failed, Note: "no está"}); err != nil {
+		t.Fatal(err)
+	}
+	es, err := j.List("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+// TestJournalCopyRoundTrip copies a bbolt journal into PostgreSQL and back
+// into a new file: every entry comes back as it was (to the microsecond
+// PostgreSQL keeps), a second copy writes nothing, and a copy over an
+// entry that differs is refused with the entry named.
+func TestJournalCopyRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	src, back := filepath.Join(dir, "a", "journal"), filepath.Join(dir, "b", "journal")
+	want := fillJournal(t, src)
+	url := pgURL(t)
+
+	for _, c := range []struct {
+		from, to string
+		written  string
+	}{{src, url, "9 escritas"}, {url, back, "9 escritas"}, {src, url, "0 escritas"}} {
+		code, out, errs := nxcli(t, dir, "journal", "copy", "--from", c.from, "--to", c.to)
+		if code != 0 || !strings.Contains(out, c.written) {
+			t.Fatalf("copy %s -> %s: exit %d\n%s%s", pgjournal.Redact(c.from), pgjournal.Redact(c.to), code, out, errs)
+		}
+		if strings.Contains(out+errs, pg.Password()) {
+			t.Errorf("copy printed the password:\n%s%s", out, errs)
+		}
+	}
+	j, err := journal.Open(back, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := j.List("")
+	j.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trunc := cmp.Transformer("µs", func(t time.Time) time.Time { return t.Truncate(time.Microsecond) })
+	if diff := cmp.Diff(want, got, trunc); diff != "" {
+		t.Errorf("bbolt -> PostgreSQL -> bbolt changed entries (-want +got):\n%s", diff)
+	}
+
+	// PostgreSQL's journal settles an unknown; copying the old file over it
+	// is refused for that entry.
+	pj, err := pgjournal.Open(context.Background(), url, pgjournal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unk := journal.Key{Tenant: "app7@production", Kind: "venta", Business: "902"}
+	if _, err := pj.Acquire(context.Background(), unk.Tenant, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := pj.Resolve(journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "902"}, journal.Verdict{As: journal.OK, Note: "sí"}); err == nil {
+		t.Fatal("resolving a failed entry succeeded")
+	}
+	k := journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "904"}
+	if _, err := pj.Begin(k, journal.Intent{BodyHash: "h"}); err == nil {
+		t.Fatal("Begin of an ok entry succeeded")
+	}
+	if err := pj.Finish(journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "901"}, journal.Outcome{State: journal.OK}); err == nil {
+		t.Fatal("Finish of a rejected entry succeeded")
+	}
+	again := journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "901"}
+	if _, err := pj.Begin(again, journal.Intent{BodyHash: "h2"}); err != nil {
+		t.Fatal(err)
+	}
+	pj.Close()
+	code, out, errs := nxcli(t, dir, "journal", "copy", "--from", src, "--to", url)
+	if code != 1 || !strings.Contains(errs, "app7@production/venta/901") || !strings.Contains(out, "1 distintas") {
+		t.Errorf("copy over a different entry: exit %d, want 1 naming it\n%s%s", code, out, errs)
+	}
+}
+
+// TestJournalFromEnvironment: NXBATCH_JOURNAL selects the PostgreSQL
+// journal for every command; its password is never printed; accept says it
+// is for files only.
+func TestJournalFromEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "journal")
+	fillJournal(t, src)
+	url := pgURL(t)
+	if code, out, errs := nxcli(t, dir, "journal", "copy", "--from", src, "--to", url); code != 0 {
+		t.Fatalf("copy: exit %d\n%s%s", code, out, errs)
+	}
+	t.Setenv("NXBATCH_JOURNAL", url)
+	// 902 was resolved failed in the file: nothing is unknown.
+	code, out, errs := nxcli(t, dir, "journal", "list", "--status", "failed", "--format", "csv")
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, "app7@production/venta/902") {
+		t.Errorf("journal list --status failed from NXBATCH_JOURNAL: exit %d, want the one failed entry\n%s%s", code, out, errs)
+	}
+	code, out, errs = nxcli(t, dir, "journal", "list")
+	if code != 0 || !strings.Contains(out, "app7@production/stock/mv1") || strings.Count(out, "\n") != 7 {
+		t.Errorf("journal list from NXBATCH_JOURNAL: exit %d, want the 6 entries and a header\n%s%s", code, out, errs)
+	}
+	code, out, errs = nxcli(t, dir, "journal", "resolve", "app7@production/venta/902", "--as", "ok", "--note", "x")
+	if code != exitUsage || !strings.Contains(out+errs, "solo se resuelven") {
+		t.Errorf("resolve of a settled entry: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = nxcli(t, dir, "journal", "accept")
+	if code != exitUsage || !strings.Contains(errs, "solo para un diario en archivo") {
+		t.Errorf("journal accept on PostgreSQL: exit %d\n%s%s", code, out, errs)
+	}
+	bad := strings.Replace(url, fmt.Sprintf(":%d/", pg.Port), ":1/", 1)
+	t.Setenv("NXBATCH_JOURNAL", bad)
+	code, out, errs = nxcli(t, dir, "journal", "list")
+	if code == 0 || !strings.Contains(errs, "No se pudo usar el diario postgres://nxbatch@127.0.0.1:1") {
+		t.Errorf("journal list of an unreachable journal: exit %d\n%s%s", code, out, errs)
+	}
+	for _, s := range []string{out, errs} {
+		if strings.Contains(s, pg.Password()) {
+			t.Errorf("the password was printed:\n%s", s)
+		}
+	}
+}
+
+// TestRunOnPostgreSQL: a run against the embedded sandbox journals in
+// PostgreSQL; a rerun skips everything; a run while another process holds
+// the tenant exits 4 naming it and writes no report.
+func TestRunOnPostgreSQL(t *testing.T) {
+	dir := t.TempDir()
+	url := pgURL(t)
+	input := filepath.Join(dir, "ventas.csv")
+	var b strings.Builder
+	b.WriteString("ordenId,usuario.email,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n")
+	for i := range 6 {
+		fmt.Fprintf(&b, "%d,c%d@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n", 7100+i, i)
+	}
+	if err := os.WriteFile(input, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "--sandbox", "--time-scale", "0.01", "--journal", url, "--no-xlsx", "--report-dir", filepath.Join(dir, "r"), input}
+	code, out, errs := nxcli(t, dir, args...)
+	if code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
+	}
+	pj, err := pgjournal.Open(context.Background(), url, pgjournal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pj.Close()
+	es, err := pj.List(journal.OK)
+	if err != nil || len(es) != 6 {
+		t.Fatalf("journal after the run: %d ok, %v; want 6", len(es), err)
+	}
+	tenant := es[0].Key.Tenant
+	if code, out, errs := nxcli(t, dir, args...); code != 0 || !strings.Contains(out, "6") {
+		t.Errorf("rerun: exit %d\n%s%s", code, out, errs)
+	}
+	if _, err := pj.Acquire(context.Background(), tenant, 0); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(dir, "r", "ventas.result.csv")
+	before, _ := os.Stat(report)
+	code, out, errs = nxcli(t, dir, args...)
+	if code != exitAborted || !strings.Contains(errs, "para el inquilino "+tenant) || !strings.Contains(errs, "Otra ejecución de nxbatch está usando el diario") {
+		t.Errorf("run while another holds the tenant: exit %d, want 4 naming the tenant\n%s%s", code, out, errs)
+	}
+	if after, _ := os.Stat(report); !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the refused run rewrote the reports: %v then %v\n%s%s", before.ModTime(), after.ModTime(), out, errs)
+	}
+}

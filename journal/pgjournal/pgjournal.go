@@ -1,0 +1,318 @@
+// Package pgjournal is nxbatch's journal in PostgreSQL, for integrators who
+// run nxbatch on several machines (Kubernetes CronJobs, a pair of VMs): one
+// shared, durable, exactly-once record of every request, with the same
+// semantics as the bbolt file (package journal's Store, proved by the same
+// contract suite).
+//
+// What the bbolt file gets from being one file on one machine, this gets
+// from the database:
+//
+//   - Durability: every intent is a committed transaction with
+//     synchronous_commit on before Begin returns; PostgreSQL groups the WAL
+//     flushes of concurrent commits, as bbolt's group commit does.
+//   - One run at a time per tenant: a lease row per tenant, renewed by a
+//     heartbeat every third of its time and judged by the database's clock
+//     (the one clock every machine shares). Begin checks, in its own
+//     transaction, that this run still holds the lease; a run that could
+//     not renew it in time sends nothing more.
+//   - Recovery: whoever takes a tenant's lease after a holder that is gone
+//     (killed, cut off) turns that holder's Sending entries into Unknown in
+//     the same transaction, before it can send anything.
+//
+// The schema (schema nxbatch of the database in the URL) is created and
+// migrated by Open: versioned migrations embedded in the binary, applied in
+// one transaction under an advisory lock.
+package pgjournal
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
+)
+
+// DefaultLeaseTTL is how long a lease outlives its last renewal: a run that
+// dies loses its tenant within this time. The holder renews it every third
+// of it, so two renewals may fail (a database failover, a slow network)
+// before it is lost.
+const DefaultLeaseTTL = 30 * time.Second
+
+// opTimeout bounds one journal operation. A Begin that cannot commit in this
+// time fails and the run stops: the stock window persisted with the intent
+// counts from the moment the request was to leave, so a request must not
+// leave long after it.
+const opTimeout = 15 * time.Second
+
+var (
+	// ErrNewerSchema means the database holds a schema of a newer nxbatch.
+	ErrNewerSchema = errors.New("pgjournal: the journal's schema is newer than this nxbatch")
+	// ErrLeaseLost means this run's lease on a tenant expired or was taken
+	// by another run: it must not send anything more.
+	ErrLeaseLost = errors.New("pgjournal: lease lost")
+)
+
+// Options configure Open.
+type Options struct {
+	journal.Options
+	// LeaseTTL is how long a lease outlives its last renewal (0: the URL's
+	// lease_ttl parameter, else DefaultLeaseTTL).
+	LeaseTTL time.Duration
+	// Host names this machine in the lease, for the message a second run
+	// gets ("" : the host name).
+	Host string
+}
+
+// Store is an open PostgreSQL journal. Its methods are safe for concurrent
+// use by the submitting workers.
+type Store struct {
+	pool    *pgxpool.Pool // journal operations
+	lpool   *pgxpool.Pool // leases: their heartbeats never queue behind busy workers
+	display string
+	secret  string // the password, only to make sure no error carries it
+	now     func() time.Time
+	retryU  bool
+	ttl     time.Duration
+	host    string
+	base    context.Context
+	cancel  context.CancelFunc
+
+	mu     sync.Mutex
+	broken error             // the first storage-level failure; sticky
+	leases map[string]*lease // by tenant
+
+	outMu    sync.Mutex        // guards the outcomes FinishAsync queued
+	outs     []*pendingOutcome // waiting for a Begin to carry them
+	outTimer *time.Timer       // commits them alone after outcomeDelay
+}
+
+var _ journal.Store = (*Store)(nil)
+
+// IsURL reports whether s names a PostgreSQL journal rather than a file.
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// Redact is s without its password (in the user part or the password
+// parameter), for every message, log line and listing: the URL itself is a
+// secret, its display is not.
+func Redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "postgres://…"
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	q := u.Query()
+	if q.Has("password") {
+		q.Del("password")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// Open connects to the journal at rawURL (postgres://…), creates or
+// migrates its schema, and returns it. It takes no lease: Acquire does, per
+// tenant, once the tenant is known. Errors never carry the password.
+func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
+	display := Redact(rawURL)
+	u, err := url.Parse(rawURL)
+	if err != nil || !IsURL(rawURL) {
+		return nil, &msg.Error{Msg: msg.New("pgj.badurl", display), Err: errors.New("pgjournal: not a postgres:// URL")}
+	}
+	q := u.Query()
+	ttl := o.LeaseTTL
+	if v := q.Get("lease_ttl"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second {
+			return nil, &msg.Error{Msg: msg.New("pgj.badurl", display), Err: fmt.Errorf("pgjournal: lease_ttl %q: want a duration of 1s or more", v)}
+		}
+		if ttl == 0 {
+			ttl = d
+		}
+	}
+	if ttl == 0 {
+		ttl = DefaultLeaseTTL
+	}
+	q.Del("lease_ttl") // ours, not the server's
+	if !q.Has("pool_max_conns") {
+		// pgxpool's default (the number of CPUs) would make 8 workers queue
+		// for 2 connections on a 2-core machine.
+		q.Set("pool_max_conns", "16")
+	}
+	u.RawQuery = q.Encode()
+	cfg, err := pgxpool.ParseConfig(u.String())
+	if err != nil {
+		return nil, &msg.Error{Msg: msg.New("pgj.badurl", display), Err: errors.New("pgjournal: the URL cannot be parsed")}
+	}
+	sync := "on"
+	if o.NoSync {
+		sync = "off" // benchmarks comparing only
+	}
+	cfg.ConnConfig.RuntimeParams["synchronous_commit"] = sync
+	secret, _ := u.User.Password()
+	if p := q.Get("password"); p != "" {
+		secret = p
+	}
+	s := &Store{display: display, secret: secret, now: o.Now, retryU: o.RetryUnknown, ttl: ttl, host: o.Host, leases: map[string]*lease{}}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.host == "" {
+		s.host, _ = os.Hostname()
+	}
+	// pg_stat_activity shows which machine and process each connection is
+	// (an operator looking for a run, a test waiting for a killed one's
+	// connections to end).
+	app := fmt.Sprintf("nxbatch %s pid %d", s.host, os.Getpid())
+	if len(app) > 63 {
+		app = app[len(app)-63:]
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = app
+	lcfg := cfg.Copy()
+	lcfg.MaxConns = 2
+	s.base, s.cancel = context.WithCancel(context.Background())
+	cctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(cctx, cfg.ConnConfig)
+	if err != nil {
+		s.cancel()
+		return nil, s.connectError(err)
+	}
+	err = migrate(cctx, conn, display)
+	conn.Close(context.Background())
+	if err != nil {
+		s.cancel()
+		var me *msg.Error
+		if errors.As(err, &me) {
+			return nil, err
+		}
+		return nil, s.connectError(fmt.Errorf("schema: %w", err))
+	}
+	if s.pool, err = pgxpool.NewWithConfig(s.base, cfg); err == nil {
+		s.lpool, err = pgxpool.NewWithConfig(s.base, lcfg)
+	}
+	if err != nil {
+		s.Close()
+		return nil, s.connectError(err)
+	}
+	return s, nil
+}
+
+// connectError is a failure to reach or set up the database, in the user's
+// words, with the URL shown without its password.
+func (s *Store) connectError(err error) error {
+	return &msg.Error{Msg: msg.New("pgj.connect", s.display, s.scrub(err.Error())), Err: errors.New(s.scrub(err.Error()))}
+}
+
+// scrub removes the password from a driver's text: pgx does not print
+// passwords, and this makes sure of it.
+func (s *Store) scrub(text string) string {
+	if s.secret != "" {
+		text = strings.ReplaceAll(text, s.secret, "xxxxx")
+	}
+	return strings.TrimSpace(text)
+}
+
+// Path is the journal's URL without its password.
+func (s *Store) Path() string { return s.display }
+
+// ServeListing does nothing: any machine can read a PostgreSQL journal
+// while a run uses it, so nobody needs the running process to answer.
+func (s *Store) ServeListing() (func(), error) { return func() {}, nil }
+
+// Close lets go of every lease this journal holds and closes its
+// connections.
+func (s *Store) Close() error {
+	s.flushOutcomes()
+	s.mu.Lock()
+	ls := make([]*lease, 0, len(s.leases))
+	for _, l := range s.leases {
+		ls = append(ls, l)
+	}
+	s.mu.Unlock()
+	var errs []error
+	for _, l := range ls {
+		errs = append(errs, s.release(l))
+	}
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	if s.lpool != nil {
+		s.lpool.Close()
+	}
+	s.cancel()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("pgjournal: close %s: %w", s.display, err)
+	}
+	return nil
+}
+
+// op is the context of one operation: bounded, and cancelled by Close.
+func (s *Store) op() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(s.base, opTimeout)
+}
+
+// fail records a storage-level failure: it is returned now and by every
+// later write, never retried, so that the run stops.
+func (s *Store) fail(err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.broken == nil {
+		s.broken = fmt.Errorf("journal: write to %s failed, stop the run: %w", s.display, err)
+	}
+	return s.broken
+}
+
+// brokenErr is the sticky failure, if any.
+func (s *Store) brokenErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.broken
+}
+
+func randomID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// clean makes text storable: PostgreSQL's text holds neither NUL nor
+// invalid UTF-8, and an API message carrying either must not stop a run.
+func clean(s string) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		s = strings.ReplaceAll(s, "\x00", "\uFFFD")
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// nullTime is t for a nullable column: NULL for the zero time.
+func nullTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// validKey refuses keys bbolt refuses, with the same rules.
+func validKey(k journal.Key) error {
+	p, err := journal.ParseKey(k.String())
+	if err != nil {
+		return err
+	}
+	if p != k {
+		return fmt.Errorf("journal key %q: tenant and kind cannot contain '/'", k.String())
+	}
+	return nil
+}

@@ -1,0 +1,253 @@
+package pgjournal_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/pgjournal"
+	"github.com/nxbatch/nxbatch/msg"
+)
+
+func mustOpen(t *testing.T, url string, o journal.Options) *pgjournal.Store {
+	t.Helper()
+	s, err := openPG(t, url, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func acquire(t *testing.T, s journal.Store, tenant string) {
+	t.Helper()
+	if _, err := s.Acquire(context.Background(), tenant, 0); err != nil {
+		t.Fatalf("Acquire(%s): %v", tenant, err)
+	}
+}
+
+// TestTenantsProceedInParallel: two machines on one journal send for two
+// tenants at once; each is kept out of the other's tenant.
+func TestTenantsProceedInParallel(t *testing.T) {
+	_, url := newDB(t)
+	a, b := mustOpen(t, url, journal.Options{}), mustOpen(t, url, journal.Options{})
+	acquire(t, a, "t1")
+	acquire(t, b, "t2")
+	for _, c := range []struct {
+		s      journal.Store
+		tenant string
+	}{{a, "t1"}, {b, "t2"}} {
+		if _, err := c.s.Begin(journal.Key{Tenant: c.tenant, Kind: "venta", Business: "1"}, journal.Intent{BodyHash: "h"}); err != nil {
+			t.Errorf("Begin for %s: %v", c.tenant, err)
+		}
+	}
+	if _, err := a.Begin(journal.Key{Tenant: "t2", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"}); !errors.Is(err, journal.ErrNoLease) {
+		t.Errorf("Begin for a tenant another machine holds = %v, want ErrNoLease", err)
+	}
+	_, err := a.Acquire(context.Background(), "t2", 0)
+	var me *msg.Error
+	if !errors.Is(err, journal.ErrLocked) || !errors.As(err, &me) {
+		t.Fatalf("Acquire of a tenant another machine holds = %v, want ErrLocked", err)
+	}
+	got := me.Msg.In(msg.ES)
+	for _, want := range []string{"Otra ejecución de nxbatch está usando el diario", "para el inquilino t2", "en test, pid"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("locked message %q does not say %q", got, want)
+		}
+	}
+}
+
+// TestLostLeaseStopsSending: a run that stopped renewing its lease (a
+// stopped process, a cut network) is declared gone once it expires; the
+// next run takes the tenant, its in-flight entry becomes unknown, and the
+// first run can neither begin anything more nor record an ok over the
+// unknown.
+func TestLostLeaseStopsSending(t *testing.T) {
+	_, url := newDB(t)
+	a, b := mustOpen(t, url, journal.Options{}), mustOpen(t, url, journal.Options{})
+	acquire(t, a, "t")
+	k1, k2 := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}, journal.Key{Tenant: "t", Kind: "venta", Business: "2"}
+	if _, err := a.Begin(k1, journal.Intent{BodyHash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	pgjournal.PauseHeartbeats(a)
+	start := time.Now()
+	if _, err := b.Acquire(context.Background(), "t", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > testTTL+2*time.Second {
+		t.Errorf("took %v to take over, want within the lease time %v", took, testTTL)
+	}
+	if e, _, _ := b.Get(k1); e.State != journal.Unknown {
+		t.Errorf("the gone run's in-flight entry is %s, want unknown", e.State)
+	}
+	_, err := a.Begin(k2, journal.Intent{BodyHash: "h"})
+	if !errors.Is(err, pgjournal.ErrLeaseLost) {
+		t.Fatalf("Begin after the lease was taken = %v, want ErrLeaseLost", err)
+	}
+	if err := a.Finish(k1, journal.Outcome{State: journal.OK, FacturaID: 5}); err == nil {
+		t.Error("Finish as ok over an entry the next run declared unknown succeeded")
+	}
+	if _, found, _ := b.Get(k2); found {
+		t.Error("an intent was recorded without the lease")
+	}
+	if e, _, _ := b.Get(k1); e.State != journal.Unknown || e.FacturaID != 0 {
+		t.Errorf("entry after the gone run's Finish = %+v, want still unknown", e)
+	}
+}
+
+// TestResolveOfSendingWaitsForItsRun: an operator cannot settle an entry a
+// live run on another machine is still waiting on.
+func TestResolveOfSendingWaitsForItsRun(t *testing.T) {
+	_, url := newDB(t)
+	a, op := mustOpen(t, url, journal.Options{}), mustOpen(t, url, journal.Options{})
+	acquire(t, a, "t")
+	k := journal.Key{Tenant: "t", Kind: "facturar", Business: "9"}
+	if _, err := a.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := op.Resolve(k, journal.Verdict{As: journal.Failed, Note: "no está"}); !errors.Is(err, journal.ErrLocked) {
+		t.Errorf("Resolve of an entry in flight on a live run = %v, want ErrLocked", err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := op.Resolve(k, journal.Verdict{As: journal.Failed, Note: "no está"}); err != nil {
+		t.Errorf("Resolve once that run is gone: %v", err)
+	}
+}
+
+// TestSchemaMigratedOnceAndNewerRefused: machines starting at once on a new
+// database create the schema once; a schema from a newer nxbatch is refused.
+func TestSchemaMigratedOnceAndNewerRefused(t *testing.T) {
+	name, url := newDB(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Go(func() {
+			s, err := openPG(t, url, journal.Options{})
+			if err == nil {
+				err = s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Errorf("concurrent Open: %v", err)
+		}
+	}
+	ctx := context.Background()
+	if err := srv.Exec(ctx, name, `DO $$ BEGIN IF (SELECT count(*) FROM nxbatch.migrations) <> `+
+		strconv.Itoa(pgjournal.SchemaVersion())+` THEN RAISE EXCEPTION 'migrations applied twice'; END IF; END $$`); err != nil {
+		t.Error(err)
+	}
+	if err := srv.Exec(ctx, name, `INSERT INTO nxbatch.migrations (version, name, by) VALUES (99, '099_future.sql', 'nxbatch v9')`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := openPG(t, url, journal.Options{})
+	var me *msg.Error
+	if !errors.Is(err, pgjournal.ErrNewerSchema) || !errors.As(err, &me) || !strings.Contains(me.Msg.In(msg.ES), "versión más nueva de nxbatch (esquema 99") {
+		t.Errorf("Open of a newer schema = %v, want refused saying so", err)
+	}
+}
+
+// TestDurableSessions: every intent is committed with synchronous_commit on,
+// whatever the server's default.
+func TestDurableSessions(t *testing.T) {
+	name, url := newDB(t)
+	if err := srv.Exec(context.Background(), "postgres", `ALTER DATABASE `+name+` SET synchronous_commit = off`); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, url, journal.Options{})
+	if v, err := pgjournal.Setting(s, "synchronous_commit"); err != nil || v != "on" {
+		t.Errorf("synchronous_commit = %q, %v; want on", v, err)
+	}
+}
+
+// TestPasswordNeverShown: the URL's password appears in no message, error
+// or display of the journal.
+func TestPasswordNeverShown(t *testing.T) {
+	_, url := newDB(t)
+	pw := srv.Password()
+	s := mustOpen(t, url, journal.Options{})
+	acquire(t, s, "t")
+	other := mustOpen(t, url+"&lease_ttl=5s", journal.Options{})
+	_, lockErr := other.Acquire(context.Background(), "t", 0)
+	wrongPort := strings.Replace(url, ":"+strconv.Itoa(srv.Port)+"/", ":1/", 1)
+	_, portErr := openPG(t, wrongPort, journal.Options{})
+	_, badErr := openPG(t, strings.Replace(url, "?", "?lease_ttl=soon&", 1), journal.Options{})
+	wrongPW := strings.Replace(url, pw, pw+"x", 1)
+	_, pwErr := openPG(t, wrongPW, journal.Options{})
+	for _, c := range []struct {
+		what string
+		text string
+	}{
+		{"Path", s.Path()},
+		{"locked error", lockErr.Error()},
+		{"locked message", msgOf(lockErr)},
+		{"unreachable error", errText(portErr)},
+		{"unreachable message", msgOf(portErr)},
+		{"bad parameter", errText(badErr) + msgOf(badErr)},
+		{"wrong password", errText(pwErr) + msgOf(pwErr)},
+		{"redacted parameter", pgjournal.Redact("postgres://u@h/db?password=" + pw)},
+	} {
+		if strings.Contains(c.text, pw) || c.text == "" {
+			t.Errorf("%s shows the password, or nothing: %q", c.what, c.text)
+		}
+	}
+	if !strings.Contains(msgOf(portErr), "127.0.0.1:1/") || !strings.Contains(msgOf(portErr), "No se pudo usar el diario") {
+		t.Errorf("unreachable journal: %v, want the connection failure naming the address", portErr)
+	}
+	if portErr == nil || pwErr == nil || badErr == nil {
+		t.Errorf("opens that must fail: port %v, password %v, parameter %v", portErr, pwErr, badErr)
+	}
+	if !strings.HasPrefix(s.Path(), "postgres://nxbatch@127.0.0.1:") {
+		t.Errorf("Path = %q, want the URL with its user and without the password", s.Path())
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func msgOf(err error) string {
+	var me *msg.Error
+	if errors.As(err, &me) {
+		return me.Msg.In(msg.ES) + me.Msg.In(msg.EN)
+	}
+	return ""
+}
+
+// TestLeaseTimeFromURL: lease_ttl in the URL sets how long a lease outlives
+// its last renewal.
+func TestLeaseTimeFromURL(t *testing.T) {
+	_, url := newDB(t)
+	s, err := pgjournal.Open(context.Background(), url+"&lease_ttl=7s", pgjournal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	acquire(t, s, "t")
+	if d, err := pgjournal.LeaseLength(s, "t"); err != nil || d != 7*time.Second {
+		t.Errorf("lease length = %v, %v; want 7s", d, err)
+	}
+	def, err := pgjournal.Open(context.Background(), url, pgjournal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer def.Close()
+	acquire(t, def, "u")
+	if d, err := pgjournal.LeaseLength(def, "u"); err != nil || d != pgjournal.DefaultLeaseTTL {
+		t.Errorf("default lease length = %v, %v; want %v", d, err, pgjournal.DefaultLeaseTTL)
+	}
+}

@@ -1,0 +1,66 @@
+package msg
+
+// Messages of the PostgreSQL journal: a tenant in use by another run, a
+// lease lost, a database that cannot be used.
+func init() {
+	register(map[string]Text{
+		"pgj.locked": {
+			ES: "Otra ejecución de nxbatch está usando el diario %s para el inquilino %s (%s): espere a que termine o deténgala, y vuelva a intentar",
+			EN: "Another nxbatch run is using the journal %s for tenant %s (%s): wait for it to finish or stop it, then try again",
+		},
+		"pgj.holder": {
+			ES: "en %s, pid %d, turno vigente hasta las %s",
+			EN: "on %s, pid %d, lease held until %s",
+		},
+		"pgj.leaselost": {
+			ES: "Esta ejecución perdió el turno del inquilino %s en el diario %s (no pudo renovarlo a tiempo y otra ejecución pudo tomarlo): no envía nada más. Lo que estaba en curso quedará como desconocido",
+			EN: "This run lost its lease on tenant %s in the journal %s (it could not renew it in time and another run may have taken it): it sends nothing more. What was in flight will be unknown",
+		},
+		"pgj.connect": {
+			ES: "No se pudo usar el diario %s: %s. Revise la URL de --journal (o NXBATCH_JOURNAL), la red y que el servidor PostgreSQL esté en marcha",
+			EN: "The journal %s cannot be used: %s. Check the --journal URL (or NXBATCH_JOURNAL), the network and that the PostgreSQL server is running",
+		},
+		"pgj.newerschema": {
+			ES: "El diario %s fue creado por una versión más nueva de nxbatch (esquema %d; esta conoce hasta el %d): actualice nxbatch en todas las máquinas",
+			EN: "The journal %s was written by a newer nxbatch (schema %d; this one knows up to %d): update nxbatch on every machine",
+		},
+		"pgj.badurl": {
+			ES: "La URL del diario no es válida (%s): use postgres://usuario@servidor:5432/base",
+			EN: "The journal URL is not valid (%s): use postgres://user@host:5432/database",
+		},
+		"pgj.noaccept": {
+			ES: "«journal accept» es solo para un diario en archivo (bbolt); un diario en PostgreSQL no tiene registro de transacciones a su lado que aceptar",
+			EN: "«journal accept» is only for a journal file (bbolt); a PostgreSQL journal has no transaction record beside it to accept",
+		},
+	})
+}
+
+// Messages of `journal copy`.
+func init() {
+	register(map[string]Text{
+		"jrn.copied": {
+			ES: "%d entradas, %d filas y %d ventanas leídas de %s: %d escritas en %s, %d ya estaban iguales, %d distintas (no se sobrescribieron)",
+			EN: "%d entries, %d rows and %d windows read from %s: %d written to %s, %d already the same, %d different (not overwritten)",
+		},
+		"jrn.copy.differs": {
+			ES: "%s: el diario de destino ya la tiene distinta (%s); no se sobrescribe. Revise cuál es la correcta antes de usar el destino",
+			EN: "%s: the destination journal already has it, different (%s); it is not overwritten. Check which one is right before using the destination",
+		},
+		"jrn.copy.unitdiffers": {
+			ES: "fila %s de %s: el diario de destino ya la tiene distinta (%s); no se sobrescribe",
+			EN: "row %s of %s: the destination journal already has it, different (%s); it is not overwritten",
+		},
+		"jrn.copy.nofrom": {
+			ES: "no se puede leer el diario de origen %s: %s. Revise --from",
+			EN: "cannot read the source journal %s: %s. Check --from",
+		},
+		"cli.journal.path": {
+			ES: "--journal %s no es un nombre de archivo que se pueda usar: %s",
+			EN: "--journal %s is not a file name that can be used: %s",
+		},
+		"jrn.copy.self": {
+			ES: "%s es el mismo diario de origen y de destino: no hay nada que copiar",
+			EN: "%s is both the source and the destination: there is nothing to copy",
+		},
+	})
+}
