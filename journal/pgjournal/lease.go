@@ -94,8 +94,10 @@ func (s *Store) tryAcquire(ctx context.Context, l *lease) (busy error, err error
 		if busy, err := s.heldElsewhere(ctx, tx, l.tenant); err != nil || busy != nil {
 			return busy, err
 		}
+		// One reading of the clock for all three times, so that a lease
+		// lasts exactly its length after each renewal.
 		tag, err := tx.Exec(ctx, `INSERT INTO nxbatch.leases (tenant, holder, host, pid, acquired, renewed, expires)
-			VALUES ($1, $2, $3, $4, clock_timestamp(), clock_timestamp(), clock_timestamp() + $5 * interval '1 microsecond')
+			SELECT $1, $2, $3, $4, c.t, c.t, c.t + $5 * interval '1 microsecond' FROM (SELECT clock_timestamp() AS t) c
 			ON CONFLICT (tenant) DO UPDATE SET holder = EXCLUDED.holder, host = EXCLUDED.host, pid = EXCLUDED.pid,
 				acquired = EXCLUDED.acquired, renewed = EXCLUDED.renewed, expires = EXCLUDED.expires
 			WHERE nxbatch.leases.expires <= clock_timestamp()`,
@@ -175,8 +177,8 @@ func (s *Store) heartbeat(l *lease) {
 		}
 		ctx, cancel := context.WithTimeout(s.base, s.ttl/3)
 		tag, err := s.lpool.Exec(ctx, `UPDATE nxbatch.leases
-			SET renewed = clock_timestamp(), expires = clock_timestamp() + $3 * interval '1 microsecond'
-			WHERE tenant = $1 AND holder = $2 AND expires > clock_timestamp()`, l.tenant, l.holder, s.ttl.Microseconds())
+			SET renewed = c.t, expires = c.t + $3 * interval '1 microsecond' FROM (SELECT clock_timestamp() AS t) c
+			WHERE tenant = $1 AND holder = $2 AND expires > c.t`, l.tenant, l.holder, s.ttl.Microseconds())
 		cancel()
 		if err == nil && tag.RowsAffected() == 0 {
 			l.lost.Store(true)
