@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# The validate benchmark of issue 2: wall time and peak memory of
-# `nxbatch validate` on a 1,000,000-line venta CSV (about 200,000 sales whose
-# rows are not contiguous) and on a 100,000-line XLSX, each next to the floor:
-# the least work a tool that reads the file (and, for CSV, writes every
-# record back out) can do. Goals: CSV within 3x of the floor's wall time and
-# under 400 MB peak RSS; XLSX within 2x.
+# The validate benchmark (issues 2, 13 and 14): wall time and peak memory of
+# `nxbatch validate --offline --no-xlsx` on four inputs, each beside its
+# floor, the least work a tool that reads the file (and, for CSV, writes
+# every record back out) can do, measured in the same run:
+#
+#   spread  1,000,000-line venta CSV, 13 columns, a sale's 5 rows 1,000 apart
+#   orders  1,000,000-row venta CSV, 14 columns, 2 to 8 lines an order (~120 MB)
+#   single  1,000,000 one-line sales, 11 columns (~74 MB): as many requests as rows
+#   xlsx    100,000-line venta XLSX (numbers stored as numbers)
+#
+# Goals: CSV within 3x of the floor's wall time (aim 2x) and under 400 MB;
+# memory about 3x the file's size at most; XLSX within 1.5x of excelize's
+# own row read.
 #
 #   bench/validate.sh [csv-rows] [xlsx-rows]
 set -euo pipefail
@@ -17,26 +24,31 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get inst
 go build -o "$out/nxbatch" ./cmd/nxbatch
 go build -o "$out/floor" ./bench/floor
 go build -o "$out/genlines" ./bench/genlines
-"$out/genlines" -rows "$csv_rows" -o "$out/ventas.csv"
-"$out/genlines" -rows "$xlsx_rows" -o "$out/ventas.xlsx"
+"$out/genlines" -rows "$csv_rows" -o "$out/spread.csv"
+"$out/genlines" -shape orders -rows "$csv_rows" -o "$out/orders.csv"
+"$out/genlines" -shape single -rows "$csv_rows" -o "$out/single.csv"
+"$out/genlines" -rows "$xlsx_rows" -o "$out/xlsx.xlsx"
 
-# measure NAME CMD...: prints "NAME wall_s peak_MB"
+# measure CMD...: prints "wall_s peak_MB"
 measure() {
-  local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" >/dev/null 2>"$out/$name.err" || true
+  /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" >/dev/null 2>"$out/err.txt" || true
   read -r wall kb < "$out/time.txt"
-  echo "$name $wall $((kb / 1024))"
+  echo "$wall $((kb / 1024))"
 }
 
 sync
-echo "input: $(du -h "$out/ventas.csv" | cut -f1) CSV, $csv_rows lines; $(du -h "$out/ventas.xlsx" | cut -f1) XLSX, $xlsx_rows lines"
-f=$(measure floor-csv "$out/floor" "$out/ventas.csv" "$out/floor.csv")
-n=$(measure nxbatch-csv "$out/nxbatch" validate --offline --no-xlsx --report-dir "$out/rep" "$out/ventas.csv")
-fx=$(measure floor-xlsx "$out/floor" "$out/ventas.xlsx")
-nx=$(measure nxbatch-xlsx "$out/nxbatch" validate --offline --no-xlsx --report-dir "$out/rep" "$out/ventas.xlsx")
-grep -h "filas\|rows" "$out/nxbatch-csv.err" "$out/nxbatch-xlsx.err" 2>/dev/null | head -2 || true
-awk -v f="$f" -v n="$n" -v fx="$fx" -v nx="$nx" 'BEGIN {
-  split(f, a, " "); split(n, b, " "); split(fx, c, " "); split(nx, d, " ");
-  printf "CSV  %d lines: floor %.2f s %d MB | nxbatch validate %.2f s %d MB | ratio %.2fx (goal <= 3x, < 400 MB)\n", '"$csv_rows"', a[2], a[3], b[2], b[3], b[2]/a[2];
-  printf "XLSX %d lines: floor %.2f s %d MB | nxbatch validate %.2f s %d MB | ratio %.2fx (goal <= 2x)\n", '"$xlsx_rows"', c[2], c[3], d[2], d[3], d[2]/c[2];
-}'
+printf "%-7s %8s | %-17s | %-17s | %6s | %s\n" input size floor "nxbatch validate" ratio "memory / size"
+for name in spread orders single xlsx; do
+  in=$(ls "$out/$name".*)
+  size=$(( $(stat -c %s "$in") / 1048576 ))
+  if [ "$name" = xlsx ]; then
+    f=$(measure "$out/floor" "$in")
+  else
+    f=$(measure "$out/floor" "$in" "$out/floor.csv")
+  fi
+  n=$(measure "$out/nxbatch" validate --offline --no-xlsx --report-dir "$out/rep" "$in")
+  awk -v name="$name" -v size="$size" -v f="$f" -v n="$n" 'BEGIN {
+    split(f, a, " "); split(n, b, " ");
+    printf "%-7s %5d MB | %5.2f s %5d MB | %5.2f s %5d MB | %5.2fx | %.1fx\n", name, size, a[1], a[2], b[1], b[2], b[1]/a[1], b[2]/size;
+  }'
+done

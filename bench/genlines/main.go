@@ -5,10 +5,13 @@
 //	genlines -rows 1000000 -o ventas-1m.csv
 //	genlines -rows 100000 -o ventas-100k.xlsx
 //	genlines -shape orders -rows 1000000 -o pedidos-1m.csv
+//	genlines -shape single -rows 1000000 -o unalinea-1m.csv
 //
 // The "orders" shape is the one an ERP export or an accountant's sheet
 // has: 14 columns, each order's 2 to 8 lines together, the order's cells
-// repeated on every line (about 120 MB for 1,000,000 rows).
+// repeated on every line (about 120 MB for 1,000,000 rows). The "single"
+// shape is the narrowest a sale gets: one line each, 11 short columns
+// (about 74 MB for 1,000,000 rows, as many requests as rows).
 package main
 
 import (
@@ -71,17 +74,32 @@ func orders() func(i int) []string {
 	}
 }
 
+// singleHeader is the "single" shape's header: 11 columns.
+var singleHeader = []string{"ordenId", "usuario.email", "productos.articuloId", "productos.precio",
+	"productos.cantidad", "subtotal", "descuento", "recargo", "envio", "total", "medioPago.tipo"}
+
+// single returns the cells of sale i of the "single" shape: one line.
+func single(i int) []string {
+	orden := strconv.Itoa(3_000_000 + i)
+	precio := 1000 + i%900
+	total := strconv.Itoa(2*precio+1) + ".00"
+	return []string{orden, "c" + orden + "@example.com", strconv.Itoa(100 + i%50), strconv.Itoa(precio) + ".50",
+		"2", total, "0", "0", "0", total, "EFECTIVO"}
+}
+
 func main() {
 	rows := flag.Int("rows", 1_000_000, "line rows (a multiple of 5000)")
 	out := flag.String("o", "ventas.csv", "output .csv or .xlsx")
-	shape := flag.String("shape", "spread", `"spread" (13 columns, a sale's rows 1,000 apart) or "orders" (14 columns, 2 to 8 lines an order, together)`)
+	shape := flag.String("shape", "spread", `"spread" (13 columns, a sale's rows 1,000 apart), "orders" (14 columns, 2 to 8 lines an order, together) or "single" (one-line sales)`)
 	flag.Parse()
 	switch *shape {
 	case "spread":
 	case "orders":
 		header, row = orderHeader, orders()
+	case "single":
+		header, row = singleHeader, single
 	default:
-		fmt.Fprintln(os.Stderr, "genlines: -shape is spread or orders")
+		fmt.Fprintln(os.Stderr, "genlines: -shape is spread, orders or single")
 		os.Exit(2)
 	}
 	var err error
