@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
-		"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/runner"
@@ -42,7 +42,7 @@ type runCmd struct {
 // reports: the rows not sent are pending and the summary says why.
 func (c *runCmd) Run(e *env) error {
 	started := time.Now()
-	lo, err := c.loadOptions()
+	lo, err := c.loadOptions(e, c.stateFlags)
 	if err != nil {
 		return err
 	}
