@@ -70,7 +70,11 @@ func (s *Server) base(r *http.Request, title string, args ...any) base {
 	case strings.HasPrefix(r.URL.Path, "/catalogs"):
 		nav = "catalogs"
 	}
-	return base{Lang: l, Title: msg.New(title, args...).In(l), Path: r.URL.RequestURI(), Nav: nav,
+	back := r.URL.RequestURI()
+	if r.Method != http.MethodGet {
+		back = "/" // the switch comes back with a GET
+	}
+	return base{Lang: l, Title: msg.New(title, args...).In(l), Path: back, Nav: nav,
 		Sandbox: s.cfg.Backend.Sandbox, Other: other}
 }
 
