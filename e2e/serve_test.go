@@ -281,6 +281,14 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	}
 	checkLabels(t, ctx, "preview with fix controls")
 	docShot(t, ctx, "serve-preview.png")
+	if err := chromedp.Run(ctx, chromedp.ScrollIntoView("#fix-0-11", chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("fix-0-11").scrollIntoView({block: "center", inline: "center"})`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	docShot(t, ctx, "serve-cell.png")
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.scrollTo(0, 0); document.querySelector(".scroll").scrollLeft = 0`, nil)); err != nil {
+		t.Fatal(err)
+	}
 
 	// Fix it with the keyboard: Tab to the cell, replace 1100 by 1000, Enter.
 	tabTo(t, ctx, `el.id === "fix-0-11"`, 200)
