@@ -106,10 +106,6 @@ func (s *Server) sendingFor(id string) *sendJob {
 	return nil
 }
 
-// lastJobs keeps the last finished job of each upload, for its progress
-// page after the end.
-var lastJobs sync.Map
-
 // startSend opens the journal (refusing, clearly, while another process
 // holds it) and starts sending the upload's current file in the
 // background; the progress page follows it.
@@ -185,7 +181,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 		s.smu.Lock()
 		s.sending = nil
 		s.smu.Unlock()
-		lastJobs.Store(u.meta.ID, job)
+		s.lastJobs.Store(u.meta.ID, job)
 	}
 	tenant, err := s.tenantKey(ctx, j)
 	if err != nil {
@@ -334,7 +330,7 @@ func (s *Server) jobOf(id string) *sendJob {
 	if j := s.sendingFor(id); j != nil {
 		return j
 	}
-	if v, ok := lastJobs.Load(id); ok {
+	if v, ok := s.lastJobs.Load(id); ok {
 		return v.(*sendJob)
 	}
 	return nil

@@ -145,6 +145,9 @@ type Server struct {
 
 	smu     sync.Mutex
 	sending *sendJob // the send in progress, nil when none
+	// lastJobs keeps each upload's last finished send, for its progress
+	// page after the end.
+	lastJobs sync.Map
 }
 
 // New builds the server; Handler serves it.
@@ -438,5 +441,9 @@ func (s *Server) warmOne(ctx context.Context, n catalog.Name) (time.Duration, bo
 	case catalog.Waiting:
 		return max(time.Until(p.Next)+100*time.Millisecond, 100*time.Millisecond), false
 	}
-	return time.Minute, false
+	// The API refused (a 401, a network failure): trying again every
+	// minute would only spend windows; a send or the catalogs page asks
+	// again when someone needs it.
+	s.log.Warn(fmt.Sprintf("catalog %s not fetched", n), "reason", p.Message(time.Now()).In(msg.EN))
+	return 0, true
 }
