@@ -15,6 +15,7 @@ func init() {
 		"serve.password.empty":  {ES: "el archivo de contraseña %s está vacío", EN: "the password file %s is empty"},
 		"serve.stopping":        {ES: "nxbatch serve: terminando (los envíos en curso se cierran y quedan en el diario)", EN: "nxbatch serve: stopping (sends in progress are settled and journaled)"},
 		"serve.failed":          {ES: "no se pudo iniciar la página: %s", EN: "cannot start the page: %s"},
+		"cli.map.nofile":        {ES: "--map %s: ese archivo de mapeo no existe", EN: "--map %s: that mapping file does not exist"},
 		"cli.map.notfound":      {ES: "--map %s: no hay un archivo con ese nombre ni un perfil guardado así en %s (los perfiles se guardan desde la pantalla de columnas de nxbatch serve)", EN: "--map %s: there is no file by that name and no profile saved so in %s (profiles are saved from nxbatch serve's column screen)"},
 
 		// Guards.

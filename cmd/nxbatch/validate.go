@@ -80,7 +80,11 @@ func mapping(e *env, arg string, st stateFlags) (schema.Mapping, error) {
 	if rest, ok := strings.CutPrefix(arg, "~/"); ok {
 		path = filepath.Join(e.getenv("HOME"), rest)
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.IsDir() || profiles.CheckName(arg) != nil {
+	fi, statErr := os.Stat(path)
+	if errors.Is(statErr, os.ErrNotExist) && profiles.CheckName(arg) != nil {
+		return nil, usage("cli.map.nofile", arg)
+	}
+	if statErr == nil && !fi.IsDir() || profiles.CheckName(arg) != nil {
 		m, err := schema.LoadMapping(path)
 		if err != nil {
 			return nil, &exitError{code: exitUsage, err: err}
