@@ -2,6 +2,7 @@ package webapp
 
 import (
 	"crypto/sha256"
+	"errors"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -309,6 +310,14 @@ func TestStopSettlesInFlight(t *testing.T) {
 	page := a.location
 	b.post(page+"/send", nil)
 	time.Sleep(500 * time.Millisecond)
+	// While the page sends, a CLI run (a cron job) is kept out by the
+	// journal's lock: the two never submit at the same time.
+	if j, err := journal.Open(b.journal, journal.Options{}); !errors.Is(err, journal.ErrLocked) {
+		if j != nil {
+			j.Close()
+		}
+		t.Fatalf("a run during the page's send opened the journal: %v", err)
+	}
 	if a := b.post(page+"/stop", nil); a.status != http.StatusSeeOther {
 		t.Fatalf("stop: %d", a.status)
 	}
