@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/writers"
@@ -231,6 +230,3 @@ func thousands(n int, l msg.Lang) string {
 	}
 	return b.String()
 }
-
-// catalogNameText names a catalog in the page's language.
-func catalogNameText(n catalog.Name, l msg.Lang) string { return msg.New("web.cat." + string(n)).In(l) }

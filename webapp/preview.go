@@ -19,7 +19,6 @@ import (
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
-	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/sendrules"
@@ -229,6 +228,17 @@ func headerProblem(err error) (*pipeline.FileError, bool) {
 	}
 	return nil, false
 }
+
+// fileMsg is a file-level error as a message argument: rendered, like
+// fileText, in the language of the sentence around it.
+type fileMsg struct {
+	s   *Server
+	u   *upload
+	err error
+}
+
+// In renders the error in language l.
+func (f fileMsg) In(l msg.Lang) string { return f.s.fileText(f.u, f.err, l) }
 
 // fileText renders a file-level error without the server's folders: the
 // accountant knows the file by its own name.
@@ -618,11 +628,4 @@ func contentType(name string) string {
 		return "application/json"
 	}
 	return "application/octet-stream"
-}
-
-// readerError reports whether err is the readers' refusal of the file
-// itself (not a workbook, binary, too large once uncompressed).
-func readerError(err error) bool {
-	var re *readers.Error
-	return errors.As(err, &re)
 }

@@ -193,7 +193,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 	u.mu.Unlock()
 	f, err := pipeline.Load(path, lo)
 	if err != nil {
-		finish(nil, runner.Result{}, msg.New("web.send.noread", s.fileText(u, err, msg.ES)))
+		finish(nil, runner.Result{}, msg.New("web.send.noread", fileMsg{s, u, err}))
 		return
 	}
 	files := []*pipeline.File{f}

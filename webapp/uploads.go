@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -386,6 +385,3 @@ func writeFixedXLSX(path string, tables []writers.Table) error {
 		return err
 	})
 }
-
-// errUploadGone is an upload id that names nothing.
-var errUploadGone = errors.New("webapp: no such upload")

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -304,7 +305,7 @@ func TestStopSettlesInFlight(t *testing.T) {
 	var csv strings.Builder
 	csv.WriteString("ordenId,usuario.email,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n")
 	for i := range 30 {
-		csv.WriteString(strings.Join([]string{itoa(90001 + i), "a@example.com", "105", "10", "1", "10", "0", "0", "0", "10", "EFECTIVO"}, ",") + "\n")
+		csv.WriteString(strings.Join([]string{strconv.Itoa(90001 + i), "a@example.com", "105", "10", "1", "10", "0", "0", "0", "10", "EFECTIVO"}, ",") + "\n")
 	}
 	a := b.upload("muchas.csv", []byte(csv.String()))
 	page := a.location
@@ -335,17 +336,6 @@ func TestStopSettlesInFlight(t *testing.T) {
 	if a := b.get(page + "/result"); !strings.Contains(a.body, "pendiente") {
 		t.Errorf("result does not show the pending rows")
 	}
-}
-
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
-
-func fmtInt(n int) string {
-	b := []byte{}
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
 }
 
 // TestEventsStream: the progress page's events end with "done".
