@@ -129,8 +129,10 @@ type ReportError struct {
 	Err  error
 }
 
+// Error names the file and the cause.
 func (e *ReportError) Error() string { return fmt.Sprintf("reports of %s: %v", e.Path, e.Err) }
 
+// Unwrap returns the cause, for errors.Is and CauseText.
 func (e *ReportError) Unwrap() error { return e.Err }
 
 // Report marks what was not sent as pending (why says why; zero for the
