@@ -418,8 +418,19 @@ func TestServeBrowserMapsColumnsForCLI(t *testing.T) {
 		"Nro Orden;Cliente;Correo;Articulo;Precio Unit;Cant;Subtotal;Descuento;Recargo;Envio;Total Venta;Forma de Pago\n"+
 			"81001;Ana;ana@example.com;105;1000;1;1000;0;0;0;1000;EFECTIVO\n"+
 			"81002;Beto;beto@example.com;105;500;2;1000;0;0;0;1000;EFECTIVO\n")
-	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/"), chromedp.SetUploadFiles("#file", []string{file}, chromedp.ByID),
-		chromedp.Click("#upload-send", chromedp.ByID), chromedp.WaitVisible("#columns-form", chromedp.ByID)); err != nil {
+	// Dropped on the upload box, as a file dragged from the desktop: the
+	// drop fills the file input and sends the form.
+	content, _ := os.ReadFile(file)
+	drop := `(() => {
+	  const dt = new DataTransfer();
+	  dt.items.add(new File([` + strconv.Quote(string(content)) + `], "sistema.csv", {type: "text/csv"}));
+	  const zone = document.getElementById("drop");
+	  zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	  zone.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	  return true;
+	})()`
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible("#drop", chromedp.ByID),
+		chromedp.Evaluate(drop, nil), chromedp.WaitVisible("#columns-form", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
 	// The CLI's matching already proposes what it knows.
