@@ -37,6 +37,7 @@ type pastImport struct {
 	When    string
 	Command string
 	Counts  string
+	Sends   []string // the page's sends of an upload, newest first
 	Stopped string
 	URL     string
 	Files   []download
@@ -64,7 +65,11 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		u.mu.Lock()
 		pi := pastImport{Name: u.meta.Name, When: ago(now, u.meta.Uploaded, l), Command: msg.New("web.history.fromweb").In(l), URL: "/u/" + u.meta.ID}
 		if n := len(u.meta.Sends); n > 0 {
-			pi.Counts = sendLine(u.meta.Sends[n-1], now, l)
+			// Every send, newest first: a second send's "nothing left"
+			// must not hide what the first one created.
+			for i := n - 1; i >= 0; i-- {
+				pi.Sends = append(pi.Sends, sendLine(u.meta.Sends[i], now, l))
+			}
 			pi.Stopped = u.meta.Sends[n-1].Said[l]
 		} else {
 			pi.Counts = msg.New("web.history.notsent").In(l)
