@@ -149,7 +149,7 @@ func init() {
 		"web.send.back":        {ES: "Volver a la importación", EN: "Back to the import"},
 		"web.send.follow":      {ES: "Hay un envío en curso: seguirlo", EN: "A send is in progress: follow it"},
 		"web.send.lastresult":  {ES: "Resultado del último envío", EN: "Result of the last send"},
-		"web.send.line":        {ES: "Último envío %s: %s; %s.", EN: "Last send %s: %s; %s."},
+		"web.send.line":        {ES: "Envío %s: %s; %s.", EN: "Send %s: %s; %s."},
 		"web.send.busy":        {ES: "Otra importación se está enviando desde esta página: espere a que termine.", EN: "Another import is being sent from this page: wait for it to finish."},
 		"web.send.locked":      {ES: "No se envió nada: otro proceso de nxbatch (por ejemplo una tarea programada) está enviando con el mismo diario. Vuelva a intentar cuando termine; así nunca se envía lo mismo dos veces.", EN: "Nothing was sent: another nxbatch process (a scheduled job, for example) is sending with the same journal. Try again when it finishes; this way nothing is ever sent twice."},
 		"web.send.nojournal":   {ES: "No se envió nada: no se pudo usar el diario: %s", EN: "Nothing was sent: the journal could not be used: %s"},
