@@ -96,6 +96,11 @@ func TestFailuresSpeakSpanish(t *testing.T) {
 		{"the sandbox on every interface", nil, []string{"sandbox", "--addr", "0.0.0.0:0"}},
 		{"stock export with a bad date", nil, []string{"stock", "export", filepath.Join(dir, "s.csv"), "--since", "ayer"}},
 		{"catalog pull without the API's address", []string{"NX_BASE_URL="}, []string{"catalog", "pull", "--journal", w.journal()}},
+		{"a PostgreSQL journal nobody answers", nil, []string{"run", "--base-url", sb.URL, "--journal", "postgres://nxbatch@127.0.0.1:1/x?connect_timeout=2", "--report-dir", w.reportDir(), sales}},
+		{"journal copy from a file that is not there", nil, []string{"journal", "copy", "--from", filepath.Join(dir, "no-existe"), "--to", filepath.Join(dir, "copia")}},
+		{"journal copy onto itself", nil, []string{"journal", "copy", "--from", w.journal(), "--to", w.journal()}},
+		{"serve on every interface without a password", nil, []string{"serve", "--addr", "0.0.0.0:0"}},
+		{"serve with a password file others can read", nil, []string{"serve", "--addr", "0.0.0.0:0", "--password-file", openToken}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -69,7 +69,7 @@ type Sheet struct {
 	msgs map[int32][]note
 	// reqCols and lineCols are the kind's columns present in the header.
 	reqCols, lineCols []presentCol
-	labels            map[msg.Lang][]string // rendered request labels
+	labels            [4096]labelSlot // rendered request labels, see label
 }
 
 // presentCol is a column of the kind found in the header at idx.

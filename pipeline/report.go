@@ -155,20 +155,34 @@ func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table {
 
 func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil, false) }
 
-// label returns the request's rendered label, rendered once per language.
+// label is request ri's label in language l. The labels of the requests
+// whose rows are being written stay in a small cache: the rows of a
+// request are usually together, or near (a spread file's sales 1,000 rows
+// apart), and a label per request kept for the whole sheet would cost a
+// one-line-sale file of a million rows tens of megabytes.
 func (sh *Sheet) label(ri int32, l msg.Lang) string {
-	if sh.labels == nil {
-		sh.labels = map[msg.Lang][]string{}
+	slot := &sh.labels[ri%int32(len(sh.labels))]
+	if slot.s == "" || slot.ri != ri || slot.l != l {
+		*slot = labelSlot{ri: ri, l: l, s: sh.Requests[ri].Label().In(l)}
 	}
-	ls := sh.labels[l]
-	if ls == nil {
-		ls = make([]string, len(sh.Requests))
-		sh.labels[l] = ls
+	return slot.s
+}
+
+// labelSlot is one entry of a sheet's label cache.
+type labelSlot struct {
+	ri int32
+	l  msg.Lang
+	s  string
+}
+
+// rowText is what result.message says of row i: the outcome of sending
+// its request, then what the row itself says.
+func (sh *Sheet) rowText(i int, out Result, l msg.Lang) string {
+	text := sh.RowMessage(i, l)
+	if out.Outcome.Key != "" {
+		text = strings.TrimSuffix(out.Outcome.In(l)+"; "+text, "; ")
 	}
-	if ls[ri] == "" {
-		ls[ri] = sh.Requests[ri].Label().In(l)
-	}
-	return ls[ri]
+	return text
 }
 
 // rowsWhere yields the report rows of the rows whose status keep accepts
@@ -191,11 +205,8 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool)
 				continue
 			}
 			// The outcome of sending comes first, then what the row itself says.
-			text := sh.RowMessage(i, l)
 			out := r.Result()
-			if out.Outcome.Key != "" {
-				text = strings.TrimSuffix(out.Outcome.In(l)+"; "+text, "; ")
-			}
+			text := sh.rowText(i, out, l)
 			res = res[:0]
 			res = append(res, r.Status.String(), text, strconv.Itoa(sh.sourceRow(i)))
 			if sh.Kind == schema.Stock {

@@ -67,7 +67,12 @@ type SubmitOptions struct {
 	Lang msg.Lang
 	// Progress is called after each request is settled.
 	Progress func(done int)
-	Now      func() time.Time
+	// Settled, when set, is called after each send is settled (or left
+	// pending by a stop) with what its rows became, from the goroutine that
+	// settled it, before Progress: a page counts statuses live from it
+	// without reading requests another worker is writing.
+	Settled func(Settled)
+	Now     func() time.Time
 }
 
 // scale multiplies an API duration by the time scale.
@@ -382,6 +387,9 @@ func (s *submitter) one(ctx context.Context, jb job) {
 	sd := jb.s
 	isStock := jb.sh.Kind == schema.Stock
 	defer func() {
+		if s.o.Settled != nil {
+			s.o.Settled(settledOf(jb))
+		}
 		if s.o.Progress != nil {
 			s.o.Progress(int(s.done.Add(1)))
 		}
@@ -457,6 +465,22 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		s.settle(jb, out, s.stockAnswered(isStock, 0))
 		return
 	}
+}
+
+// Settled is what one send's rows became.
+type Settled struct {
+	Kind schema.Kind
+	// Rows counts the rows the send carried, by status.
+	Rows map[Status]int
+}
+
+// settledOf counts the statuses of the rows a settled send carried.
+func settledOf(jb job) Settled {
+	st := Settled{Kind: jb.sh.Kind, Rows: map[Status]int{}}
+	for _, u := range jb.s.Units {
+		st.Rows[u.Status] += len(u.Rows)
+	}
+	return st
 }
 
 // post sends body to the kind's endpoint.

@@ -24,6 +24,16 @@ type stateFlags struct {
 	Wait    time.Duration `help:"How long to wait for another nxbatch process that holds the journal, or with PostgreSQL the tenant (0: exit at once)." default:"0s"`
 }
 
+// stateDir is the folder of what stays on this machine: the journal
+// file's, or the user's state folder when the journal is in PostgreSQL.
+func (st stateFlags) stateDir(e *env) (string, error) {
+	spec, err := st.journalPath(e)
+	if err != nil {
+		return "", err
+	}
+	return stateDirOf(e, spec)
+}
+
 // journalPath is --journal, or the default in the user's state folder.
 func (st stateFlags) journalPath(e *env) (string, error) {
 	if st.Journal != "" {
@@ -113,14 +123,23 @@ func (c *conn) Close() {
 	}
 }
 
-// resolve learns which tenant the connection talks to: from the embedded
-// sandbox itself, or through package tenant (GET /config once per
-// credential, within the parameter window, waiting for it when wait). A
-// fresh /config answer also goes into the tenant's catalog cache.
+// resolve learns which tenant the connection talks to (identify), then
+// takes the tenant's lease in the journal.
 func (c *conn) resolve(ctx context.Context, wait bool) error {
 	if c.tenant != "" {
 		return nil
 	}
+	if err := c.identify(ctx, wait); err != nil {
+		return err
+	}
+	return c.lease(ctx)
+}
+
+// identify learns which tenant the connection talks to: from the embedded
+// sandbox itself, or through package tenant (GET /config once per
+// credential, within the parameter window, waiting for it when wait). A
+// fresh /config answer also goes into the tenant's catalog cache.
+func (c *conn) identify(ctx context.Context, wait bool) error {
 	if c.embedded != nil {
 		cfg := c.embedded.Server.Config()
 		id, err := tenant.IdentityOf(&cfg, c.env, time.Now())
@@ -128,7 +147,7 @@ func (c *conn) resolve(ctx context.Context, wait bool) error {
 			return err
 		}
 		c.ident, c.tenant = id, id.ID
-		return c.lease(ctx)
+		return nil
 	}
 	r := &tenant.Resolver{Dir: c.stateDir(), Env: c.env, Read: c.client, Windows: c.journal, Scale: c.scale, Wait: wait}
 	id, cfg, err := r.Resolve(ctx, c.client.CredentialHash())
@@ -139,7 +158,7 @@ func (c *conn) resolve(ctx context.Context, wait bool) error {
 	if cfg != nil {
 		_ = c.catalogs(0).StoreConfig(cfg, time.Now()) // only a cache
 	}
-	return c.lease(ctx)
+	return nil
 }
 
 // resolveError turns a failure to learn the tenant into the error a user

@@ -17,25 +17,40 @@ import (
 // anything else the bbolt file of this machine. wait is how long to wait
 // for another process that holds a bbolt file; a PostgreSQL journal is
 // shared, and its wait comes per tenant (lease). dir is where the state
-// that stays on this machine lives (the catalog cache, tenants.json): the
-// file's folder, or for PostgreSQL the user's state folder.
+// that stays on this machine lives (the catalog cache, tenants.json,
+// profiles, the page's uploads): the file's folder, or for PostgreSQL the
+// user's state folder. Its errors are the command's, with their exit code.
 func openJournal(e *env, spec string, wait time.Duration, jo journal.Options, l msg.Lang) (j journal.Store, dir string, err error) {
+	j, dir, err = openStore(e, spec, wait, jo)
+	if err == nil {
+		return j, dir, nil
+	}
+	var me *msg.Error
+	var ee *exitError
+	switch {
+	case errors.As(err, &ee):
+		return nil, "", err
+	case errors.As(err, &me) && me.Msg.Key == "pgj.connect":
+		// The shared journal cannot be reached: like an unreachable API,
+		// the run is aborted, not misconfigured.
+		return nil, "", &exitError{code: exitAborted, err: me}
+	case errors.Is(err, journal.ErrLocked):
+		return nil, "", &exitError{code: exitAborted, err: localized(err, l)}
+	}
+	return nil, "", localized(err, l)
+}
+
+// openStore opens the journal spec names, with the journal's own errors
+// (journal.ErrLocked when another process holds the file): the page
+// decides on them itself.
+func openStore(e *env, spec string, wait time.Duration, jo journal.Options) (journal.Store, string, error) {
+	dir, err := stateDirOf(e, spec)
+	if err != nil {
+		return nil, "", err
+	}
 	if pgjournal.IsURL(spec) {
-		def, err := journal.DefaultPath(e.getenv)
-		if err != nil {
-			return nil, "", usage("cli.nohome")
-		}
 		s, err := pgjournal.Open(e.ctx, spec, pgjournal.Options{Options: jo})
-		if err != nil {
-			var me *msg.Error
-			if errors.As(err, &me) && me.Msg.Key == "pgj.connect" {
-				// The shared journal cannot be reached: like an unreachable
-				// API, the run is aborted, not misconfigured.
-				return nil, "", &exitError{code: exitAborted, err: me}
-			}
-			return nil, "", localized(err, l)
-		}
-		return s, filepath.Dir(def), nil
+		return s, dir, err
 	}
 	path, err := filePath(spec, e)
 	if err != nil {
@@ -44,12 +59,27 @@ func openJournal(e *env, spec string, wait time.Duration, jo journal.Options, l 
 	jo.LockTimeout = wait
 	jr, err := journal.Open(path, jo)
 	if err != nil {
-		if errors.Is(err, journal.ErrLocked) {
-			return nil, "", &exitError{code: exitAborted, err: localized(err, l)}
-		}
-		return nil, "", localized(err, l)
+		return nil, "", err
 	}
-	return jr, filepath.Dir(path), nil
+	return jr, dir, nil
+}
+
+// stateDirOf is the folder of what stays on this machine for the journal
+// spec: the journal file's folder, or the user's state folder when the
+// journal is in PostgreSQL.
+func stateDirOf(e *env, spec string) (string, error) {
+	if pgjournal.IsURL(spec) {
+		def, err := journal.DefaultPath(e.getenv)
+		if err != nil {
+			return "", usage("cli.nohome")
+		}
+		return filepath.Dir(def), nil
+	}
+	path, err := filePath(spec, e)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(path), nil
 }
 
 // filePath makes a journal file name absolute, with ~ for the home folder
@@ -76,25 +106,13 @@ func filePath(spec string, e *env) (string, error) {
 func (c *conn) lease(ctx context.Context) error {
 	release, err := c.journal.Acquire(ctx, c.tenant, c.wait)
 	if err != nil {
-		var me *msg.Error
-		if errors.As(err, &me) && errors.Is(err, journal.ErrLocked) {
-			return &exitError{code: exitAborted, err: &inWords{text: me.Msg.In(c.lang), cause: err}}
-		}
+		// A lease held elsewhere is a *msg.Error that still matches
+		// journal.ErrLocked, rendered in the run's language at the end.
 		if errors.Is(err, context.Canceled) {
-			return &exitError{code: exitAborted, err: errors.New(msg.New("run.interrupted").In(c.lang))}
+			return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("run.interrupted")}}
 		}
 		return &exitError{code: exitAborted, err: err}
 	}
 	c.closers = append(c.closers, release)
 	return nil
 }
-
-// inWords is an error shown in the user's words that still matches its
-// cause (journal.ErrLocked) for the callers that decide on it.
-type inWords struct {
-	text  string
-	cause error
-}
-
-func (e *inWords) Error() string { return e.text }
-func (e *inWords) Unwrap() error { return e.cause }

@@ -130,6 +130,9 @@ type cli struct {
 
 	// Reconcile settles unknown outcomes from what the API shows (issue 10).
 	Reconcile reconcileCmd `cmd:"" help:"Settle requests whose outcome is unknown from what the API shows (GET /comprobante, the sales export); writes each decision with its evidence."`
+
+	// Serve is the importer in the browser (issue 11).
+	Serve serveCmd `cmd:"" help:"Serve the importer as a local web page: upload, map columns, fix errors on their cells, send (same journal as run), history."`
 }
 
 func main() {

@@ -5,11 +5,10 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
-	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
-	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/validation"
 )
@@ -45,7 +44,7 @@ type runCmd struct {
 // reports: the rows not sent are pending and the summary says why.
 func (c *runCmd) Run(e *env) error {
 	started := time.Now()
-	lo, err := c.loadOptions()
+	lo, err := c.loadOptions(e, c.stateFlags)
 	if err != nil {
 		return err
 	}
@@ -64,7 +63,6 @@ func (c *runCmd) Run(e *env) error {
 
 	code := exitOK
 	var files []*pipeline.File
-	need := catalog.Need{}
 	for _, path := range c.Files {
 		f, err := pipeline.Load(path, lo)
 		if err != nil {
@@ -72,15 +70,9 @@ func (c *runCmd) Run(e *env) error {
 			code = exitUsage
 			continue
 		}
-		for _, sh := range f.Sheets {
-			if sh.Kind == schema.Stock {
-				need.Motivos = true
-			} else {
-				need.MediosPago = true
-			}
-		}
 		files = append(files, f)
 	}
+	need := runner.Need(files)
 	rep := reporter{e: e, c: c, l: l, started: started}
 
 	if err := cn.resolve(e.ctx, true); err != nil {
@@ -119,31 +111,27 @@ func (c *runCmd) Run(e *env) error {
 	}
 	so := pipeline.SubmitOptions{Tenant: cn.tenant, Workers: c.Workers, Rate: c.Rate, Env: cn.env, TimeScale: c.TimeScale,
 		Timeout: c.Timeout, RetryUnknown: c.RetryUnknown, MaxErrors: c.MaxErrors, Log: e.log, Lang: l}
-	toSend, err := pipeline.Prepare(files, cn.journal, so)
+	var prog *progress
+	res, err := runner.Send(e.ctx, files, cn.client, cn.journal, runner.Options{Submit: so, Pacing: pacing,
+		BaseURL: cn.client.BaseURL(), Planned: func(toSend int, least time.Duration) func(int) {
+			say(e.stdout, msg.New("plan.tosend", msg.Count("n.requests", toSend), least.Round(time.Second).String()).In(l))
+			prog = newProgress(e, toSend, l)
+			return prog.update
+		}})
 	if err != nil {
 		return &exitError{code: exitAborted, err: err}
 	}
-	say(e.stdout, msg.New("plan.tosend", msg.Count("n.requests", toSend), pipeline.RunLeastTime(files, pacing).Round(time.Second).String()).In(l))
-	prog := newProgress(e, toSend, l)
-	so.Progress = prog.update
-	res := pipeline.Submit(e.ctx, files, cn.client, cn.journal, so)
 	prog.finish()
 
-	var why msg.Message
+	why := res.Why
 	var stopErr error
 	switch {
 	case res.Err != nil:
-		why, stopErr = msg.New("sub.pending.journal"), &exitError{code: exitAborted, err: res.Err}
-	case res.Aborted:
-		why, stopErr = msg.New("sub.unauthorized"), &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("sub.unauthorized")}}
-	case res.Unreachable:
-		why = msg.New("sub.unreachable", cn.client.BaseURL(), msg.CauseOf(res.Cause))
-		stopErr = &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("conn.unreachable", cn.client.BaseURL(), msg.CauseOf(res.Cause))}}
-	case res.Interrupted:
-		why, stopErr = msg.New("sub.pending"), &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("run.interrupted")}}
+		stopErr = &exitError{code: exitAborted, err: res.Err}
+	case res.Stopped():
+		stopErr = &exitError{code: exitAborted, err: &msg.Error{Msg: res.Said}}
 	case res.MaxErrors:
-		why = msg.New("sub.pending.maxerrors", c.MaxErrors)
-		say(e.stderr, msg.New("run.maxerrors", c.MaxErrors).In(l))
+		say(e.stderr, res.Said.In(l))
 	}
 	// --reconcile (issue 10): only after a run that was not stopped.
 	if c.Reconcile && stopErr == nil {
@@ -175,15 +163,19 @@ type reporter struct {
 // stopped early), writes every file's reports and returns the run's exit:
 // stopErr when the run stopped, else the worst of the rows' outcomes.
 func (r reporter) stopped(files []*pipeline.File, why msg.Message, stopErr error, code int) error {
-	names := reportNames(r.e, files, r.c.ReportDir, r.l)
-	for _, f := range files {
-		f.NotSent(why)
-		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: r.c.ReportDir, Lang: r.l, Command: "run",
-			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX, Stopped: why, Name: names[f.Path]})
-		if err != nil {
-			return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("cli.reports.failed", f.Path, msg.CauseText(err, r.l)), Err: err}}
+	written, err := runner.Report(files, why, runner.ReportOptions{Names: reportNames(r.e, files, r.c.ReportDir, r.l),
+		ReportOptions: pipeline.ReportOptions{Dir: r.c.ReportDir, Lang: r.l, Command: "run",
+			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX}})
+	if err != nil {
+		var re *runner.ReportError
+		path := ""
+		if errors.As(err, &re) {
+			path, err = re.Path, re.Err
 		}
-		rows, _ := f.Counts()
+		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("cli.reports.failed", path, msg.CauseText(err, r.l)), Err: err}}
+	}
+	for _, w := range written {
+		rows, f, paths := w.Rows, w.File, w.Paths
 		printFileSummary(r.e, f.Path, rows, paths, r.l)
 		switch {
 		case rows[pipeline.StatusUnknown] > 0:

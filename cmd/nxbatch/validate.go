@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/profiles"
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/validation"
@@ -20,7 +22,7 @@ import (
 type inputFlags struct {
 	Files        []string `arg:"" name:"file" help:"Input files (.csv, .txt, .xlsx)." type:"path"`
 	Kind         string   `help:"Kind of every input file (venta, facturar, stock); detected from the headers when not given." enum:",venta,facturar,stock" default:""`
-	Map          string   `help:"Mapping file (JSON or YAML) from your own column names to API field paths, e.g. {\"Nro Orden\": \"ordenId\"}." type:"path"`
+	Map          string   `help:"Mapping file (JSON or YAML) from your own column names to API field paths, e.g. {\"Nro Orden\": \"ordenId\"}; or the NAME of a mapping profile saved from nxbatch serve's column screen."`
 	Delimiter    string   `help:"CSV delimiter: ',' ';' or 'tab'; detected when not given."`
 	Encoding     string   `help:"CSV encoding: utf-8 or windows-1252; detected when not given." enum:",utf-8,windows-1252" default:""`
 	Decimal      string   `help:"Decimal separator of text numbers: comma or dot; detected per file when not given." enum:",comma,dot" default:""`
@@ -31,7 +33,7 @@ type inputFlags struct {
 	langFlag
 }
 
-func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
+func (f *inputFlags) loadOptions(e *env, st stateFlags) (pipeline.LoadOptions, error) {
 	o := pipeline.LoadOptions{MaxArticulos: f.MaxArticulos}
 	if f.MaxArticulos < 1 {
 		return o, usage("cli.maxarticulos")
@@ -48,9 +50,9 @@ func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
 		o.Kind = k
 	}
 	if f.Map != "" {
-		m, err := schema.LoadMapping(f.Map)
+		m, err := mapping(e, f.Map, st)
 		if err != nil {
-			return o, &exitError{code: exitUsage, err: err}
+			return o, err
 		}
 		o.Mapping = m
 	}
@@ -72,6 +74,40 @@ func (f *inputFlags) loadOptions() (pipeline.LoadOptions, error) {
 	}
 	o.Sep = sep
 	return o, nil
+}
+
+// mapping reads --map: a mapping file when one is at that path, else the
+// profile of that name saved by serve's column screen (in the profiles
+// folder beside the journal).
+func mapping(e *env, arg string, st stateFlags) (schema.Mapping, error) {
+	path := arg
+	if rest, ok := strings.CutPrefix(arg, "~/"); ok {
+		path = filepath.Join(e.getenv("HOME"), rest)
+	}
+	fi, statErr := os.Stat(path)
+	if errors.Is(statErr, os.ErrNotExist) && profiles.CheckName(arg) != nil {
+		return nil, usage("cli.map.nofile", arg)
+	}
+	if statErr == nil && !fi.IsDir() || profiles.CheckName(arg) != nil {
+		m, err := schema.LoadMapping(path)
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: err}
+		}
+		return m, nil
+	}
+	dir, err := st.stateDir(e)
+	if err != nil {
+		return nil, err
+	}
+	store := profiles.Store{Dir: profiles.DirIn(dir)}
+	p, err := store.Load(arg)
+	if errors.Is(err, profiles.ErrNotFound) {
+		return nil, usage("cli.map.notfound", arg, store.Dir)
+	}
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: err}
+	}
+	return p.Mapping(), nil
 }
 
 type validateCmd struct {
@@ -122,7 +158,7 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *v
 // Run validates every file and writes its reports.
 func (c *validateCmd) Run(e *env) error {
 	started := time.Now()
-	lo, err := c.loadOptions()
+	lo, err := c.loadOptions(e, c.stateFlags)
 	if err != nil {
 		return err
 	}

@@ -213,8 +213,20 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 // connectError is a failure to reach or set up the database, in the user's
 // words, with the URL shown without its password.
 func (s *Store) connectError(err error) error {
-	return &msg.Error{Msg: msg.New("pgj.connect", s.display, s.scrub(err.Error())), Err: errors.New(s.scrub(err.Error()))}
+	sc := &scrubbed{err: err, text: s.scrub(err.Error())}
+	return &msg.Error{Msg: msg.New("pgj.connect", s.display, msg.CauseOf(sc)), Err: sc}
 }
+
+// scrubbed is a driver's error with the password taken out of its text; it
+// still unwraps to the cause, so a refused connection or a timeout is said
+// in the user's words.
+type scrubbed struct {
+	err  error
+	text string
+}
+
+func (e *scrubbed) Error() string { return e.text }
+func (e *scrubbed) Unwrap() error { return e.err }
 
 // scrub removes the password from a driver's text: pgx does not print
 // passwords, and this makes sure of it.

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/sendrules"
+	"github.com/nxbatch/nxbatch/tenant"
+	"github.com/nxbatch/nxbatch/webapp"
+)
+
+// serveCmd serves the importer in the browser.
+type serveCmd struct {
+	Addr         string        `help:"Address to serve the page on. A non-loopback address needs --password-file." default:"127.0.0.1:8080"`
+	PasswordFile string        `name:"password-file" help:"File holding the password the page asks for (readable by its owner only); required for a non-loopback --addr." type:"path"`
+	AllowHost    []string      `name:"allow-host" help:"Host names (besides localhost and IP addresses) the page may be reached by; others are refused (DNS rebinding)."`
+	ReportDir    []string      `name:"report-dir" help:"Report folders of other runs (a cron job's --report-dir) whose imports the history lists." type:"path"`
+	Workers      int           `help:"Concurrent venta/facturar requests of a send." default:"4"`
+	Rate         float64       `help:"Venta/facturar requests per second of a send (0: no limit beyond --workers)." default:"20"`
+	MaxErrors    int           `help:"Stop a send after this many rejected requests in a row (0: never)." default:"50"`
+	MaxArticulos int           `help:"Most articles in one stock movement request." default:"500"`
+	CatalogTTL   time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
+	MaxUpload    int64         `name:"max-upload" help:"Largest upload, in MB." default:"64"`
+	MaxRows      int           `name:"max-rows" help:"Most data rows of an upload." default:"300000"`
+	connFlags
+	sandboxFlags
+	stateFlags
+	langFlag
+}
+
+// Run serves the page until SIGINT or SIGTERM; a send in progress is then
+// stopped as Ctrl-C stops a run (what is in flight settled and journaled).
+func (c *serveCmd) Run(e *env) error {
+	l := c.lang()
+	local, err := loopbackAddr(c.Addr)
+	if err != nil {
+		return usage("serve.addr.bad", c.Addr)
+	}
+	password := ""
+	if c.PasswordFile != "" {
+		if password, err = readPassword(c.PasswordFile); err != nil {
+			return &exitError{code: exitUsage, err: err}
+		}
+	}
+	if !local && password == "" {
+		return usage("serve.password.needed", c.Addr)
+	}
+	if c.TimeScale <= 0 {
+		return usage("cli.timescale")
+	}
+	env, err := sendrules.ParseEnv(c.Env)
+	if err != nil {
+		return usage("cli.env", c.Env)
+	}
+	jspec, err := c.journalPath(e)
+	if err != nil {
+		return err
+	}
+	be, closeAPI, err := c.backend(e, env, jspec, l)
+	if err != nil {
+		return err
+	}
+	defer closeAPI()
+	srv, err := webapp.New(webapp.Config{Backend: be,
+		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Env: env, TimeScale: c.TimeScale, Timeout: c.Timeout,
+			MaxErrors: c.MaxErrors, MaxArticulos: c.MaxArticulos, Wait: c.Wait},
+		Limits:     webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows},
+		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password,
+		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve"))})
+	if err != nil {
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", err.Error()), Err: err}}
+	}
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", err.Error()), Err: err}}
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(e.log.Handler(), slog.LevelWarn)}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	warm, stopWarm := context.WithCancel(e.ctx)
+	defer stopWarm()
+	go srv.Warm(warm)
+	if !local {
+		say(e.stderr, msg.New("serve.remote", c.Addr).In(l))
+	}
+	say(e.stdout, msg.New("serve.listening", "http://"+ln.Addr().String()+"/").In(l))
+	select {
+	case <-e.ctx.Done():
+	case err := <-served:
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", err.Error()), Err: err}}
+	}
+	say(e.stderr, msg.New("serve.stopping").In(l))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv.Close(ctx)
+	_ = hs.Shutdown(ctx)
+	return nil
+}
+
+// backend connects the page to the API (or the embedded sandbox) the way
+// `nxbatch run` does, without opening the journal: the page opens it only
+// while it needs it.
+func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) (webapp.Backend, func(), error) {
+	dir, err := stateDirOf(e, jspec)
+	if err != nil {
+		return webapp.Backend{}, nil, err
+	}
+	be := webapp.Backend{JournalPath: jspec, StateDir: dir, Sandbox: c.Sandbox}
+	baseURL, token := c.BaseURL, apiclient.Token{}
+	var embedded *sandbox.Running
+	if c.Sandbox {
+		o := sandbox.Options{Env: c.Env, TimeScale: c.TimeScale, Logger: e.log.With(slog.String("component", "sandbox"))}
+		c.faultFlags.apply(&o)
+		srv, err := sandbox.Start(sandbox.DemoData(), o, "127.0.0.1:0")
+		if err != nil {
+			return be, nil, &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.sandbox.start", err.Error()), Err: err}}
+		}
+		embedded = srv
+		baseURL, token = srv.URL, apiclient.NewToken(sandbox.DefaultToken)
+		say(e.stderr, msg.New("run.sandbox", srv.URL).In(l))
+	} else {
+		if baseURL == "" {
+			return be, nil, usage("cli.baseurl.empty")
+		}
+		var err error
+		if token, err = apiclient.LoadToken(c.TokenFile); err != nil {
+			return be, nil, localized(err, l)
+		}
+	}
+	closeAPI := func() {
+		if embedded != nil {
+			_ = embedded.Close()
+		}
+	}
+	client, err := apiclient.New(apiclient.Options{BaseURL: baseURL, Token: token, Timeout: c.Timeout, UserAgent: "nxbatch/" + version})
+	if err != nil {
+		closeAPI()
+		return be, nil, localized(err, l)
+	}
+	be.Sender, be.BaseURL = client, client.BaseURL()
+	be.OpenJournal = func(wait time.Duration) (webapp.Journal, error) {
+		j, _, err := openStore(e, jspec, wait, journal.Options{})
+		if err != nil {
+			return nil, err
+		}
+		// While the page holds the journal, `nxbatch journal list` asks it.
+		stop, lerr := j.ServeListing()
+		if lerr != nil {
+			stop = func() {}
+		}
+		return &listedJournal{Store: j, stop: stop}, nil
+	}
+	cn := func(j webapp.Journal) *conn {
+		c := &conn{client: client, scale: c.TimeScale, env: env, lang: l, embedded: embedded, dir: dir}
+		if lj, ok := j.(*listedJournal); ok {
+			c.journal = lj.Store
+		}
+		return c
+	}
+	be.Tenant = func(ctx context.Context, j webapp.Journal) (string, error) {
+		if embedded != nil {
+			cfg := embedded.Server.Config()
+			id, err := tenant.IdentityOf(&cfg, env, time.Now())
+			return id.ID, err
+		}
+		x := cn(j)
+		if x.journal == nil {
+			return "", errors.New("serve: no journal to learn the tenant with")
+		}
+		// The tenant only: a send takes its lease itself, for as long as
+		// it holds the journal.
+		if err := x.identify(ctx, false); err != nil {
+			return "", errors.New(render(x.resolveError(err), l))
+		}
+		return x.tenant, nil
+	}
+	be.Catalogs = func(tenantKey string, w catalog.Windows) *catalog.Cache {
+		return &catalog.Cache{Dir: filepath.Join(dir, "catalogs"), Tenant: tenantKey, TTL: c.CatalogTTL,
+			Window: sendrules.Scale(env.Limit(sendrules.Params), c.TimeScale), Fetch: client, Windows: w}
+	}
+	return be, closeAPI, nil
+}
+
+// listedJournal is the journal the page opened, answering listings while
+// it is open.
+type listedJournal struct {
+	journal.Store
+	stop func()
+}
+
+// Close stops answering listings, then closes the journal.
+func (j *listedJournal) Close() error {
+	j.stop()
+	return j.Store.Close()
+}
+
+// readPassword reads the page's password from an owner-only file, checked
+// as the token file is.
+func readPassword(path string) (string, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", &msg.Error{Msg: msg.New("serve.password.read", path), Err: err}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return "", &msg.Error{Msg: msg.New("serve.password.read", path), Err: err}
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		return "", &msg.Error{Msg: msg.New("serve.password.perms", path, fmt.Sprintf("%04o", perm), path)}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 4<<10))
+	if err != nil {
+		return "", &msg.Error{Msg: msg.New("serve.password.read", path), Err: err}
+	}
+	pw := strings.TrimSpace(string(b))
+	if pw == "" {
+		return "", &msg.Error{Msg: msg.New("serve.password.empty", path)}
+	}
+	return pw, nil
+}

@@ -1,0 +1,479 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sandbox"
+)
+
+// The browser tests drive Debian's Chromium (package chromium) through
+// chromedp against the real binary's `serve --sandbox`. They never skip: a
+// machine without Chromium fails them, naming the package to install
+// (.ci/run installs it). NXBATCH_SCREENSHOTS=DIR also writes the pictures
+// docs/serve.md shows.
+
+// chromiumPath finds Debian's Chromium.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium"} {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	t.Fatal("the browser tests need Chromium: install Debian's package `chromium` (apt-get install -y chromium); .ci/run installs it when it is missing")
+	return ""
+}
+
+// browser starts a headless Chromium with a fresh profile and no
+// background networking (the machine's network is closed).
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.Flag("no-sandbox", true), // as root, Chromium's own sandbox cannot start
+		chromedp.Flag("headless", true),
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 1000),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() {
+		if t.Failed() {
+			saveShot(t, ctx, filepath.Join(t.ArtifactDir(), "failure.png"), true)
+		}
+		cancelTimeout()
+		cancelCtx()
+		cancelAlloc()
+	})
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return ctx
+}
+
+// saveShot writes a screenshot of the window (of the whole page, when
+// whole) to path, as PNG.
+func saveShot(t *testing.T, ctx context.Context, path string, whole bool) {
+	var png []byte
+	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	shot := chromedp.CaptureScreenshot(&png)
+	if whole {
+		shot = chromedp.FullScreenshot(&png, 100)
+	}
+	if err := chromedp.Run(sctx, shot); err != nil {
+		t.Logf("screenshot %s: %v", path, err)
+		return
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Logf("screenshot %s: %v", path, err)
+		return
+	}
+	t.Logf("screenshot: %s", path)
+}
+
+// docShot writes a picture for docs/serve.md when NXBATCH_SCREENSHOTS asks,
+// and always one beside the test's artifacts.
+func docShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	saveShot(t, ctx, filepath.Join(t.ArtifactDir(), name), true)
+	if dir := os.Getenv("NXBATCH_SCREENSHOTS"); dir != "" {
+		saveShot(t, ctx, filepath.Join(dir, name), false)
+	}
+}
+
+// served is a `nxbatch serve --sandbox` process.
+type served struct {
+	url     string // the page
+	sandbox string // the embedded sandbox's API
+}
+
+// serve starts `nxbatch serve --sandbox` for w on a free port and waits for
+// it to listen.
+func (w *workspace) serve(t *testing.T, extra ...string) served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	args := append([]string{"serve", "--sandbox", "--addr", "127.0.0.1:0", "--journal", w.journal(),
+		"--time-scale", strconv.FormatFloat(scale, 'g', -1, 64), "--report-dir", w.reportDir()}, extra...)
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = w.dir
+	cmd.Env = append(os.Environ(), "NX_TOKEN=", "NX_BASE_URL=", "XDG_STATE_HOME="+w.stateHome())
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 20 * time.Second
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start serve: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	lines := make(chan string, 64)
+	for _, r := range []io.Reader{stdout, stderr} {
+		go func() {
+			sc := bufio.NewScanner(r)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+		}()
+	}
+	urlRe := regexp.MustCompile(`http://127\.0\.0\.1:\d+/?`)
+	var s served
+	deadline := time.After(30 * time.Second)
+	for s.url == "" || s.sandbox == "" {
+		select {
+		case l := <-lines:
+			u := urlRe.FindString(l)
+			switch {
+			case u == "":
+			case strings.Contains(l, "nxbatch serve"):
+				s.url = strings.TrimSuffix(u, "/")
+			default:
+				s.sandbox = strings.TrimSuffix(u, "/")
+			}
+		case <-deadline:
+			t.Fatalf("serve did not start: %+v", s)
+		}
+	}
+	go func() {
+		for l := range lines {
+			if strings.Contains(l, sandbox.DefaultToken) {
+				t.Errorf("serve logged the token: %s", l)
+			}
+		}
+	}()
+	return s
+}
+
+// sandboxState reads the embedded sandbox's inspection endpoint.
+func sandboxState(t *testing.T, base string) sandbox.State {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+sandbox.InspectPath, nil)
+	req.Header.Set(nxapi.TokenHeader, sandbox.DefaultToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var st sandbox.State
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// unlabelled lists the visible controls of the page without an accessible
+// name: an input, select or textarea needs a label (or aria-label), a
+// button its text or aria-label.
+const unlabelled = `(() => {
+  const bad = [];
+  document.querySelectorAll('input:not([type=hidden]), select, textarea, button').forEach(el => {
+    let name = el.getAttribute('aria-label') || '';
+    if (el.labels && el.labels.length) name += Array.from(el.labels).map(l => l.textContent).join(' ');
+    if (el.tagName === 'BUTTON') name += el.textContent;
+    if (!name.trim()) bad.push(el.outerHTML.slice(0, 120));
+  });
+  return bad;
+})()`
+
+// checkLabels fails the test for every control of the page without a name.
+func checkLabels(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	var bad []string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(unlabelled, &bad)); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bad {
+		t.Errorf("%s: a control without a label: %s", where, b)
+	}
+}
+
+// tabTo presses Tab until the focused element matches the JS condition,
+// at most n times: the control is reachable with the keyboard alone.
+func tabTo(t *testing.T, ctx context.Context, cond string, n int) {
+	t.Helper()
+	for range n {
+		var ok bool
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const el = document.activeElement; return !!el && (`+cond+`); })()`, &ok)); err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		if err := chromedp.Run(ctx, chromedp.KeyEvent("\t")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatalf("Tab never reached the element where %s", cond)
+}
+
+// text reads the text of the element sel.
+func text(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	var s string
+	if err := chromedp.Run(ctx, chromedp.Text(sel, &s, chromedp.ByQuery)); err != nil {
+		t.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+// TestServeBrowserWalkthrough is a newcomer's first import, in a real
+// browser against the embedded sandbox: upload samples/errores.csv, see an
+// invalid cell marked with its message, fix it in the page with the
+// keyboard, send, watch the progress reach the end, download a
+// result.xlsx whose sent rows are ok with the sandbox's ids, and send
+// again: nothing is sent, and the page says why.
+func TestServeBrowserWalkthrough(t *testing.T) {
+	w := newWorkspace(t, "")
+	srv := w.serve(t)
+	ctx := browser(t)
+
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible("#file", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	checkLabels(t, ctx, "upload page")
+	docShot(t, ctx, "serve-upload.png")
+	// Keyboard alone: Tab reaches the file picker, then the button.
+	tabTo(t, ctx, `el.id === "file"`, 15)
+	sample, _ := filepath.Abs(filepath.Join("..", "samples", "errores.csv"))
+	if err := chromedp.Run(ctx, chromedp.SetUploadFiles("#file", []string{sample}, chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	tabTo(t, ctx, `el.id === "upload-send"`, 3)
+	if err := chromedp.Run(ctx, chromedp.KeyEvent("\r"), chromedp.WaitVisible("td.bad", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+
+	// The invalid total is marked on its cell with its message.
+	if msg := text(t, ctx, "#fix-0-11-msg"); !strings.Contains(msg, "1.100,00") || !strings.Contains(msg, "total") {
+		t.Fatalf("the total's cell says %q, want the sum that does not close", msg)
+	}
+	var invalid string
+	if err := chromedp.Run(ctx, chromedp.AttributeValue("#fix-0-11", "aria-describedby", &invalid, nil, chromedp.ByID)); err != nil || invalid != "fix-0-11-msg" {
+		t.Fatalf("the fix input is not described by its message: %q %v", invalid, err)
+	}
+	checkLabels(t, ctx, "preview with fix controls")
+	docShot(t, ctx, "serve-preview.png")
+	if err := chromedp.Run(ctx, chromedp.ScrollIntoView("#fix-0-11", chromedp.ByID),
+		chromedp.Evaluate(`document.getElementById("fix-0-11").scrollIntoView({block: "center", inline: "center"})`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	docShot(t, ctx, "serve-cell.png")
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.scrollTo(0, 0); document.querySelector(".scroll").scrollLeft = 0`, nil)); err != nil {
+		t.Fatal(err)
+	}
+
+	// Fix it with the keyboard: Tab to the cell, replace 1100 by 1000, Enter.
+	tabTo(t, ctx, `el.id === "fix-0-11"`, 200)
+	if err := chromedp.Run(ctx,
+		chromedp.KeyEvent(string(rune(0xE010))), // End (kb.End)
+		chromedp.KeyEvent("\b\b\b\b"), chromedp.KeyEvent("1000"), chromedp.KeyEvent("\r"),
+		chromedp.WaitVisible(`#fix-status[data-focus]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if s := text(t, ctx, "#fix-status"); !strings.Contains(s, "Fila 2 corregida: ahora está válida") {
+		t.Fatalf("after the fix the page says %q", s)
+	}
+	var focused string
+	_ = chromedp.Run(ctx, chromedp.Evaluate(`document.activeElement.id`, &focused))
+	if focused != "fix-status" {
+		t.Errorf("after the fix the focus is on %q, want the status that says what happened", focused)
+	}
+	docShot(t, ctx, "serve-fixed.png")
+
+	// Send, and watch the progress reach the end.
+	if err := chromedp.Run(ctx, chromedp.Click("#send", chromedp.ByID), chromedp.WaitVisible("#bar", chromedp.ByID),
+		chromedp.WaitVisible("#result-link a", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	var percent string
+	_ = chromedp.Run(ctx, chromedp.Evaluate(`String(document.getElementById("bar").value)`, &percent))
+	if percent != "100" || !strings.Contains(text(t, ctx, "#done-count"), "2 de 2") {
+		t.Errorf("progress at the end: %s%%, %q", percent, text(t, ctx, "#done-count"))
+	}
+	if c := text(t, ctx, "#live-counts"); !strings.Contains(c, "2 enviadas y aceptadas") {
+		t.Errorf("live counts at the end: %q", c)
+	}
+	docShot(t, ctx, "serve-progress.png")
+	if err := chromedp.Run(ctx, chromedp.Click("#result-link a", chromedp.ByQuery), chromedp.WaitVisible("table.rows", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	docShot(t, ctx, "serve-result.png")
+	var href string
+	if err := chromedp.Run(ctx, chromedp.AttributeValue(`a[href$=".result.xlsx"]`, "href", &href, nil, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Get(srv.url + href)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("download %s: %v", href, err)
+	}
+	xlsx := filepath.Join(t.TempDir(), "result.xlsx")
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	_ = os.WriteFile(xlsx, data, 0o600)
+	checkResultXLSX(t, xlsx, sandboxState(t, srv.sandbox))
+
+	// Send again: nothing goes, and the page says why.
+	before := len(sandboxState(t, srv.sandbox).Vouchers)
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+strings.TrimSuffix(strings.TrimSuffix(href, "/files/errores.result.xlsx"), "/")),
+		chromedp.Click("#send", chromedp.ByID), chromedp.WaitVisible("#result-link a", chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if s := text(t, ctx, "#said"); !strings.Contains(s, "No se envió nada") || !strings.Contains(s, "2 ya enviadas antes") {
+		t.Errorf("second send says %q", s)
+	}
+	if after := len(sandboxState(t, srv.sandbox).Vouchers); after != before {
+		t.Errorf("the second send created %d vouchers", after-before)
+	}
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/history"), chromedp.WaitVisible("#imports-h", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	docShot(t, ctx, "serve-history.png")
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/catalogs"), chromedp.WaitVisible("#refresh", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	checkLabels(t, ctx, "catalogs")
+}
+
+// checkResultXLSX: the rows sent are ok, with the ids the sandbox
+// created; the others carry their errors.
+func checkResultXLSX(t *testing.T, path string, st sandbox.State) {
+	t.Helper()
+	x, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	rows, err := x.GetRows(x.GetSheetList()[0])
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("result.xlsx: %v", err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	byOrden := vouchersByOrden(st)
+	ok := 0
+	for _, r := range rows[1:] {
+		cell := func(h string) string {
+			if i, found := col[h]; found && i < len(r) {
+				return r[i]
+			}
+			return ""
+		}
+		if cell("result.status") != "ok" {
+			if cell("result.message") == "" {
+				t.Errorf("row %s is %s without a message", cell("result.row"), cell("result.status"))
+			}
+			continue
+		}
+		ok++
+		orden, _ := strconv.ParseInt(cell("ordenId"), 10, 64)
+		vs := byOrden[orden]
+		if len(vs) != 1 || strconv.FormatInt(vs[0].FacturaID, 10) != cell("result.facturaId") || strconv.FormatInt(vs[0].Numero, 10) != cell("result.numero") {
+			t.Errorf("ordenId %d: result.xlsx says factura %s numero %s, the sandbox holds %+v", orden, cell("result.facturaId"), cell("result.numero"), vs)
+		}
+	}
+	if ok != 2 {
+		t.Errorf("result.xlsx has %d ok rows, want the 2 valid sales (80001 fixed, 80011)", ok)
+	}
+}
+
+// TestServeBrowserMapsColumnsForCLI: a file with the accountant's own
+// headers goes through the column screen, which proposes what the CLI's
+// matching finds; the choices are saved as a profile, and the command line
+// runs the same file with `--map NAME`.
+func TestServeBrowserMapsColumnsForCLI(t *testing.T) {
+	w := newWorkspace(t, "")
+	srv := w.serve(t)
+	ctx := browser(t)
+	file := writeFile(t, w.dir, "sistema.csv",
+		"Nro Orden;Cliente;Correo;Articulo;Precio Unit;Cant;Subtotal;Descuento;Recargo;Envio;Total Venta;Forma de Pago\n"+
+			"81001;Ana;ana@example.com;105;1000;1;1000;0;0;0;1000;EFECTIVO\n"+
+			"81002;Beto;beto@example.com;105;500;2;1000;0;0;0;1000;EFECTIVO\n")
+	// Dropped on the upload box, as a file dragged from the desktop: the
+	// drop fills the file input and sends the form.
+	content, _ := os.ReadFile(file)
+	drop := `(() => {
+	  const dt = new DataTransfer();
+	  dt.items.add(new File([` + strconv.Quote(string(content)) + `], "sistema.csv", {type: "text/csv"}));
+	  const zone = document.getElementById("drop");
+	  zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	  zone.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+	  return true;
+	})()`
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible("#drop", chromedp.ByID),
+		chromedp.Evaluate(drop, nil), chromedp.WaitVisible("#columns-form", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	// The CLI's matching already proposes what it knows.
+	var proposed string
+	_ = chromedp.Run(ctx, chromedp.Value("#col-6", &proposed, chromedp.ByID))
+	if proposed != "subtotal" {
+		t.Errorf("column Subtotal proposed as %q", proposed)
+	}
+	checkLabels(t, ctx, "column screen")
+	choices := map[string]string{"#col-0": "ordenId", "#col-1": "usuario.nombre", "#col-2": "usuario.email", "#col-3": "productos.articuloId",
+		"#col-4": "productos.precio", "#col-5": "productos.cantidad", "#col-10": "total", "#col-11": "medioPago.tipo"}
+	var acts []chromedp.Action
+	for sel, v := range choices {
+		acts = append(acts, chromedp.SetValue(sel, v, chromedp.ByQuery))
+	}
+	acts = append(acts, chromedp.SendKeys("#profile-name", "Sistema viejo", chromedp.ByID))
+	if err := chromedp.Run(ctx, acts...); err != nil {
+		t.Fatal(err)
+	}
+	docShot(t, ctx, "serve-columns.png")
+	if err := chromedp.Run(ctx, chromedp.Click("#columns-save", chromedp.ByID), chromedp.WaitVisible("#plan-h", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	if plan := text(t, ctx, ".plan"); !strings.Contains(plan, "2 filas → 2 ventas (0 con errores)") || !strings.Contains(plan, "Sistema viejo") {
+		t.Fatalf("plan after mapping: %q", plan)
+	}
+
+	// The command line reads the same profile by name.
+	r := w.nx(t, "run", "--sandbox", "--time-scale", strconv.FormatFloat(scale, 'g', -1, 64), "--journal", w.journal(),
+		"--report-dir", w.reportDir(), "--no-xlsx", "--map", "Sistema viejo", file)
+	if r.code != 0 || !strings.Contains(r.stdout, "2 enviadas y aceptadas") {
+		t.Fatalf("run --map with the saved profile:\n%s", r)
+	}
+	// And a name that is neither a file nor a profile says where it looked.
+	r = w.nx(t, "validate", "--journal", w.journal(), "--map", "No existe", file)
+	if r.code != 2 || !strings.Contains(r.stderr, "ni un perfil guardado") {
+		t.Errorf("--map with an unknown name:\n%s", r)
+	}
+	// The cron run shows in the page's history, with its reports.
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/history"), chromedp.WaitVisible("#runs-h", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	if h := text(t, ctx, "main"); !strings.Contains(h, "sistema.csv") || !strings.Contains(h, "sistema.result.csv") {
+		t.Errorf("history does not list the command line's run:\n%s", h)
+	}
+}

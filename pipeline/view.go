@@ -1,0 +1,49 @@
+package pipeline
+
+import "github.com/nxbatch/nxbatch/msg"
+
+// RowView is one row of a sheet as a page shows it: the cells as read, the
+// row's outcome and its problems on the cells they are about. A page of a
+// 100,000-row preview is built from a few dozen of these, without walking
+// the rest of the sheet.
+type RowView struct {
+	Index int // the row's index in the sheet (0 is the first data row)
+	// Row is the spreadsheet row of the file read; SourceRow the original
+	// file's (they differ for a report fed back, whose result.row says it).
+	Row, SourceRow int
+	// Cells are aligned with Info.Header; the strings stay valid as long
+	// as the sheet.
+	Cells   []string
+	Status  Status
+	Message string // what result.message says: the outcome, then the row's own problems
+	Issues  []CellIssue
+	Request string // the request the row is part of, as result.request
+	// Key is the request's identity in the journal (ordenId, facturaId, a
+	// stock row's identity); PriorID is the identity an earlier report fed
+	// back gave the row ("" when none).
+	Key, PriorID                string
+	FacturaID, Numero, PVNumero int64
+}
+
+// RowStatus returns the status of row i, cheaply: a filter over a large
+// sheet asks it of every row.
+func (sh *Sheet) RowStatus(i int) Status { return sh.Requests[sh.reqOf[i]].Status }
+
+// RowView returns row i rendered in language l. It only reads the sheet,
+// so pages may call it from several goroutines at once.
+func (sh *Sheet) RowView(i int, l msg.Lang) RowView {
+	ri := sh.reqOf[i]
+	r := sh.Requests[ri]
+	out := r.Result()
+	return RowView{
+		Index: i, Row: sh.store.rowNumber(i), SourceRow: sh.sourceRow(i),
+		Cells:  sh.store.cells(i, len(sh.Info.Header), nil),
+		Status: r.Status, Message: sh.rowText(i, out, l), Issues: sh.RowIssues(i, l),
+		Request: r.Label().In(l), Key: r.Key, PriorID: sh.priorID(i),
+		FacturaID: out.FacturaID, Numero: out.Numero, PVNumero: out.PVNumero,
+	}
+}
+
+// HasPriorIDs reports whether the sheet came with stock row identities of
+// an earlier report (result.rowId), which a copy of the sheet must keep.
+func (sh *Sheet) HasPriorIDs() bool { return len(sh.priorIDs) > 0 }

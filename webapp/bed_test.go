@@ -1,0 +1,214 @@
+package webapp
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/pgjournal"
+	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/sendrules"
+	"github.com/nxbatch/nxbatch/tenant"
+)
+
+// scale shrinks the API's windows in these tests: the 3 s stock window is
+// 30 ms, the 30 s key hold 300 ms.
+const scale = 0.01
+
+// bed is one test's server: the app in front of an embedded sandbox, with
+// a journal in a temporary folder.
+type bed struct {
+	t       *testing.T
+	srv     *Server
+	ts      *httptest.Server
+	sb      *sandbox.Running
+	journal string
+	client  *http.Client
+	logs    *syncBuffer
+}
+
+// syncBuffer is a log sink safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// bedOptions change a bed from the defaults.
+type bedOptions struct {
+	token    string // the sandbox's token; "" is its default
+	latency  time.Duration
+	limits   Limits
+	password string
+	workers  int
+	// journalURL, when set, is a PostgreSQL journal the page uses instead
+	// of a file.
+	journalURL string
+}
+
+func newBed(t *testing.T, o bedOptions) *bed {
+	t.Helper()
+	sb, err := sandbox.Start(sandbox.DemoData(), sandbox.Options{TimeScale: scale, Token: o.token, Latency: o.latency}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("start sandbox: %v", err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	token := o.token
+	if token == "" {
+		token = sandbox.DefaultToken
+	}
+	client, err := apiclient.New(apiclient.Options{BaseURL: sb.URL, Token: apiclient.NewToken(token), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	jpath := filepath.Join(dir, "state", "journal")
+	env := sendrules.Production
+	be := Backend{JournalPath: jpath, StateDir: filepath.Dir(jpath), Sandbox: true, Sender: client, BaseURL: client.BaseURL(),
+		OpenJournal: func(wait time.Duration) (Journal, error) {
+			if o.journalURL != "" {
+				return pgjournal.Open(context.Background(), o.journalURL, pgjournal.Options{})
+			}
+			return journal.Open(jpath, journal.Options{LockTimeout: wait})
+		},
+		Tenant: func(context.Context, Journal) (string, error) {
+			cfg := sb.Server.Config()
+			id, err := tenant.IdentityOf(&cfg, env, time.Now())
+			return id.ID, err
+		},
+		Catalogs: func(tk string, w catalog.Windows) *catalog.Cache {
+			return &catalog.Cache{Dir: filepath.Join(dir, "state", "catalogs"), Tenant: tk, TTL: time.Hour,
+				Window: sendrules.Scale(env.Limit(sendrules.Params), scale), Fetch: client, Windows: w}
+		},
+	}
+	logs := &syncBuffer{}
+	workers := o.workers
+	if workers == 0 {
+		workers = 4
+	}
+	srv, err := New(Config{Backend: be, Limits: o.limits, Password: o.password, Addr: "127.0.0.1:0",
+		Send: SendOptions{Workers: workers, Rate: 0, Env: env, TimeScale: scale, Timeout: 5 * time.Second},
+		Tool: "nxbatch test", Log: newTestLogger(logs)})
+	if err != nil {
+		t.Fatalf("new server: %v", err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Close(ctx)
+		ts.Close()
+	})
+	jar, _ := cookiejar.New(nil)
+	return &bed{t: t, srv: srv, ts: ts, sb: sb, journal: jpath, logs: logs,
+		client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+// answer is one response, read whole.
+type answer struct {
+	status   int
+	body     string
+	location string
+	header   http.Header
+}
+
+// do sends req and reads the answer; redirects are not followed.
+func (b *bed) do(req *http.Request) answer {
+	b.t.Helper()
+	resp, err := b.client.Do(req)
+	if err != nil {
+		b.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return answer{status: resp.StatusCode, body: string(body), location: resp.Header.Get("Location"), header: resp.Header}
+}
+
+func (b *bed) get(path string) answer {
+	b.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, b.ts.URL+path, nil)
+	return b.do(req)
+}
+
+func (b *bed) post(path string, form url.Values) answer {
+	b.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, b.ts.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return b.do(req)
+}
+
+// uploadRequest builds the multipart upload of data as name.
+func (b *bed) uploadRequest(name string, data []byte) *http.Request {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, _ := mw.CreateFormFile("file", name)
+	_, _ = fw.Write(data)
+	_ = mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, b.ts.URL+"/uploads", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return req
+}
+
+// upload sends a file and returns the answer (a redirect to its page).
+func (b *bed) upload(name string, data []byte) answer {
+	b.t.Helper()
+	return b.do(b.uploadRequest(name, data))
+}
+
+// uploadSample uploads a file of samples/ and returns its page's path.
+func (b *bed) uploadSample(name string) string {
+	b.t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "samples", name))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	a := b.upload(name, data)
+	if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, "/u/") {
+		b.t.Fatalf("upload %s: %d %s\n%s", name, a.status, a.location, a.body)
+	}
+	return a.location
+}
+
+// waitSent waits for the send of upload page p to end.
+func (b *bed) waitSent(p string) {
+	b.t.Helper()
+	id := strings.TrimPrefix(p, "/u/")
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if job := b.srv.jobOf(id); job != nil {
+			job.mu.Lock()
+			done := job.state == "done"
+			job.mu.Unlock()
+			if done && b.srv.sendingFor(id) == nil {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.t.Fatalf("send of %s did not end", p)
+}

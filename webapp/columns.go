@@ -1,0 +1,286 @@
+package webapp
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/profiles"
+	"github.com/nxbatch/nxbatch/readers"
+	"github.com/nxbatch/nxbatch/schema"
+)
+
+// columnsData is the mapping screen: one row per column of the file, with
+// the API field it fills (proposed by the CLI's own matching) to confirm
+// or change, saved as a named profile.
+type columnsData struct {
+	base
+	ID, Name string
+	Kind     string
+	Kinds    []kindOption
+	Columns  []columnRow
+	Profiles []profileLink
+	Profile  string
+	Problems []string
+	Sample   bool
+}
+
+// kindOption is one kind of the kind selector.
+type kindOption struct {
+	Value, Text string
+	Selected    bool
+}
+
+// columnRow is one column of the file and the field it fills.
+type columnRow struct {
+	Index   int
+	Header  string
+	Example string
+	ID      string
+	Options []fieldOption
+}
+
+// fieldOption is one API field a column may fill.
+type fieldOption struct {
+	Value, Text string
+	Selected    bool
+}
+
+// profileLink offers a saved profile made for the same headers.
+type profileLink struct {
+	Name, URL string
+}
+
+// fileHeader reads the header of the upload's first data sheet and one
+// example row.
+func (s *Server) fileHeader(u *upload) ([]string, []string, error) {
+	rf, err := readers.Open(u.current(), readers.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rf.Close()
+	var firstErr error
+	for _, name := range rf.Sheets() {
+		if rf.Hidden(name) || schema.IsTemplateSheet(name) {
+			continue
+		}
+		sr, err := rf.Sheet(name)
+		if err != nil {
+			firstErr = errors.Join(firstErr, err)
+			continue
+		}
+		h := sr.Info().Header
+		var example []string
+		if rec, err := sr.Next(); err == nil {
+			example = append(example, rec.Cells...)
+		}
+		sr.Close()
+		if len(h) > 0 {
+			return h, example, nil
+		}
+	}
+	if firstErr == nil {
+		firstErr = readers.ErrNoHeader
+	}
+	return nil, nil, firstErr
+}
+
+// bestKind is the kind whose columns match most of header.
+func bestKind(header []string) schema.Kind {
+	best, most := schema.Venta, -1
+	for _, k := range schema.Kinds {
+		lay, _ := schema.Match(k, header, nil)
+		if n := len(lay.Index); n > most {
+			best, most = k, n
+		}
+	}
+	return best
+}
+
+// propose returns, per column of header, the field the CLI's matching
+// gives it for kind k ("" for none); a column whose name holds one field's
+// last part and no other's is proposed that field too.
+func propose(k schema.Kind, header []string) []string {
+	out := make([]string, len(header))
+	lay, _ := schema.Match(k, header, nil)
+	taken := map[string]bool{}
+	for path, i := range lay.Index {
+		out[i], taken[path] = path, true
+	}
+	for i, h := range header {
+		if out[i] != "" {
+			continue
+		}
+		n := schema.Normalize(h)
+		cand := ""
+		for _, c := range k.Columns() {
+			leaf := schema.Normalize(c.Path[strings.LastIndexByte(c.Path, '.')+1:])
+			if len(leaf) >= 4 && len(n) >= 4 && (strings.Contains(n, leaf) || strings.Contains(leaf, n)) && !taken[c.Path] {
+				if cand != "" {
+					cand = "-"
+					break
+				}
+				cand = c.Path
+			}
+		}
+		if cand != "" && cand != "-" {
+			out[i], taken[cand] = cand, true
+		}
+	}
+	return out
+}
+
+func (s *Server) columns(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	s.renderColumns(w, r, u, http.StatusOK, r.URL.Query().Get("kind"), nil, r.URL.Query().Get("perfil"), nil)
+}
+
+// renderColumns renders the mapping screen: chosen (header → field) when
+// the user already chose, else a profile's columns, else the proposals.
+func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload, status int, kind string, chosen map[string]string, profile string, problems []string) {
+	l := lang(r)
+	header, example, err := s.fileHeader(u)
+	if err != nil {
+		s.fail(w, r, http.StatusUnprocessableEntity, msg.New("web.readfailed", s.fileText(u, err, l)))
+		return
+	}
+	store := profiles.Store{Dir: profiles.DirIn(s.cfg.Backend.StateDir)}
+	fits, _ := store.For(header)
+	if profile != "" && chosen == nil {
+		if p, err := store.Load(profile); err == nil {
+			chosen, kind = p.Columns, string(p.Kind)
+		}
+	}
+	u.mu.Lock()
+	if chosen == nil && len(u.meta.Columns) > 0 {
+		chosen, profile = u.meta.Columns, u.meta.Profile
+	}
+	u.mu.Unlock()
+	k, err := schema.ParseKind(kind)
+	if err != nil {
+		k = bestKind(header)
+		if chosen != nil {
+			mapped := make([]string, len(header))
+			for i, h := range header {
+				mapped[i] = chosen[h]
+			}
+			if dk, ok := schema.DetectKind(mapped, nil); ok {
+				k = dk
+			}
+		}
+	}
+	d := &columnsData{base: s.base(r, "web.columns.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Kind: string(k),
+		Profile: profile, Problems: problems}
+	for _, kk := range schema.Kinds {
+		d.Kinds = append(d.Kinds, kindOption{Value: string(kk), Text: msg.New("web.kind." + string(kk)).In(l), Selected: kk == k})
+	}
+	for _, p := range fits {
+		d.Profiles = append(d.Profiles, profileLink{Name: p.Name, URL: "/u/" + u.meta.ID + "/columns?" + url.Values{"perfil": {p.Name}}.Encode()})
+	}
+	proposed := propose(k, header)
+	for i, h := range header {
+		sel := proposed[i]
+		if chosen != nil {
+			sel = chosen[h]
+		}
+		cr := columnRow{Index: i, Header: h, ID: "col-" + strconv.Itoa(i)}
+		if i < len(example) {
+			cr.Example = example[i]
+		}
+		cr.Options = append(cr.Options, fieldOption{Value: "", Text: msg.New("web.columns.none").In(l), Selected: sel == ""})
+		for _, c := range k.Columns() {
+			text := c.Path
+			if c.Required {
+				text = msg.New("web.columns.required", c.Path).In(l)
+			}
+			cr.Options = append(cr.Options, fieldOption{Value: c.Path, Text: text, Selected: sel == c.Path})
+		}
+		d.Columns = append(d.Columns, cr)
+	}
+	s.render(w, r, status, "columns", d)
+}
+
+// saveColumns checks the chosen fields (each used once, every required
+// one present), saves them as a named profile, and validates the file with
+// them.
+func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	l := lang(r)
+	header, _, err := s.fileHeader(u)
+	if err != nil {
+		s.fail(w, r, http.StatusUnprocessableEntity, msg.New("web.readfailed", s.fileText(u, err, l)))
+		return
+	}
+	k, err := schema.ParseKind(r.FormValue("kind"))
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, msg.New("web.template.kind"))
+		return
+	}
+	name := strings.TrimSpace(r.FormValue("name"))
+	if r.FormValue("change") != "" {
+		// Only the kind changed: propose again for it.
+		s.renderColumns(w, r, u, http.StatusOK, string(k), nil, "", nil)
+		return
+	}
+	chosen := map[string]string{}
+	used := map[string]string{}
+	var problems []string
+	for i, h := range header {
+		p := r.FormValue("c" + strconv.Itoa(i))
+		if p == "" {
+			continue
+		}
+		if _, ok := k.Column(p); !ok {
+			s.fail(w, r, http.StatusBadRequest, msg.New("web.columns.badfield", p))
+			return
+		}
+		if prev, dup := used[p]; dup {
+			problems = append(problems, msg.New("web.columns.twice", p, prev, h).In(l))
+		}
+		used[p] = h
+		chosen[h] = p
+	}
+	prof := profiles.Profile{Name: name, Kind: k, Headers: header, Columns: chosen, Saved: s.now()}
+	if _, herrs := schema.Match(k, header, prof.Mapping()); len(herrs) > 0 && len(problems) == 0 {
+		for _, he := range herrs {
+			problems = append(problems, he.Msg.In(l))
+		}
+	}
+	if err := profiles.CheckName(name); err != nil {
+		problems = append(problems, msg.New("web.columns.name").In(l))
+	}
+	if len(problems) > 0 {
+		s.renderColumns(w, r, u, http.StatusUnprocessableEntity, string(k), chosen, name, problems)
+		return
+	}
+	store := profiles.Store{Dir: profiles.DirIn(s.cfg.Backend.StateDir)}
+	if err := store.Save(prof); err != nil {
+		s.renderColumns(w, r, u, http.StatusInternalServerError, string(k), chosen, name, []string{err.Error()})
+		return
+	}
+	u.mu.Lock()
+	u.meta.Profile, u.meta.Columns = name, chosen
+	u.cur = nil
+	_, verr := s.loaded(r.Context(), u)
+	_ = u.saveMeta()
+	u.mu.Unlock()
+	s.log.Info("profile saved", "profile", name)
+	if verr != nil {
+		if _, mapping := headerProblem(verr); mapping {
+			s.renderColumns(w, r, u, http.StatusUnprocessableEntity, string(k), chosen, name, []string{s.fileText(u, verr, l)})
+			return
+		}
+		s.render(w, r, http.StatusUnprocessableEntity, "error", &errorPage{base: s.base(r, "web.error.title"), Text: s.fileText(u, verr, l)})
+		return
+	}
+	http.Redirect(w, r, "/u/"+u.meta.ID, http.StatusSeeOther)
+}

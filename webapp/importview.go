@@ -1,0 +1,208 @@
+package webapp
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/pipeline"
+)
+
+// importPage's data: the plan, the counts and the first page of rows.
+type importData struct {
+	base
+	ID, Name  string
+	Plan      []string
+	Least     string
+	Catalogs  []string
+	Warnings  []string
+	Counts    []count
+	Sheets    []sheetTab
+	Preview   previewData
+	Profile   string
+	Edits     int
+	Sends     []string
+	Sending   bool
+	HasResult bool
+	Alert     string
+}
+
+// sheetTab is one sheet of a workbook, for the preview's tabs.
+type sheetTab struct {
+	Index    int
+	Name     string
+	Selected bool
+	URL      string
+}
+
+// previewData is one page of a table of rows: the preview before a send,
+// or the result after it.
+type previewData struct {
+	Lang     msg.Lang
+	ID       string
+	Version  int
+	Sheet    int
+	Page     int
+	Pages    int
+	Only     bool
+	Shown    int // rows in the filter
+	Header   []string
+	Rows     []rowData
+	Result   bool // the result of a send: ids instead of fix inputs
+	Prev     string
+	Next     string
+	All      string
+	Errors   string
+	Status   string // what the last fix did, for the live region
+	Action   string // where a page link goes: rows or result
+	Counts   []count
+	Caption  string
+	Attn     int
+	Download string
+}
+
+// rowData is one row of a page.
+type rowData struct {
+	Index      int
+	Row        int
+	Status     string
+	StatusText string
+	Tone       string
+	Message    string
+	Request    string
+	IDs        string
+	Cells      []cellData
+}
+
+// cellData is one cell, with its problem when it has one.
+type cellData struct {
+	Text  string
+	Issue string
+	Col   int
+	ID    string // of the cell's fix input, "" when it has none
+	Label string
+	Focus bool
+}
+
+func (s *Server) importData(r *http.Request, u *upload, v *version, q query, alert string) *importData {
+	l := lang(r)
+	d := &importData{base: s.base(r, "web.import.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Alert: alert}
+	for _, pl := range v.file.Plan() {
+		pl.File = u.meta.Name
+		d.Plan = append(d.Plan, pl.Message().In(l))
+	}
+	d.Least = duration(v.least, l)
+	now := s.now()
+	for _, c := range v.catalogs {
+		d.Catalogs = append(d.Catalogs, catalogLine(c, now, l))
+	}
+	for _, w := range v.file.Warnings {
+		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{w}), l))
+	}
+	d.Counts = counts(v.rows, l)
+	if len(v.file.Sheets) > 1 {
+		for i, sh := range v.file.Sheets {
+			tq := query{Sheet: i, Page: 1}
+			d.Sheets = append(d.Sheets, sheetTab{Index: i, Name: sh.Info.Name, Selected: i == q.Sheet, URL: "/u/" + u.meta.ID + "?" + tq.values().Encode()})
+		}
+	}
+	d.Preview = s.previewData(l, u, v, q, "")
+	u.mu.Lock()
+	d.Profile, d.Edits = u.meta.Profile, u.meta.Edits
+	for _, sr := range u.meta.Sends {
+		d.Sends = append(d.Sends, sendLine(sr, now, l))
+	}
+	d.HasResult = len(u.reports) > 0
+	u.mu.Unlock()
+	d.Sending = s.sendingFor(u.meta.ID) != nil
+	return d
+}
+
+// msgErr carries a catalog message as an error, so fileText renders it.
+type msgErr struct{ m msg.Message }
+
+func (e msgErr) Error() string        { return e.m.In(msg.EN) }
+func (e msgErr) In(l msg.Lang) string { return e.m.In(l) }
+
+// previewData builds one page of the upload's rows before a send.
+func (s *Server) previewData(l msg.Lang, u *upload, v *version, q query, status string) previewData {
+	return s.tableData(l, u.meta.ID, v.file, v.attention, v.n, q, status, false)
+}
+
+// tableData builds one page of f's rows: all of them, or only those that
+// need attention (attn lists them per sheet).
+func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int32, ver int, q query, status string, result bool) previewData {
+	if q.Sheet < 0 || q.Sheet >= len(f.Sheets) {
+		q.Sheet = 0
+	}
+	sh := f.Sheets[q.Sheet]
+	action := "/u/" + id + "/rows"
+	if result {
+		action = "/u/" + id + "/result"
+	}
+	d := previewData{Lang: l, ID: id, Version: ver, Sheet: q.Sheet, Only: q.Only, Header: sh.Info.Header,
+		Result: result, Status: status, Action: action, Attn: len(attn[q.Sheet])}
+	d.Shown = sh.Rows()
+	if q.Only {
+		d.Shown = len(attn[q.Sheet])
+	}
+	d.Pages = max(1, (d.Shown+pageSize-1)/pageSize)
+	d.Page = min(q.Page, d.Pages)
+	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
+	focusSet := false
+	for k := lo; k < hi; k++ {
+		i := k
+		if q.Only {
+			i = int(attn[q.Sheet][k])
+		}
+		rv := sh.RowView(i, l)
+		rd := rowData{Index: i, Row: rv.SourceRow, Status: rv.Status.String(), StatusText: statusText(rv.Status, l),
+			Tone: toneClass(rv.Status), Message: rv.Message, Request: rv.Request}
+		if result && rv.FacturaID != 0 {
+			rd.IDs = idsText(rv, l)
+		}
+		issues := map[int]string{}
+		for _, is := range rv.Issues {
+			if is.Column >= 0 {
+				if issues[is.Column] != "" {
+					issues[is.Column] += "; "
+				}
+				issues[is.Column] += is.Text
+			}
+		}
+		for c, text := range rv.Cells {
+			cd := cellData{Text: text, Issue: issues[c], Col: c}
+			if cd.Issue != "" && !result {
+				cd.ID = "fix-" + strconv.Itoa(i) + "-" + strconv.Itoa(c)
+				cd.Label = msg.New("web.fix.label", rv.SourceRow, sh.Info.Header[c]).In(l)
+				if status != "" && !focusSet {
+					cd.Focus, focusSet = true, true
+				}
+			}
+			rd.Cells = append(rd.Cells, cd)
+		}
+		d.Rows = append(d.Rows, rd)
+	}
+	link := func(qq query) string { return action + "?" + qq.values().Encode() }
+	if d.Page > 1 {
+		d.Prev = link(query{Sheet: q.Sheet, Page: d.Page - 1, Only: q.Only})
+	}
+	if d.Page < d.Pages {
+		d.Next = link(query{Sheet: q.Sheet, Page: d.Page + 1, Only: q.Only})
+	}
+	d.All = link(query{Sheet: q.Sheet, Page: 1})
+	d.Errors = link(query{Sheet: q.Sheet, Page: 1, Only: true})
+	rows, _ := f.Counts()
+	d.Counts = counts(rows, l)
+	d.Caption = msg.New("web.table.caption", d.Page, d.Pages, thousands(d.Shown, l)).In(l)
+	return d
+}
+
+// idsText says what the API created for a row.
+func idsText(rv pipeline.RowView, l msg.Lang) string {
+	if rv.Numero == 0 && rv.PVNumero == 0 {
+		return msg.New("web.ids.mov", rv.FacturaID).In(l)
+	}
+	return msg.New("web.ids", rv.FacturaID, rv.Numero, rv.PVNumero).In(l)
+}

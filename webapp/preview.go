@@ -1,0 +1,631 @@
+package webapp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/runner"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/sendrules"
+	"github.com/nxbatch/nxbatch/validation"
+	"github.com/nxbatch/nxbatch/writers"
+)
+
+// pageSize is how many rows one page of a preview shows.
+const pageSize = 50
+
+// version is one validated state of an upload: what its preview shows.
+// It is never changed once built (a fix builds the next one), so pages
+// read it without a lock.
+type version struct {
+	n        int
+	file     *pipeline.File
+	catalogs []catalogUse
+	// attention lists, per sheet, the rows that need attention: the
+	// "solo errores" filter pages through it.
+	attention [][]int32
+	rows      map[pipeline.Status]int
+	least     time.Duration
+	took      time.Duration
+}
+
+// catalogUse is one catalog a validation checked ids against, or could
+// not.
+type catalogUse struct {
+	Name    catalog.Name
+	Fetched time.Time // zero: never fetched, ids not checked
+}
+
+// loadOptions are how an upload is read: the mapping in force and the
+// page's --max-articulos.
+func (s *Server) loadOptions(u *upload) pipeline.LoadOptions {
+	lo := pipeline.LoadOptions{MaxArticulos: s.cfg.Send.MaxArticulos}
+	if len(u.meta.Columns) > 0 {
+		m := schema.Mapping{}
+		for h, p := range u.meta.Columns {
+			if p != "" {
+				m[schema.Normalize(h)] = p
+			}
+		}
+		lo.Mapping = m
+	}
+	return lo
+}
+
+// errTooManyRows is an upload over the row limit.
+type errTooManyRows struct{ rows, max int }
+
+func (e *errTooManyRows) Error() string {
+	return fmt.Sprintf("%d rows, more than the %d allowed", e.rows, e.max)
+}
+
+// validate reads the upload's current file and validates it against the
+// cached catalogs: the preview. u.mu is held.
+func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, error) {
+	start := time.Now()
+	f, err := pipeline.Load(u.current(), s.loadOptions(u))
+	if err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, sh := range f.Sheets {
+		total += sh.Rows()
+	}
+	if total > s.cfg.Limits.MaxRows {
+		return nil, &errTooManyRows{total, s.cfg.Limits.MaxRows}
+	}
+	cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{f}))
+	f.Validate(cat, false)
+	v := &version{n: n, file: f, catalogs: uses, attention: make([][]int32, len(f.Sheets))}
+	for si, sh := range f.Sheets {
+		for i := range sh.Rows() {
+			if pipeline.NeedsAttention(sh.RowStatus(i)) {
+				v.attention[si] = append(v.attention[si], int32(i))
+			}
+		}
+	}
+	v.rows, _ = f.Counts()
+	v.least = s.leastTime(f)
+	v.took = time.Since(start)
+	return v, nil
+}
+
+// leastTime is the least time the API's windows allow for the valid
+// requests of f, before the journal is asked what was sent already.
+func (s *Server) leastTime(f *pipeline.File) time.Duration {
+	p := s.pacing()
+	counts := map[schema.Kind]int{}
+	for _, pl := range f.Plan() {
+		n := pl.Requests
+		if pl.Kind != schema.Stock {
+			n -= pl.Invalid
+		}
+		counts[pl.Kind] += n
+	}
+	return max(pipeline.LeastTime(schema.Stock, counts[schema.Stock], p),
+		pipeline.LeastTime(schema.Venta, counts[schema.Venta]+counts[schema.Facturar], p))
+}
+
+// pacing is what the API's limits allow the page's sends.
+func (s *Server) pacing() pipeline.Pacing {
+	return pipeline.Pacing{Rate: s.cfg.Send.Rate,
+		StockWindow: sendrules.Scale(s.cfg.Send.Env.Limit(sendrules.Stock), s.cfg.Send.TimeScale)}
+}
+
+// previewCatalogs returns the cached catalogs need asks for, fetching one
+// that was never fetched when the window allows it now (never waiting):
+// a preview is shown at once, and says which ids it could not check.
+func (s *Server) previewCatalogs(ctx context.Context, need catalog.Need) (*validation.Catalog, []catalogUse) {
+	var names []catalog.Name
+	if need.MediosPago {
+		names = append(names, catalog.MediosPago)
+	}
+	if need.Motivos {
+		names = append(names, catalog.Motivos)
+	}
+	uses := make([]catalogUse, len(names))
+	for i, n := range names {
+		uses[i].Name = n
+	}
+	tenant := s.knownTenant()
+	if tenant == "" && s.cfg.Backend.Tenant != nil {
+		if j, release, err := s.gate.acquire(0); err == nil {
+			tenant, _ = s.tenantKey(ctx, j)
+			release()
+		}
+	}
+	if tenant == "" || s.cfg.Backend.Catalogs == nil {
+		return nil, uses
+	}
+	snap, err := s.cfg.Backend.Catalogs(tenant, nil).Load()
+	if err != nil {
+		return nil, uses
+	}
+	var missing []catalog.Name
+	for _, n := range names {
+		if fetchedAt(&snap, n).IsZero() {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		if j, release, err := s.gate.acquire(0); err == nil {
+			if got, _, err := s.cfg.Backend.Catalogs(tenant, j).Pull(ctx, catalog.PullOptions{Names: missing}); err == nil {
+				snap = got
+			}
+			release()
+		}
+	}
+	for i := range uses {
+		uses[i].Fetched = fetchedAt(&snap, uses[i].Name)
+	}
+	cat := snap.Catalog()
+	if !need.MediosPago {
+		cat.MediosPago = nil
+	}
+	if !need.Motivos {
+		cat.Motivos = nil
+	}
+	return cat, uses
+}
+
+// fetchedAt is when catalog n of snap was fetched; zero when never.
+func fetchedAt(s *catalog.Snapshot, n catalog.Name) time.Time {
+	switch n {
+	case catalog.MediosPago:
+		if s.MediosPago != nil {
+			return s.MediosPagoFetched
+		}
+	case catalog.Motivos:
+		if s.Motivos != nil {
+			return s.MotivosFetched
+		}
+	}
+	return time.Time{}
+}
+
+// loaded returns the upload's current version, reading and validating it
+// when it is not in memory. u.mu is held.
+func (s *Server) loaded(ctx context.Context, u *upload) (*version, error) {
+	if u.cur != nil {
+		return u.cur, nil
+	}
+	v, err := s.validate(ctx, u, u.meta.Edits)
+	if err != nil {
+		return nil, err
+	}
+	u.cur = v
+	return v, nil
+}
+
+// headerProblem reports whether err is a file whose headers did not match
+// a kind (no kind found, a required column missing, two columns for one
+// field): the mapping screen fixes those.
+func headerProblem(err error) (*pipeline.FileError, bool) {
+	var fe *pipeline.FileError
+	if !errors.As(err, &fe) || fe.Cause != nil || len(fe.Msgs) == 0 {
+		return nil, false
+	}
+	for _, m := range fe.Msgs {
+		switch m.Key {
+		case "load.nokind", "hdr.missing", "hdr.duplicate":
+			return fe, true
+		}
+	}
+	return nil, false
+}
+
+// fileMsg is a file-level error as a message argument: rendered, like
+// fileText, in the language of the sentence around it.
+type fileMsg struct {
+	s   *Server
+	u   *upload
+	err error
+}
+
+// In renders the error in language l.
+func (f fileMsg) In(l msg.Lang) string { return f.s.fileText(f.u, f.err, l) }
+
+// fileText renders a file-level error without the server's folders: the
+// accountant knows the file by its own name.
+func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
+	var text string
+	var lz interface{ In(msg.Lang) string }
+	switch {
+	case errors.As(err, &lz):
+		text = lz.In(l)
+	default:
+		var tm *errTooManyRows
+		if errors.As(err, &tm) {
+			return msg.New("web.toomanyrows", tm.rows, tm.max).In(l)
+		}
+		text = msg.New("web.readfailed", err.Error()).In(l)
+	}
+	for _, d := range []string{filepath.Dir(u.fixed()) + string(filepath.Separator), filepath.Dir(u.original()) + string(filepath.Separator), u.dir} {
+		text = strings.ReplaceAll(text, d, "")
+	}
+	return text
+}
+
+// upload receives a file (multipart, field "file"), keeps it in a new
+// owner-only folder and shows its plan, or its mapping screen when its
+// headers need one.
+func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+	l := lang(r)
+	limit := s.cfg.Limits.MaxBytes
+	if r.ContentLength > limit+64<<10 {
+		s.fail(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, msg.New("web.upload.nofile"))
+		return
+	}
+	var u *upload
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			s.uploadFailed(w, r, u, err, limit)
+			return
+		}
+		if part.FormName() != "file" || part.FileName() == "" {
+			part.Close()
+			continue
+		}
+		u, err = s.receive(part, limit)
+		part.Close()
+		if err != nil {
+			s.uploadFailed(w, r, u, err, limit)
+			return
+		}
+		break
+	}
+	if u == nil {
+		s.fail(w, r, http.StatusBadRequest, msg.New("web.upload.nofile"))
+		return
+	}
+	u.mu.Lock()
+	v, err := s.validate(r.Context(), u, 0)
+	if err == nil {
+		u.cur = v
+	}
+	saveErr := u.saveMeta()
+	u.mu.Unlock()
+	if saveErr != nil {
+		s.uploads.remove(u)
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", saveErr.Error()))
+		return
+	}
+	if _, mapping := headerProblem(err); err != nil && !mapping {
+		text := s.fileText(u, err, l)
+		s.uploads.remove(u)
+		s.log.Info("upload refused", "reason", text)
+		s.render(w, r, http.StatusUnprocessableEntity, "error", &errorPage{base: s.base(r, "web.error.title"), Text: text})
+		return
+	}
+	s.uploads.add(u)
+	s.uploads.touch(u, s.now())
+	s.log.Info("upload", "id", u.meta.ID, "size", u.meta.Size)
+	if err != nil {
+		http.Redirect(w, r, "/u/"+u.meta.ID+"/columns", http.StatusSeeOther)
+		return
+	}
+	http.Redirect(w, r, "/u/"+u.meta.ID, http.StatusSeeOther)
+}
+
+// receive copies one uploaded file into a new upload folder, refusing it
+// past limit bytes.
+func (s *Server) receive(part *multipart.Part, limit int64) (*upload, error) {
+	u, err := s.uploads.create(safeName(part.FileName()), s.now())
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(u.original(), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return u, fmt.Errorf("keep upload: %w", err)
+	}
+	n, err := io.Copy(f, io.LimitReader(part, limit+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return u, err
+	}
+	if n > limit {
+		return u, &http.MaxBytesError{Limit: limit}
+	}
+	// The original is never changed: a fix writes the fixed version.
+	_ = os.Chmod(u.original(), 0o400)
+	u.meta.Size = n
+	return u, nil
+}
+
+// uploadFailed answers an upload that could not be received.
+func (s *Server) uploadFailed(w http.ResponseWriter, r *http.Request, u *upload, err error, limit int64) {
+	if u != nil {
+		s.uploads.remove(u)
+	}
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		s.fail(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20))
+		return
+	}
+	s.fail(w, r, http.StatusBadRequest, msg.New("web.readfailed", err.Error()))
+}
+
+// uploadOf returns the upload the path names, answering 404 when none.
+func (s *Server) uploadOf(w http.ResponseWriter, r *http.Request) *upload {
+	id := r.PathValue("id")
+	var u *upload
+	if validID(id) {
+		u = s.uploads.get(id)
+	}
+	if u == nil {
+		s.fail(w, r, http.StatusNotFound, msg.New("web.upload.gone"))
+		return nil
+	}
+	s.uploads.touch(u, s.now())
+	return u
+}
+
+// view is the upload's current version for a page, or the answer that
+// there is none: the mapping screen when its headers need one.
+func (s *Server) view(w http.ResponseWriter, r *http.Request, u *upload) *version {
+	u.mu.Lock()
+	v, err := s.loaded(r.Context(), u)
+	u.mu.Unlock()
+	if err == nil {
+		return v
+	}
+	if _, mapping := headerProblem(err); mapping {
+		http.Redirect(w, r, "/u/"+u.meta.ID+"/columns", http.StatusSeeOther)
+		return nil
+	}
+	s.render(w, r, http.StatusUnprocessableEntity, "error", &errorPage{base: s.base(r, "web.error.title"), Text: s.fileText(u, err, lang(r))})
+	return nil
+}
+
+// query is what a preview page shows: which sheet, which page, only the
+// rows that need attention or all.
+type query struct {
+	Sheet, Page int
+	Only        bool
+}
+
+func parseQuery(v url.Values) query {
+	q := query{Page: 1}
+	q.Sheet, _ = strconv.Atoi(v.Get("sheet"))
+	if p, err := strconv.Atoi(v.Get("page")); err == nil && p > 0 {
+		q.Page = p
+	}
+	q.Only = v.Get("only") == "errores"
+	return q
+}
+
+// values renders q as a query string.
+func (q query) values() url.Values {
+	v := url.Values{}
+	v.Set("sheet", strconv.Itoa(q.Sheet))
+	v.Set("page", strconv.Itoa(q.Page))
+	if q.Only {
+		v.Set("only", "errores")
+	}
+	return v
+}
+
+// importPage shows an upload's plan and the first page of its preview.
+func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	v := s.view(w, r, u)
+	if v == nil {
+		return
+	}
+	s.render(w, r, http.StatusOK, "import", s.importData(r, u, v, parseQuery(r.URL.Query()), ""))
+}
+
+// rows answers one page of the preview: the table alone for htmx, the
+// whole page otherwise.
+func (s *Server) rows(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	v := s.view(w, r, u)
+	if v == nil {
+		return
+	}
+	q := parseQuery(r.URL.Query())
+	if r.Header.Get("HX-Request") != "true" {
+		s.render(w, r, http.StatusOK, "import", s.importData(r, u, v, q, ""))
+		return
+	}
+	s.renderFragment(w, "import", "preview", s.previewData(lang(r), u, v, q, ""))
+}
+
+// fixCell sets one cell of the upload: the fixed version is written beside
+// the original (never changed) and validated at once.
+func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	l := lang(r)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
+		return
+	}
+	q := parseQuery(r.PostForm)
+	row, err1 := strconv.Atoi(r.PostFormValue("row"))
+	col, err2 := strconv.Atoi(r.PostFormValue("col"))
+	ver, err3 := strconv.Atoi(r.PostFormValue("version"))
+	value := strings.TrimRight(r.PostFormValue("value"), "\r\n")
+	if err1 != nil || err2 != nil || err3 != nil || len(value) > 32<<10 {
+		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
+		return
+	}
+	u.mu.Lock()
+	v, err := s.loaded(r.Context(), u)
+	if err != nil {
+		u.mu.Unlock()
+		s.fail(w, r, http.StatusConflict, msg.New("web.fix.bad"))
+		return
+	}
+	if ver != v.n {
+		u.mu.Unlock()
+		s.fail(w, r, http.StatusConflict, msg.New("web.fix.stale"))
+		return
+	}
+	if q.Sheet < 0 || q.Sheet >= len(v.file.Sheets) || row < 0 || row >= v.file.Sheets[q.Sheet].Rows() ||
+		col < 0 || col >= len(v.file.Sheets[q.Sheet].Info.Header) {
+		u.mu.Unlock()
+		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
+		return
+	}
+	sh := v.file.Sheets[q.Sheet]
+	before := sh.RowView(row, l)
+	ed := edit{At: s.now(), Sheet: sh.Info.Name, Row: before.SourceRow, Column: sh.Info.Header[col], From: before.Cells[col], To: value}
+	next, err := s.applyFix(r.Context(), u, v, q.Sheet, row, col, value, ed)
+	u.mu.Unlock()
+	if err != nil {
+		s.fail(w, r, http.StatusUnprocessableEntity, msg.New("web.fix.failed", s.fileText(u, err, l)))
+		return
+	}
+	status := s.fixStatus(next, q.Sheet, before, ed, l)
+	if r.Header.Get("HX-Request") != "true" {
+		http.Redirect(w, r, "/u/"+u.meta.ID+"?"+q.values().Encode(), http.StatusSeeOther)
+		return
+	}
+	s.renderFragment(w, "import", "preview", s.previewData(l, u, next, q, status))
+}
+
+// applyFix writes the fixed version with the cell changed, validates it
+// and makes it current; u.mu is held.
+func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, row, col int, value string, ed edit) (*version, error) {
+	tmp := u.fixed() + ".next" + filepath.Ext(u.meta.Name)
+	if err := writeFixed(tmp, v.file, sheet, row, col, value); err != nil {
+		return nil, err
+	}
+	prev := u.meta.Edits
+	was := u.fixed()
+	if err := os.Rename(tmp, was); err != nil {
+		return nil, fmt.Errorf("fixed file: %w", err)
+	}
+	u.meta.Edits = prev + 1
+	next, err := s.validate(ctx, u, v.n+1)
+	if err != nil {
+		u.meta.Edits = prev
+		return nil, err
+	}
+	u.cur = next
+	if b, err := json.Marshal(ed); err == nil {
+		if f, err := os.OpenFile(filepath.Join(u.dir, "edits.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+			_, _ = f.Write(append(b, '\n'))
+			_ = f.Close()
+		}
+	}
+	if err := u.saveMeta(); err != nil {
+		return nil, err
+	}
+	s.log.Info("cell fixed", "id", u.meta.ID, "row", ed.Row)
+	return next, nil
+}
+
+// fixStatus says what a fix did to its row, for the page's live region.
+func (s *Server) fixStatus(v *version, sheet int, before pipeline.RowView, ed edit, l msg.Lang) string {
+	sh := v.file.Sheets[sheet]
+	// A fix keeps every row where it was, unless it emptied its row.
+	if i := before.Index; i < sh.Rows() {
+		if rv := sh.RowView(i, l); rv.SourceRow == before.SourceRow {
+			if pipeline.NeedsAttention(rv.Status) {
+				return msg.New("web.fix.still", ed.Row, rv.Message).In(l)
+			}
+			return msg.New("web.fix.ok", ed.Row, statusText(rv.Status, l)).In(l)
+		}
+	}
+	return msg.New("web.fix.done", ed.Row).In(l)
+}
+
+// errorsXLSX downloads the rows that need attention as a workbook, to fix
+// in Excel and upload again (readers ignore its result.* columns).
+func (s *Server) errorsXLSX(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	v := s.view(w, r, u)
+	if v == nil {
+		return
+	}
+	l := lang(r)
+	tables := make([]writers.Table, len(v.file.Sheets))
+	for i, sh := range v.file.Sheets {
+		tables[i] = sh.ErrorsTable(l)
+	}
+	name := strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)) + ".errores.xlsx"
+	tmp, err := os.CreateTemp(u.dir, ".errores-*.xlsx")
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", err.Error()))
+		return
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	sum := v.file.Summary(pipeline.ReportOptions{Lang: l, Command: "validate", Tool: s.cfg.Tool, Started: s.now()})
+	if err := writers.WriteXLSX(tmp.Name(), tables, sum, l); err != nil {
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", err.Error()))
+		return
+	}
+	serveDownload(w, r, tmp.Name(), name)
+}
+
+// serveDownload sends the file at path as an attachment called name.
+func serveDownload(w http.ResponseWriter, r *http.Request, path, name string) {
+	f, err := os.Open(path)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	w.Header().Set("Content-Type", contentType(name))
+	http.ServeContent(w, r, "", st.ModTime(), f)
+}
+
+// contentType is the type of a download, by extension.
+func contentType(name string) string {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".xlsx":
+		return "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+	case ".csv":
+		return "text/csv; charset=utf-8"
+	case ".json":
+		return "application/json"
+	}
+	return "application/octet-stream"
+}

@@ -1,0 +1,596 @@
+package webapp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/runner"
+	"github.com/nxbatch/nxbatch/schema"
+)
+
+// sendJob is one send of an upload: its progress, shared with the pages
+// that follow it.
+type sendJob struct {
+	id     string
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	state    string // preparing, sending, stopping, done
+	started  time.Time
+	toSend   int
+	done     int
+	rows     map[pipeline.Status]int
+	remain   map[schema.Kind]int // requests left, by kind, for the ETA
+	said     msg.Message
+	failed   msg.Message // the send could not start (journal, tenant)
+	changed  chan struct{}
+	finished time.Time
+}
+
+// update changes the job under its lock and wakes the pages following it.
+func (j *sendJob) update(fn func()) {
+	j.mu.Lock()
+	fn()
+	close(j.changed)
+	j.changed = make(chan struct{})
+	j.mu.Unlock()
+}
+
+// progress is what a progress page shows, as the events carry it.
+type progress struct {
+	State   string  `json:"state"`
+	ToSend  int     `json:"toSend"`
+	Done    int     `json:"done"`
+	Percent int     `json:"percent"`
+	ETA     string  `json:"eta"`
+	Counts  []count `json:"counts"`
+	Said    string  `json:"said"`
+	Result  string  `json:"result"`
+}
+
+// snapshot renders the job's state in language l; j.mu is held.
+func (j *sendJob) snapshot(s *Server, l msg.Lang) progress {
+	p := progress{State: j.state, ToSend: j.toSend, Done: j.done, Counts: counts(j.rows, l)}
+	if j.toSend > 0 {
+		p.Percent = j.done * 100 / j.toSend
+	} else if j.state == "done" {
+		p.Percent = 100
+	}
+	switch {
+	case j.failed.Key != "":
+		p.Said = j.failed.In(l)
+	case j.said.Key != "":
+		p.Said = j.said.In(l)
+	}
+	if j.state == "sending" {
+		p.ETA = msg.New("web.send.eta", duration(j.eta(s, s.now()), l)).In(l)
+	}
+	if j.state == "done" {
+		p.Result = "/u/" + j.id + "/result"
+	}
+	return p
+}
+
+// eta is how long the rest of the send will take: at least what the API's
+// windows allow for the requests left of each kind, and at least the pace
+// seen so far; j.mu is held.
+func (j *sendJob) eta(s *Server, now time.Time) time.Duration {
+	p := s.pacing()
+	floor := max(pipeline.LeastTime(schema.Stock, j.remain[schema.Stock], p),
+		pipeline.LeastTime(schema.Venta, j.remain[schema.Venta]+j.remain[schema.Facturar], p))
+	left := j.toSend - j.done
+	if j.done >= 3 && left > 0 {
+		pace := now.Sub(j.started) / time.Duration(j.done) * time.Duration(left)
+		return max(floor, pace)
+	}
+	return floor
+}
+
+// sendingFor returns the send in progress of upload id, nil when none.
+func (s *Server) sendingFor(id string) *sendJob {
+	s.smu.Lock()
+	defer s.smu.Unlock()
+	if s.sending != nil && s.sending.id == id {
+		return s.sending
+	}
+	return nil
+}
+
+// startSend opens the journal (refusing, clearly, while another process
+// holds it) and starts sending the upload's current file in the
+// background; the progress page follows it.
+func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	l := lang(r)
+	s.smu.Lock()
+	if s.sending != nil {
+		busy := s.sending.id
+		s.smu.Unlock()
+		if busy == u.meta.ID {
+			http.Redirect(w, r, "/u/"+u.meta.ID+"/send", http.StatusSeeOther)
+			return
+		}
+		s.refuseSend(w, r, u, msg.New("web.send.busy"))
+		return
+	}
+	j, release, err := s.gate.acquire(s.cfg.Send.Wait)
+	if err != nil {
+		s.smu.Unlock()
+		if errLocked(err) {
+			s.refuseSend(w, r, u, msg.New("web.send.locked"))
+			return
+		}
+		s.refuseSend(w, r, u, msg.New("web.send.nojournal", s.fileText(u, err, l)))
+		return
+	}
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	job := &sendJob{id: u.meta.ID, cancel: cancel, state: "preparing", started: s.now(),
+		rows: map[pipeline.Status]int{}, remain: map[schema.Kind]int{}, changed: make(chan struct{})}
+	s.sending = job
+	s.smu.Unlock()
+	s.log.Info("send started", "id", u.meta.ID)
+	go s.runSend(ctx, u, job, j, release)
+	http.Redirect(w, r, "/u/"+u.meta.ID+"/send", http.StatusSeeOther)
+}
+
+// refuseSend shows the import page with why the send did not start.
+func (s *Server) refuseSend(w http.ResponseWriter, r *http.Request, u *upload, why msg.Message) {
+	l := lang(r)
+	if r.Header.Get("HX-Request") == "true" {
+		s.fail(w, r, http.StatusConflict, why)
+		return
+	}
+	u.mu.Lock()
+	v, err := s.loaded(r.Context(), u)
+	u.mu.Unlock()
+	if err != nil {
+		s.fail(w, r, http.StatusConflict, why)
+		return
+	}
+	s.render(w, r, http.StatusConflict, "import", s.importData(r, u, v, query{Page: 1}, why.In(l)))
+}
+
+// runSend is the send itself: the same flow as `nxbatch run` (runner),
+// on a fresh reading of the upload's current file, with the journal held
+// from the first request to the last outcome and released after.
+func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal, release func()) {
+	defer job.cancel()
+	started := s.now()
+	finish := func(f *pipeline.File, res runner.Result, failed msg.Message) {
+		release()
+		job.update(func() {
+			job.state, job.finished = "done", s.now()
+			job.said, job.failed = res.Said, failed
+			if f != nil && failed.Key == "" {
+				job.rows, _ = f.Counts()
+			}
+		})
+		s.smu.Lock()
+		s.sending = nil
+		s.smu.Unlock()
+		s.lastJobs.Store(u.meta.ID, job)
+	}
+	tenant, err := s.tenantKey(ctx, j)
+	if err != nil {
+		finish(nil, runner.Result{}, msg.New("web.send.notenant", err.Error()))
+		return
+	}
+	// A journal shared by several machines (PostgreSQL) sends for a tenant
+	// only under its lease; a bbolt file's lock already covers it.
+	letGo, err := j.Acquire(ctx, tenant, s.cfg.Send.Wait)
+	if err != nil {
+		if errLocked(err) {
+			finish(nil, runner.Result{}, msg.New("web.send.leased", msg.CauseOf(err)))
+		} else {
+			finish(nil, runner.Result{}, msg.New("web.send.nojournal", msg.CauseOf(err)))
+		}
+		return
+	}
+	closeJournal := release
+	release = func() { _ = letGo(); closeJournal() }
+	u.mu.Lock()
+	path, lo := u.current(), s.loadOptions(u)
+	u.mu.Unlock()
+	f, err := pipeline.Load(path, lo)
+	if err != nil {
+		finish(nil, runner.Result{}, msg.New("web.send.noread", fileMsg{s, u, err}))
+		return
+	}
+	files := []*pipeline.File{f}
+	cat, _, err := s.cfg.Backend.Catalogs(tenant, j).Get(ctx, runner.Need(files))
+	if err != nil {
+		cat = nil
+	}
+	f.Validate(cat, true)
+	so := pipeline.SubmitOptions{Tenant: tenant, Workers: s.cfg.Send.Workers, Rate: s.cfg.Send.Rate, Env: s.cfg.Send.Env,
+		TimeScale: s.cfg.Send.TimeScale, Timeout: s.cfg.Send.Timeout, MaxErrors: s.cfg.Send.MaxErrors, Log: s.log, Lang: msg.ES,
+		Settled: func(st pipeline.Settled) {
+			job.update(func() {
+				for status, n := range st.Rows {
+					job.rows[pipeline.StatusPending] -= n
+					job.rows[status] += n
+				}
+				job.remain[st.Kind] = max(0, job.remain[st.Kind]-1)
+			})
+		}}
+	res, err := runner.Send(ctx, files, s.cfg.Backend.Sender, j, runner.Options{Submit: so, Pacing: s.pacing(), BaseURL: s.cfg.Backend.BaseURL,
+		Planned: func(toSend int, _ time.Duration) func(int) {
+			rows, _ := f.Counts()
+			remain := pendingByKind(f, toSend)
+			job.update(func() {
+				job.state, job.toSend, job.rows, job.remain, job.started = "sending", toSend, rows, remain, s.now()
+			})
+			return func(done int) { job.update(func() { job.done = max(job.done, done) }) }
+		}})
+	if err != nil {
+		finish(nil, runner.Result{}, msg.New("web.send.nojournal", err.Error()))
+		return
+	}
+	if res.ToSend == 0 && !res.Stopped() {
+		rows, _ := f.Counts()
+		res.Said = nothingToSend(rows)
+	}
+	_, rerr := runner.Report(files, res.Why, runner.ReportOptions{
+		Names:         map[string]pipeline.ReportName{f.Path: {Base: filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))}},
+		ReportOptions: pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started}})
+	if rerr != nil {
+		res.Said = msg.New("web.send.noreports", rerr.Error())
+	}
+	rows, _ := f.Counts()
+	rec := sendRecord{Started: started, Finished: s.now(), Sent: res.Sent, Rows: map[string]int{}}
+	if res.Said.Key != "" {
+		rec.Said = map[msg.Lang]string{msg.ES: res.Said.In(msg.ES), msg.EN: res.Said.In(msg.EN)}
+	}
+	for st, n := range rows {
+		rec.Rows[st.String()] = n
+	}
+	u.mu.Lock()
+	u.last = f
+	u.reports = listReports(u.reportDir())
+	u.meta.Sends = append(u.meta.Sends, rec)
+	_ = u.saveMeta()
+	u.mu.Unlock()
+	s.log.Info("send finished", "id", u.meta.ID, "sent", res.Sent)
+	finish(f, res, msg.Message{})
+}
+
+// pendingByKind counts the requests left to send of each kind: a sale or a
+// presale is one request, and the stock movements are what is left of
+// toSend.
+func pendingByKind(f *pipeline.File, toSend int) map[schema.Kind]int {
+	out := map[schema.Kind]int{}
+	others := 0
+	for _, sh := range f.Sheets {
+		if sh.Kind == schema.Stock {
+			continue
+		}
+		for _, r := range sh.Requests {
+			if r.Status == pipeline.StatusPending {
+				out[sh.Kind]++
+				others++
+			}
+		}
+	}
+	out[schema.Stock] = max(0, toSend-others)
+	return out
+}
+
+// nothingToSend says why a send sent nothing: every row was sent before,
+// waits for a check in the ERP, is in conflict, or has errors.
+func nothingToSend(rows map[pipeline.Status]int) msg.Message {
+	var parts []any
+	for _, st := range pipeline.AllStatuses {
+		if n := rows[st]; n > 0 {
+			parts = append(parts, msg.Count("st.count."+st.String(), n))
+		}
+	}
+	return msg.New("web.send.nothing", joinMessages(parts))
+}
+
+// joinMessages renders messages joined by commas, per language.
+type joinMessages []any
+
+// In renders the list in language l.
+func (j joinMessages) In(l msg.Lang) string {
+	parts := make([]string, len(j))
+	for i, p := range j {
+		parts[i] = p.(msg.Message).In(l)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// progressPage follows a send: its progress bar, counts, ETA and the stop
+// button, updated by server-sent events (a refresh without script).
+type progressData struct {
+	base
+	ID, Name string
+	P        progress
+	Running  bool
+}
+
+func (s *Server) progressPage(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	job := s.jobOf(u.meta.ID)
+	if job == nil {
+		http.Redirect(w, r, "/u/"+u.meta.ID, http.StatusSeeOther)
+		return
+	}
+	job.mu.Lock()
+	p := job.snapshot(s, lang(r))
+	job.mu.Unlock()
+	s.render(w, r, http.StatusOK, "progress", &progressData{base: s.base(r, "web.send.title", u.meta.Name),
+		ID: u.meta.ID, Name: u.meta.Name, P: p, Running: p.State != "done"})
+}
+
+// jobOf is the send in progress of upload id, or its last one.
+func (s *Server) jobOf(id string) *sendJob {
+	if j := s.sendingFor(id); j != nil {
+		return j
+	}
+	if v, ok := s.lastJobs.Load(id); ok {
+		return v.(*sendJob)
+	}
+	return nil
+}
+
+// events streams a send's progress as server-sent events: a "progress"
+// event at every change (at most five a second), "done" at the end.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	job := s.jobOf(u.meta.ID)
+	if job == nil {
+		http.NotFound(w, r)
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	l := lang(r)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		job.mu.Lock()
+		p := job.snapshot(s, l)
+		changed := job.changed
+		job.mu.Unlock()
+		b, _ := json.Marshal(p)
+		event := "progress"
+		if p.State == "done" {
+			event = "done"
+		}
+		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b); err != nil {
+			return
+		}
+		fl.Flush()
+		if event == "done" {
+			return
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-changed:
+		case <-time.After(15 * time.Second):
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// stopSend stops a send as Ctrl-C stops a run: nothing more is taken, what
+// is in flight is settled and journaled, the rest stays pending.
+func (s *Server) stopSend(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	if job := s.sendingFor(u.meta.ID); job != nil {
+		job.update(func() {
+			if job.state != "done" {
+				job.state = "stopping"
+			}
+		})
+		job.cancel()
+		s.log.Info("send stopped from the page", "id", u.meta.ID)
+	}
+	if r.Header.Get("HX-Request") == "true" {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	http.Redirect(w, r, "/u/"+u.meta.ID+"/send", http.StatusSeeOther)
+}
+
+// resultData is the result page: every row of the last send with its
+// status, message and ids, and the reports to download.
+type resultData struct {
+	base
+	ID, Name string
+	Said     string
+	Counts   []count
+	Files    []download
+	Table    previewData
+	HasTable bool
+	Sheets   []sheetTab
+}
+
+// download is one file to download.
+type download struct {
+	Name, URL, What string
+}
+
+func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	l := lang(r)
+	u.mu.Lock()
+	// After a restart only the reports are left (they hold every row with
+	// its outcome): the page offers them without the table.
+	f := u.last
+	reports := append([]string(nil), u.reports...)
+	var said string
+	if n := len(u.meta.Sends); n > 0 {
+		said = u.meta.Sends[n-1].Said[l]
+	}
+	u.mu.Unlock()
+	if f == nil && len(reports) == 0 {
+		http.Redirect(w, r, "/u/"+u.meta.ID, http.StatusSeeOther)
+		return
+	}
+	q := parseQuery(r.URL.Query())
+	d := &resultData{base: s.base(r, "web.result.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Said: said}
+	if f != nil {
+		attn := make([][]int32, len(f.Sheets))
+		for si, sh := range f.Sheets {
+			for i := range sh.Rows() {
+				if pipeline.NeedsAttention(sh.RowStatus(i)) {
+					attn[si] = append(attn[si], int32(i))
+				}
+			}
+		}
+		t := s.tableData(l, u.meta.ID, f, attn, 0, q, "", true)
+		if r.Header.Get("HX-Request") == "true" {
+			s.renderFragment(w, "result", "preview", t)
+			return
+		}
+		d.Table, d.Counts, d.HasTable = t, t.Counts, true
+	}
+	for _, name := range reports {
+		d.Files = append(d.Files, download{Name: name, URL: "/u/" + u.meta.ID + "/files/" + name, What: reportWhat(name, l)})
+	}
+	if f != nil && len(f.Sheets) > 1 {
+		for i, sh := range f.Sheets {
+			tq := query{Sheet: i, Page: 1}
+			d.Sheets = append(d.Sheets, sheetTab{Index: i, Name: sh.Info.Name, Selected: i == q.Sheet, URL: "/u/" + u.meta.ID + "/result?" + tq.values().Encode()})
+		}
+	}
+	s.render(w, r, http.StatusOK, "result", d)
+}
+
+// reportWhat says what a report file holds.
+func reportWhat(name string, l msg.Lang) string {
+	switch {
+	case strings.HasSuffix(name, ".result.xlsx"):
+		return msg.New("web.file.resultxlsx").In(l)
+	case strings.HasSuffix(name, ".result.csv"):
+		return msg.New("web.file.resultcsv").In(l)
+	case strings.Contains(name, ".errors"):
+		return msg.New("web.file.errors").In(l)
+	case strings.HasSuffix(name, ".summary.json"):
+		return msg.New("web.file.summary").In(l)
+	}
+	return ""
+}
+
+// uploadFile downloads one of the upload's reports: only a name listed in
+// its reports folder, opened inside that folder.
+func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
+	u := s.uploadOf(w, r)
+	if u == nil {
+		return
+	}
+	name := r.PathValue("name")
+	u.mu.Lock()
+	ok := false
+	for _, n := range u.reports {
+		ok = ok || n == name
+	}
+	u.mu.Unlock()
+	if !ok {
+		s.fail(w, r, http.StatusNotFound, msg.New("web.file.gone"))
+		return
+	}
+	serveFromRoot(w, r, u.reportDir(), name)
+}
+
+// serveFromRoot sends file name of dir, opened through os.Root so that no
+// name can reach outside dir.
+func serveFromRoot(w http.ResponseWriter, r *http.Request, dir, name string) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer root.Close()
+	f, err := root.Open(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+	w.Header().Set("Content-Type", contentType(name))
+	http.ServeContent(w, r, "", st.ModTime(), f)
+}
+
+// sendLine says what one send did, for the import page and history.
+func sendLine(sr sendRecord, now time.Time, l msg.Lang) string {
+	rows := map[pipeline.Status]int{}
+	for st, n := range sr.Rows {
+		if s, ok := pipeline.ParseStatus(st); ok {
+			rows[s] = n
+		}
+	}
+	var parts []string
+	for _, c := range counts(rows, l) {
+		parts = append(parts, c.Text)
+	}
+	return msg.New("web.send.line", ago(now, sr.Finished, l), msg.Count("n.requests", sr.Sent), strings.Join(parts, ", ")).In(l)
+}
+
+// Close stops a send in progress as Ctrl-C stops a run and waits, until
+// ctx ends, for it to settle what is in flight and write its reports.
+func (s *Server) Close(ctx context.Context) {
+	s.smu.Lock()
+	job := s.sending
+	s.smu.Unlock()
+	if job == nil {
+		return
+	}
+	job.cancel()
+	for {
+		job.mu.Lock()
+		state, changed := job.state, job.changed
+		job.mu.Unlock()
+		if state == "done" {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+		}
+	}
+}

@@ -1,0 +1,457 @@
+// Package webapp is nxbatch's importer in the browser (`nxbatch serve`):
+// server-rendered pages in Spanish (English with a switch) where an
+// accountant uploads a spreadsheet, maps its columns, sees every error on
+// its cell, fixes it, sends it through the same journal, pacing and
+// classification as `nxbatch run` (package runner), watches the progress,
+// downloads the reports and finds past imports.
+//
+// The pages are html/template with a small embedded script: htmx (vendored
+// in static/, with its license) swaps the preview's pages and fixes in
+// place, and app.js follows a send's progress with server-sent events;
+// every form also works without them. Nothing is built outside Go.
+//
+// Safety: the server answers only requests whose Host is its own (a DNS
+// name that is not localhost is refused, so a page of another site cannot
+// rebind its name to this port), refuses cross-origin writes
+// (http.CrossOriginProtection), caps uploads in size and rows, keeps them
+// in an owner-only folder of the user's state, never shows the API token,
+// and opens the journal only for the moment it needs it, so that a cron
+// job's run and a send from the page never submit at the same time and
+// neither keeps the other out for longer than its own work.
+package webapp
+
+import (
+	"context"
+	"crypto/subtle"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/sendrules"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Journal is what the page needs of an open journal (a journal.Store).
+type Journal interface {
+	pipeline.Journal
+	catalog.Windows
+	List(filter journal.State) ([]journal.Entry, error)
+	Resolve(k journal.Key, v journal.Verdict) error
+	// Acquire takes the tenant's lease for a send, waiting at most wait
+	// for a run of the same tenant elsewhere (a shared journal); the
+	// function returned lets it go.
+	Acquire(ctx context.Context, tenant string, wait time.Duration) (release func() error, err error)
+	Close() error
+}
+
+// Backend is the connection to the API and the journal, set up by the
+// command (the same as `nxbatch run`'s).
+type Backend struct {
+	// JournalPath is the journal (a file, or a postgres:// URL), asked for
+	// its entries while another process holds the file.
+	JournalPath string
+	// StateDir is the folder of what stays on this machine (the journal
+	// file's, or the user's state folder): the uploads and the profiles
+	// live in it.
+	StateDir string
+	// OpenJournal opens the journal and takes its lock, waiting at most
+	// wait for another process that holds it (0: not at all). An error
+	// matching journal.ErrLocked means another process holds it.
+	OpenJournal func(wait time.Duration) (Journal, error)
+	// Tenant returns the journal's tenant key for the connection, learning
+	// it with j's windows the first time (GET /config).
+	Tenant func(ctx context.Context, j Journal) (string, error)
+	// Catalogs is the tenant's catalog cache, paced by w (nil reads the
+	// cache only).
+	Catalogs func(tenant string, w catalog.Windows) *catalog.Cache
+	// Sender sends the requests (*apiclient.Client).
+	Sender pipeline.Sender
+	// BaseURL names the API in messages (never with the token).
+	BaseURL string
+	// Sandbox says the API is the embedded sandbox (the page says so).
+	Sandbox bool
+}
+
+// SendOptions are `nxbatch run`'s sending flags, for the page's sends.
+type SendOptions struct {
+	Workers      int
+	Rate         float64
+	Env          sendrules.Env
+	TimeScale    float64
+	Timeout      time.Duration
+	MaxErrors    int
+	MaxArticulos int
+	// Wait is how long a send waits for another process that holds the
+	// journal (a cron job's run) before it is refused.
+	Wait time.Duration
+}
+
+// Limits bound what an upload may be.
+type Limits struct {
+	MaxBytes int64 // the upload's size
+	MaxRows  int   // data rows, all sheets together
+}
+
+// DefaultLimits are the limits the page states.
+var DefaultLimits = Limits{MaxBytes: 64 << 20, MaxRows: 300_000}
+
+// Config configures a Server.
+type Config struct {
+	Backend Backend
+	Send    SendOptions
+	Limits  Limits
+	// ReportDirs are report folders of other runs (a cron job's
+	// --report-dir) whose summaries the history lists.
+	ReportDirs []string
+	// Addr is the address served (HOST:PORT); the Host header must name it,
+	// an IP address, or localhost.
+	Addr string
+	// AllowHosts are further host names the Host header may carry (a name
+	// this machine is reached by on the network).
+	AllowHosts []string
+	// Password, when not empty, is asked of every request (HTTP basic
+	// authentication, any user name).
+	Password string
+	// CatalogTTL is how old a cached catalog may be before a send fetches
+	// it again.
+	CatalogTTL time.Duration
+	Tool       string // "nxbatch v..."
+	Log        *slog.Logger
+	Now        func() time.Time
+}
+
+// Server is the web app.
+type Server struct {
+	cfg     Config
+	pages   map[string]*template.Template
+	uploads *uploadStore
+	gate    *gate
+	now     func() time.Time
+	log     *slog.Logger
+
+	tmu    sync.Mutex
+	tenant string
+
+	smu     sync.Mutex
+	sending *sendJob // the send in progress, nil when none
+	// lastJobs keeps each upload's last finished send, for its progress
+	// page after the end.
+	lastJobs sync.Map
+}
+
+// New builds the server; Handler serves it.
+func New(cfg Config) (*Server, error) {
+	if cfg.Limits.MaxBytes <= 0 {
+		cfg.Limits.MaxBytes = DefaultLimits.MaxBytes
+	}
+	if cfg.Limits.MaxRows <= 0 {
+		cfg.Limits.MaxRows = DefaultLimits.MaxRows
+	}
+	if cfg.Send.Workers < 1 {
+		cfg.Send.Workers = 4
+	}
+	if cfg.Send.TimeScale <= 0 {
+		cfg.Send.TimeScale = 1
+	}
+	if cfg.Send.Env == "" {
+		cfg.Send.Env = sendrules.Production
+	}
+	if cfg.Send.MaxArticulos <= 0 {
+		cfg.Send.MaxArticulos = 500
+	}
+	if cfg.CatalogTTL <= 0 {
+		cfg.CatalogTTL = time.Hour
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	us, err := newUploadStore(uploadsDir(cfg.Backend.StateDir))
+	if err != nil {
+		return nil, err
+	}
+	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log,
+		gate: &gate{open: cfg.Backend.OpenJournal, path: cfg.Backend.JournalPath}}, nil
+}
+
+// Handler returns the app with its guards: the Host check first (DNS
+// rebinding), then the password when one is set, then the cross-origin
+// refusal of every write.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
+	mux.HandleFunc("GET /{$}", s.home)
+	mux.HandleFunc("POST /lang", s.setLang)
+	mux.HandleFunc("POST /uploads", s.upload)
+	mux.HandleFunc("GET /u/{id}", s.importPage)
+	mux.HandleFunc("GET /u/{id}/rows", s.rows)
+	mux.HandleFunc("POST /u/{id}/cells", s.fixCell)
+	mux.HandleFunc("GET /u/{id}/columns", s.columns)
+	mux.HandleFunc("POST /u/{id}/columns", s.saveColumns)
+	mux.HandleFunc("GET /u/{id}/errors.xlsx", s.errorsXLSX)
+	mux.HandleFunc("POST /u/{id}/send", s.startSend)
+	mux.HandleFunc("GET /u/{id}/send", s.progressPage)
+	mux.HandleFunc("GET /u/{id}/events", s.events)
+	mux.HandleFunc("POST /u/{id}/stop", s.stopSend)
+	mux.HandleFunc("GET /u/{id}/result", s.resultPage)
+	mux.HandleFunc("GET /u/{id}/files/{name}", s.uploadFile)
+	mux.HandleFunc("GET /history", s.history)
+	mux.HandleFunc("GET /history/{dir}/{name}", s.reportFile)
+	mux.HandleFunc("POST /journal/resolve", s.resolve)
+	mux.HandleFunc("GET /templates/{kind}", s.templateFile)
+	mux.HandleFunc("GET /catalogs", s.catalogs)
+	mux.HandleFunc("POST /catalogs/refresh", s.refreshCatalogs)
+
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, r, http.StatusForbidden, msg.New("web.crossorigin"))
+	}))
+	var h http.Handler = cop.Handler(mux)
+	if s.cfg.Password != "" {
+		h = s.auth(h)
+	}
+	return s.headers(s.hostCheck(h))
+}
+
+// cacheStatic lets browsers keep the embedded assets for an hour: they
+// change only with the binary.
+func cacheStatic(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "max-age=3600")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// headers sets what every answer carries: no framing, no sniffing, scripts
+// and styles only from this server.
+func (s *Server) headers(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "same-origin")
+		hd.Set("X-Frame-Options", "DENY")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// hostCheck refuses a request whose Host header is a name other than
+// localhost or the names the server was told: a page elsewhere that makes
+// its own DNS name point at 127.0.0.1 (DNS rebinding) would otherwise read
+// this server's pages as its own. An IP address cannot be rebound.
+func (s *Server) hostCheck(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r.Host) {
+			s.log.Warn("refused a request for another host name", slog.String("host", inert(r.Host)))
+			s.fail(w, r, http.StatusMisdirectedRequest, msg.New("web.host", inert(r.Host)))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) hostAllowed(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if host == "" {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return true
+	}
+	if h, _, err := net.SplitHostPort(s.cfg.Addr); err == nil && strings.EqualFold(h, host) {
+		return true
+	}
+	for _, a := range s.cfg.AllowHosts {
+		if strings.EqualFold(a, host) {
+			return true
+		}
+	}
+	return false
+}
+
+// auth asks for the password (HTTP basic authentication; the user name is
+// not checked), compared in constant time.
+func (s *Server) auth(h http.Handler) http.Handler {
+	want := []byte(s.cfg.Password)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, pw, ok := r.BasicAuth()
+		if !ok || subtle.ConstantTimeCompare([]byte(pw), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Basic realm="nxbatch", charset="UTF-8"`)
+			s.fail(w, r, http.StatusUnauthorized, msg.New("web.password"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// langCookie keeps the page's language.
+const langCookie = "nxbatch_lang"
+
+// lang is the request's language: the switch's cookie, Spanish otherwise.
+func lang(r *http.Request) msg.Lang {
+	if c, err := r.Cookie(langCookie); err == nil && c.Value == string(msg.EN) {
+		return msg.EN
+	}
+	return msg.ES
+}
+
+// setLang switches the language and goes back to the page it came from.
+func (s *Server) setLang(w http.ResponseWriter, r *http.Request) {
+	l := msg.ES
+	if r.FormValue("lang") == string(msg.EN) {
+		l = msg.EN
+	}
+	http.SetCookie(w, &http.Cookie{Name: langCookie, Value: string(l), Path: "/", MaxAge: 365 * 24 * 3600,
+		HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, localPath(r.FormValue("back")), http.StatusSeeOther)
+}
+
+// localPath keeps a redirect on this server: a path of its own, or "/".
+func localPath(p string) string {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsAny(p, "\\\r\n") {
+		return "/"
+	}
+	return path.Clean(p)
+}
+
+// fail answers an error page (or, for htmx, the alert alone) with status.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, status int, m msg.Message) {
+	l := lang(r)
+	if r.Header.Get("HX-Request") == "true" {
+		w.Header().Set("HX-Retarget", "#alerts")
+		w.Header().Set("HX-Reswap", "innerHTML")
+	}
+	s.render(w, r, status, "error", &errorPage{base: s.base(r, "web.error.title"), Text: m.In(l)})
+}
+
+// errorPage is an error told on a page of its own.
+type errorPage struct {
+	base
+	Text string
+}
+
+// tenantKey returns the tenant, learning it with j when not yet known.
+func (s *Server) tenantKey(ctx context.Context, j Journal) (string, error) {
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	if s.tenant != "" {
+		return s.tenant, nil
+	}
+	if s.cfg.Backend.Tenant == nil {
+		return "", errors.New("webapp: no tenant resolver")
+	}
+	t, err := s.cfg.Backend.Tenant(ctx, j)
+	if err != nil {
+		return "", err
+	}
+	s.tenant = t
+	return t, nil
+}
+
+// knownTenant is the tenant when already learned, "" otherwise.
+func (s *Server) knownTenant() string {
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	return s.tenant
+}
+
+// inert makes text from a request safe for a log line.
+func inert(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// errLocked tells whether err is the journal held by another process.
+func errLocked(err error) bool { return errors.Is(err, journal.ErrLocked) }
+
+// Warm fetches, in the background, the catalogs validation checks ids
+// against when the cache lacks them, one per parameter window, without
+// keeping the journal between fetches: a file uploaded a minute after the
+// server starts is checked against them. It returns when both are cached
+// or ctx ends.
+func (s *Server) Warm(ctx context.Context) {
+	for _, n := range []catalog.Name{catalog.MediosPago, catalog.Motivos} {
+		for ctx.Err() == nil {
+			wait, done := s.warmOne(ctx, n)
+			if done {
+				break
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+	}
+}
+
+// warmOne fetches catalog n if it is missing; it says how long to wait
+// before trying again when it could not.
+func (s *Server) warmOne(ctx context.Context, n catalog.Name) (time.Duration, bool) {
+	j, release, err := s.gate.acquire(0)
+	if err != nil {
+		return 30 * time.Second, false
+	}
+	defer release()
+	t, err := s.tenantKey(ctx, j)
+	if err != nil {
+		return time.Minute, false
+	}
+	cache := s.cfg.Backend.Catalogs(t, j)
+	_, pulled, err := cache.Pull(ctx, catalog.PullOptions{Names: []catalog.Name{n}, MaxAge: s.cfg.CatalogTTL})
+	if err != nil || len(pulled) == 0 {
+		return time.Minute, false
+	}
+	p := pulled[0]
+	switch p.Status {
+	case catalog.Fetched, catalog.Fresh:
+		s.log.Info(fmt.Sprintf("catalog %s ready", n))
+		return 0, true
+	case catalog.Waiting:
+		return max(time.Until(p.Next)+100*time.Millisecond, 100*time.Millisecond), false
+	}
+	// The API refused (a 401, a network failure): trying again every
+	// minute would only spend windows; a send or the catalogs page asks
+	// again when someone needs it.
+	s.log.Warn(fmt.Sprintf("catalog %s not fetched", n), "reason", p.Message(time.Now()).In(msg.EN))
+	return 0, true
+}

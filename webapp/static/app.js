@@ -1,0 +1,82 @@
+// nxbatch serve: the little the pages do with a script. Every form and link
+// works without it; with it, a file can be dropped on the upload zone, a
+// send's progress follows server-sent events, and focus lands where a fix
+// left it.
+(function () {
+  "use strict";
+
+  // Focus what the server marked after a swap: the next cell to fix, or
+  // the status that says what the fix did.
+  function focusMarked(root) {
+    var el = (root || document).querySelector("[data-focus]");
+    if (el) { el.focus(); }
+  }
+  document.addEventListener("htmx:afterSwap", function (e) { focusMarked(e.target); });
+
+  // Drag and drop onto the upload zone: the dropped file becomes the file
+  // input's, and the form is sent.
+  function setupDrop() {
+    var zone = document.getElementById("drop");
+    var input = document.getElementById("file");
+    var form = document.getElementById("upload");
+    if (!zone || !input || !form) { return; }
+    ["dragenter", "dragover"].forEach(function (t) {
+      zone.addEventListener(t, function (e) { e.preventDefault(); zone.classList.add("over"); });
+    });
+    ["dragleave", "drop"].forEach(function (t) {
+      zone.addEventListener(t, function (e) { e.preventDefault(); zone.classList.remove("over"); });
+    });
+    zone.addEventListener("drop", function (e) {
+      if (!e.dataTransfer || !e.dataTransfer.files.length) { return; }
+      input.files = e.dataTransfer.files;
+      form.requestSubmit();
+    });
+  }
+
+  // The progress of a send, from the server's events.
+  function setupProgress() {
+    var box = document.getElementById("progress");
+    if (!box || !window.EventSource || box.dataset.state === "done") { return; }
+    var bar = document.getElementById("bar");
+    var count = document.getElementById("done-count");
+    var eta = document.getElementById("eta");
+    var counts = document.getElementById("live-counts");
+    var said = document.getElementById("said");
+    var link = document.getElementById("result-link");
+    var stop = document.getElementById("stop-form");
+    var es = new EventSource(box.dataset.events);
+    function show(p) {
+      box.dataset.state = p.state;
+      bar.value = p.percent;
+      bar.textContent = p.percent + "%";
+      count.textContent = count.textContent.replace(/\d+(\D+)\d+/, p.done + "$1" + p.toSend);
+      eta.textContent = p.eta || "";
+      var ul = document.createElement("ul");
+      ul.className = "counts";
+      (p.counts || []).forEach(function (c) {
+        var li = document.createElement("li");
+        li.className = "tone-" + c.Tone;
+        li.dataset.status = c.Status;
+        li.textContent = c.Text;
+        ul.appendChild(li);
+      });
+      counts.replaceChildren(ul);
+      said.textContent = p.said || "";
+    }
+    es.addEventListener("progress", function (e) { show(JSON.parse(e.data)); });
+    es.addEventListener("done", function (e) {
+      var p = JSON.parse(e.data);
+      show(p);
+      es.close();
+      link.hidden = false;
+      if (stop) { stop.hidden = true; }
+      link.querySelector("a").focus();
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setupDrop();
+    setupProgress();
+    focusMarked(document);
+  });
+})();
