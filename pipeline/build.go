@@ -68,8 +68,7 @@ func (b *builder) resetRows(rows []int32) {
 		b.kinds = append(b.kinds, make([]cell.Kind, 0, n))
 	}
 	for k, row := range rows {
-		b.cells[k] = b.sh.store.cells(int(row), n, b.cells[k])
-		b.kinds[k] = b.sh.store.kinds(int(row), n, b.kinds[k])
+		b.cells[k], b.kinds[k] = b.sh.store.cellsKinds(int(row), n, b.cells[k], b.kinds[k])
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/readers"
@@ -229,42 +230,16 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 	var det schema.SepDetector
 	numCols := numberColumns(kind, lay)
 	ncol := len(info.Header)
-	for {
-		rec, err := sr.Next()
-		if err == io.EOF {
-			break
+	batches, recycle, stop := readAhead(sr)
+	defer stop()
+	for b := range batches {
+		if b.err != nil {
+			return nil, nil, &FileError{File: path, Sheet: name, Cause: b.err}
 		}
-		if err != nil {
-			return nil, nil, &FileError{File: path, Sheet: name, Cause: err}
+		for _, rec := range b.recs {
+			sh.keep(rec, ncol, numCols, &det)
 		}
-		cells, kinds := rec.Cells, rec.Kinds
-		if len(cells) != ncol {
-			cells = fitCells(cells, ncol)
-		}
-		if kinds != nil && len(kinds) != ncol {
-			kinds = fitKinds(kinds, ncol)
-		}
-		for i, c := range cells {
-			if kinds != nil && kinds[i] != cell.Text {
-				continue // a stored number or date is never a neutralised text
-			}
-			if u := writers.Unneutralize(c); len(u) != len(c) {
-				cells[i] = u
-			}
-		}
-		for _, ci := range numCols {
-			// Only what the user typed tells the file's decimal separator.
-			if c := cells[ci]; c != "" && (kinds == nil || kinds[ci] == cell.Text) {
-				det.Add(c)
-			}
-		}
-		if rec.Problem != nil {
-			sh.problems[sh.store.len()] = rec.Problem
-		}
-		if rec.Prior.RowID != "" || rec.Prior.Row > 0 {
-			sh.remember(sh.store.len(), rec.Prior)
-		}
-		sh.store.add(rec.Row, cells, kinds)
+		recycle(b)
 	}
 	if sh.store.len() == 0 {
 		return nil, nil, &FileError{File: path, Sheet: name, Msgs: []msg.Message{msg.New("load.norows")}}
@@ -274,6 +249,131 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		sh.Sep = det.Result()
 	}
 	return sh, nil, nil
+}
+
+// keep stores one record of the sheet: its cells fitted to the header,
+// read back from a report's neutralised form, what they tell of the
+// decimal separator, and its problem and prior identity if any.
+func (sh *Sheet) keep(rec readers.Record, ncol int, numCols []int, det *schema.SepDetector) {
+	cells, kinds := rec.Cells, rec.Kinds
+	if len(cells) != ncol {
+		cells = fitCells(cells, ncol)
+	}
+	if kinds != nil && len(kinds) != ncol {
+		kinds = fitKinds(kinds, ncol)
+	}
+	for i, c := range cells {
+		if kinds != nil && kinds[i] != cell.Text {
+			continue // a stored number or date is never a neutralised text
+		}
+		if u := writers.Unneutralize(c); len(u) != len(c) {
+			cells[i] = u
+		}
+	}
+	for _, ci := range numCols {
+		// Only what the user typed tells the file's decimal separator.
+		if c := cells[ci]; c != "" && (kinds == nil || kinds[ci] == cell.Text) {
+			det.Add(c)
+		}
+	}
+	if rec.Problem != nil {
+		sh.problems[sh.store.len()] = rec.Problem
+	}
+	if rec.Prior.RowID != "" || rec.Prior.Row > 0 {
+		sh.remember(sh.store.len(), rec.Prior)
+	}
+	sh.store.add(rec.Row, cells, kinds)
+}
+
+// recordBatch is a run of records read ahead, their cells copied out of
+// the reader's reused slices into one backing array; err ends the sheet.
+type recordBatch struct {
+	recs  []readers.Record
+	cells []string
+	kinds []cell.Kind
+	err   error
+}
+
+// readAheadRows is how many records a batch holds.
+const readAheadRows = 512
+
+// readAhead reads the sheet's records on a goroutine of its own, so that
+// parsing the file and storing its rows use two cores: a batch at a time,
+// a few batches ahead. A batch the consumer is done with goes back through
+// recycle, so that reading costs the batches in flight, not the file's
+// size. stop ends the reading early (the consumer failed) and waits for
+// it, so that the sheet may be closed after it.
+func readAhead(sr *readers.SheetReader) (batches <-chan recordBatch, recycle func(recordBatch), stop func()) {
+	out := make(chan recordBatch, 4)
+	free := make(chan recordBatch, 6)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer close(out)
+		send := func(b recordBatch) bool {
+			select {
+			case out <- b:
+				return true
+			case <-done:
+				return false
+			}
+		}
+		var b recordBatch
+		started := false
+		for {
+			rec, err := sr.Next()
+			if err != nil {
+				if err != io.EOF {
+					b.err = err
+				}
+				if len(b.recs) > 0 || b.err != nil {
+					send(b)
+				}
+				return
+			}
+			if !started {
+				select {
+				case b = <-free:
+				default:
+					b = recordBatch{recs: make([]readers.Record, 0, readAheadRows),
+						cells: make([]string, 0, readAheadRows*len(rec.Cells))}
+				}
+				started = true
+			}
+			// The strings never change (the readers' contract); only the
+			// slices holding them are reused.
+			at := len(b.cells)
+			b.cells = append(b.cells, rec.Cells...)
+			rec.Cells = b.cells[at:len(b.cells):len(b.cells)]
+			if rec.Kinds != nil {
+				at := len(b.kinds)
+				b.kinds = append(b.kinds, rec.Kinds...)
+				rec.Kinds = b.kinds[at:len(b.kinds):len(b.kinds)]
+			}
+			b.recs = append(b.recs, rec)
+			if len(b.recs) == readAheadRows {
+				if !send(b) {
+					return
+				}
+				b, started = recordBatch{}, false
+			}
+		}
+	}()
+	recycle = func(b recordBatch) {
+		clear(b.recs) // let go of the rows' problems
+		b.recs, b.cells, b.kinds = b.recs[:0], b.cells[:0], b.kinds[:0]
+		select {
+		case free <- b:
+		default:
+		}
+	}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() { close(done) })
+		<-finished
+	}
+	return out, recycle, stop
 }
 
 // headerProbe tells the header row from the title rows above it: the

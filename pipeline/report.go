@@ -214,9 +214,10 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool)
 			} else {
 				res = append(res, sh.label(ri, l), idText(out.FacturaID), idText(out.Numero), idText(out.PVNumero))
 			}
+			buf, kbuf = sh.store.cellsKinds(i, n, buf, kbuf)
 			row := writers.Row{
-				Cells:     sh.store.cells(i, n, buf),
-				Kinds:     sh.store.kinds(i, n, kbuf),
+				Cells:     buf,
+				Kinds:     kbuf,
 				Tone:      r.Status.Tone(),
 				Result:    res,
 				SourceRow: sh.store.rowNumber(i),

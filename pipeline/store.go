@@ -91,6 +91,21 @@ func (s *rowStore) cells(i, n int, dst []string) []string {
 	return dst
 }
 
+// cellsKinds decodes row i's n cells and their kinds in one pass, into
+// dst and kdst (reused).
+func (s *rowStore) cellsKinds(i, n int, dst []string, kdst []cell.Kind) ([]string, []cell.Kind) {
+	dst, kdst = dst[:0], kdst[:0]
+	r := s.refs[i]
+	buf := s.chunks[r.chunk][r.off:]
+	var c string
+	var k cell.Kind
+	for range n {
+		c, k, buf = next(buf)
+		dst, kdst = append(dst, c), append(kdst, k)
+	}
+	return dst, kdst
+}
+
 // kinds decodes the kinds of row i's n cells into dst (reused).
 func (s *rowStore) kinds(i, n int, dst []cell.Kind) []cell.Kind {
 	dst = dst[:0]

@@ -2,10 +2,11 @@ package writers
 
 import (
 	"bufio"
-	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -44,7 +45,7 @@ func writeCSV(w io.Writer, t Table) error {
 	if comma == 0 {
 		comma = ';'
 	}
-	cw := recordWriter{w: bw, comma: comma}
+	cw := newRecordWriter(bw, comma)
 	width := len(t.Header)
 	results := t.resultColumns()
 	rec := make([]string, 0, width+len(results))
@@ -56,28 +57,122 @@ func writeCSV(w io.Writer, t Table) error {
 		return err
 	}
 	if t.Rows != nil {
-		for r := range t.Rows {
-			rec = rec[:0]
-			for i := range width {
-				c, k := "", cell.Text
-				if i < len(r.Cells) {
-					c = r.Cells[i]
-				}
-				if i < len(r.Kinds) {
-					k = r.Kinds[i]
-				}
-				rec = append(rec, csvCell(c, k, t))
-			}
-			rec = resultCells(rec, r, len(results))
-			for i := width; i < len(rec); i++ {
-				rec[i] = Neutralize(rec[i])
-			}
-			if err := cw.write(rec); err != nil {
-				return fmt.Errorf("source row %d: %w", r.SourceRow, err)
-			}
+		if err := writeCSVRows(bw, cw, t, width, len(results)); err != nil {
+			return err
 		}
 	}
 	return bw.Flush()
+}
+
+// csvJob is a run of report rows to format: their cells and kinds (width
+// each) and result cells (nres each), copied out of the rows' reused
+// slices; out receives the formatted records.
+type csvJob struct {
+	cells []string
+	kinds []cell.Kind
+	res   []string
+	buf   []byte // the formatted records, reused with the job
+	out   chan []byte
+}
+
+// csvJobRows is how many rows one formatting job holds.
+const csvJobRows = 1024
+
+// writeCSVRows formats the rows on every core and writes them in order:
+// typing and neutralising the cells of a million-row report costs as much
+// as reading its input, and the rows come cheaply from the row store.
+func writeCSVRows(bw *bufio.Writer, cw recordWriter, t Table, width, nres int) error {
+	workers := runtime.GOMAXPROCS(0)
+	jobs := make(chan *csvJob)
+	order := make(chan *csvJob, 2*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				j.buf = formatCSVJob(cw, t, j, width, nres, j.buf[:0])
+				j.out <- j.buf
+			}
+		}()
+	}
+	// Written jobs come back to be filled again: the rows in flight, not
+	// the report's size, bound what this costs.
+	free := make(chan *csvJob, 3*workers+1)
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		for j := range order {
+			b := <-j.out
+			if err == nil {
+				_, err = bw.Write(b)
+			}
+			j.cells, j.kinds, j.res = j.cells[:0], j.kinds[:0], j.res[:0]
+			select {
+			case free <- j:
+			default:
+			}
+		}
+		written <- err
+	}()
+	newJob := func() *csvJob {
+		select {
+		case j := <-free:
+			return j
+		default:
+		}
+		return &csvJob{cells: make([]string, 0, csvJobRows*width), kinds: make([]cell.Kind, 0, csvJobRows*width),
+			res: make([]string, 0, csvJobRows*nres), out: make(chan []byte, 1)}
+	}
+	send := func(j *csvJob) {
+		order <- j
+		jobs <- j
+	}
+	j := newJob()
+	for r := range t.Rows {
+		for i := range width {
+			c, k := "", cell.Text
+			if i < len(r.Cells) {
+				c = r.Cells[i]
+			}
+			if i < len(r.Kinds) {
+				k = r.Kinds[i]
+			}
+			j.cells, j.kinds = append(j.cells, c), append(j.kinds, k)
+		}
+		j.res = resultCells(j.res, r, nres)
+		if len(j.cells) == csvJobRows*width {
+			send(j)
+			j = newJob()
+		}
+	}
+	if len(j.cells) > 0 || len(j.res) > 0 {
+		send(j)
+	}
+	close(jobs)
+	close(order)
+	wg.Wait()
+	return <-written
+}
+
+// formatCSVJob formats a job's rows as CSV records.
+func formatCSVJob(cw recordWriter, t Table, j *csvJob, width, nres int, out []byte) []byte {
+	rows := len(j.res) / max(nres, 1)
+	if nres == 0 {
+		rows = len(j.cells) / max(width, 1)
+	}
+	rec := make([]string, 0, width+nres)
+	for k := range rows {
+		rec = rec[:0]
+		for i := range width {
+			rec = append(rec, csvCell(j.cells[k*width+i], j.kinds[k*width+i], t))
+		}
+		for _, v := range j.res[k*nres : (k+1)*nres] {
+			rec = append(rec, Neutralize(v))
+		}
+		out = cw.appendRecord(out, rec)
+	}
+	return out
 }
 
 // csvCell is a cell as the CSV report writes it: a stored number with a
@@ -126,23 +221,47 @@ func dateText(d time.Time) string {
 type recordWriter struct {
 	w     *bufio.Writer
 	comma rune
+	// quote marks the bytes that make a field quoted (the separator when
+	// it is one byte, the quote, CR and LF).
+	quote *[256]bool
+}
+
+// newRecordWriter returns a record writer with separator comma.
+func newRecordWriter(w *bufio.Writer, comma rune) recordWriter {
+	q := new([256]bool)
+	q['"'], q['\r'], q['\n'] = true, true, true
+	if comma < utf8.RuneSelf {
+		q[comma] = true
+	}
+	return recordWriter{w: w, comma: comma, quote: q}
 }
 
 func (rw recordWriter) write(fields []string) error {
+	// Into the writer's own free space, then one Write.
+	_, err := rw.w.Write(rw.appendRecord(rw.w.AvailableBuffer(), fields))
+	return err
+}
+
+// appendRecord appends fields as one CSV record, line end included.
+func (rw recordWriter) appendRecord(buf []byte, fields []string) []byte {
 	for i, f := range fields {
 		if i > 0 {
-			rw.w.WriteRune(rw.comma)
+			buf = utf8.AppendRune(buf, rw.comma)
 		}
 		if !rw.needsQuotes(f) {
-			rw.w.WriteString(f)
+			buf = append(buf, f...)
 			continue
 		}
-		rw.w.WriteByte('"')
-		rw.w.WriteString(strings.ReplaceAll(f, `"`, `""`))
-		rw.w.WriteByte('"')
+		buf = append(buf, '"')
+		for j := 0; j < len(f); j++ {
+			if f[j] == '"' {
+				buf = append(buf, '"')
+			}
+			buf = append(buf, f[j])
+		}
+		buf = append(buf, '"')
 	}
-	_, err := rw.w.WriteString("\r\n")
-	return err
+	return append(buf, '\r', '\n')
 }
 
 // needsQuotes reports whether field must be quoted: it holds the
@@ -156,7 +275,12 @@ func (rw recordWriter) needsQuotes(f string) bool {
 		return true
 	}
 	if rw.comma < utf8.RuneSelf {
-		return strings.ContainsAny(f, string(rw.comma)+"\"\r\n")
+		for i := 0; i < len(f); i++ {
+			if rw.quote[f[i]] {
+				return true
+			}
+		}
+		return false
 	}
 	return strings.ContainsRune(f, rw.comma) || strings.ContainsAny(f, "\"\r\n")
 }
