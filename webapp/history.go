@@ -14,7 +14,6 @@ import (
 
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
-	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/writers"
 )
 
@@ -142,18 +141,8 @@ func (s *Server) reportRuns(di int, dir string, now time.Time, l msg.Lang) []pas
 			continue
 		}
 		base := strings.TrimSuffix(filepath.Base(p), ".summary.json")
-		rows := map[pipeline.Status]int{}
-		for st, n := range sum.Rows {
-			if s, ok := pipeline.ParseStatus(st); ok {
-				rows[s] = n
-			}
-		}
-		var parts []string
-		for _, c := range counts(rows, l) {
-			parts = append(parts, c.Text)
-		}
 		pi := pastImport{Name: filepath.Base(sum.File), When: ago(now, sum.Finished, l), Command: sum.Command,
-			Counts: strings.Join(parts, ", "), Stopped: sum.Stopped}
+			Counts: countsText(sum.Rows, l), Stopped: sum.Stopped}
 		for _, f := range files {
 			if strings.HasPrefix(f, base+".") && isReport(f) {
 				pi.Files = append(pi.Files, download{Name: f, URL: "/history/" + strconv.Itoa(di) + "/" + url.PathEscape(f), What: reportWhat(f, l)})

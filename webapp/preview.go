@@ -607,6 +607,12 @@ func serveDownload(w http.ResponseWriter, r *http.Request, path, name string) {
 		return
 	}
 	defer f.Close()
+	serveOpened(w, r, f, name)
+}
+
+// serveOpened sends the open file f, when it is a regular file, as an
+// attachment called name.
+func serveOpened(w http.ResponseWriter, r *http.Request, f *os.File, name string) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		http.NotFound(w, r)

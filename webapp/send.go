@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"mime"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -545,29 +544,28 @@ func serveFromRoot(w http.ResponseWriter, r *http.Request, dir, name string) {
 		return
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
-	w.Header().Set("Content-Type", contentType(name))
-	http.ServeContent(w, r, "", st.ModTime(), f)
+	serveOpened(w, r, f, name)
 }
 
 // sendLine says what one send did, for the import page and history.
 func sendLine(sr sendRecord, now time.Time, l msg.Lang) string {
+	return msg.New("web.send.line", ago(now, sr.Finished, l), msg.Count("n.requests", sr.Sent), countsText(sr.Rows, l)).In(l)
+}
+
+// countsText says how many rows ended in each status, from the status
+// codes a send's record or a summary.json keeps ("ok": 3).
+func countsText(byCode map[string]int, l msg.Lang) string {
 	rows := map[pipeline.Status]int{}
-	for st, n := range sr.Rows {
-		if s, ok := pipeline.ParseStatus(st); ok {
-			rows[s] = n
+	for code, n := range byCode {
+		if st, ok := pipeline.ParseStatus(code); ok {
+			rows[st] = n
 		}
 	}
 	var parts []string
 	for _, c := range counts(rows, l) {
 		parts = append(parts, c.Text)
 	}
-	return msg.New("web.send.line", ago(now, sr.Finished, l), msg.Count("n.requests", sr.Sent), strings.Join(parts, ", ")).In(l)
+	return strings.Join(parts, ", ")
 }
 
 // Close stops a send in progress as Ctrl-C stops a run and waits, until
