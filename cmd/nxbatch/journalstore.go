@@ -116,3 +116,18 @@ func (c *conn) lease(ctx context.Context) error {
 	c.closers = append(c.closers, release)
 	return nil
 }
+
+// defaultStore fills an empty --store with listen's store in the user's
+// state folder, beside the default journal: listen run by a service and
+// stock export run by hand find the same snapshot from any folder.
+func defaultStore(e *env, store *string) error {
+	if *store != "" {
+		return nil
+	}
+	def, err := journal.DefaultPath(e.getenv)
+	if err != nil {
+		return usage("cli.nohome")
+	}
+	*store = filepath.Join(filepath.Dir(def), "listen")
+	return nil
+}

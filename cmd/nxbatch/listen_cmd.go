@@ -16,7 +16,7 @@ import (
 // listenCmd receives articulos events into the store.
 type listenCmd struct {
 	Addr         string        `help:"Address to listen on (the webhook URL must reach it; put TLS in front for the Internet)." default:"127.0.0.1:8092"`
-	Store        string        `help:"Store directory: the durable event log, the stock snapshot and the shared secret (not a symbolic link)." default:".nxbatch/listen" type:"path"`
+	Store        string        `help:"listen's store directory: the durable event log, the stock snapshot and the shared secret (not a symbolic link). Default: listen/ in the state folder ($XDG_STATE_HOME/nxbatch, else ~/.local/state/nxbatch), shared by runs from any folder." type:"path"`
 	MaxBody      int64         `help:"Largest event body accepted, in bytes." default:"4194304"`
 	MaxItems     int           `help:"Most items (variants and per-warehouse entries) accepted in one event." default:"500000"`
 	ReplayWindow time.Duration `help:"A body identical to the last event about its articles, received at most this long before, is a replay and changes nothing." default:"1h"`
@@ -28,6 +28,9 @@ type listenCmd struct {
 // saves the snapshot.
 func (c *listenCmd) Run(e *env) error {
 	l := c.lang()
+	if err := defaultStore(e, &c.Store); err != nil {
+		return err
+	}
 	secret, hasSecret, err := listener.LoadSecret(c.Store)
 	if err != nil {
 		return &exitError{code: exitUsage, err: err}

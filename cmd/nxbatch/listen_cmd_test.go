@@ -210,3 +210,42 @@ func TestListenAndStockExportRefuseSymlinks(t *testing.T) {
 		t.Error("the export's dangling link's target was created")
 	}
 }
+
+// TestStoreDefaultsToStateFolder: without --store, listen's store is
+// listen/ in the user's state folder, so stock export run from any folder
+// finds the snapshot that listen (a service started elsewhere) keeps.
+func TestStoreDefaultsToStateFolder(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	st, err := listener.Open(filepath.Join(state, "nxbatch", "listen"), listener.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Append([]byte(`[{"articuloId":7,"unidades":3}]`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := filepath.Join(dir, "otra-carpeta")
+	if err := os.Mkdir(elsewhere, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	getenv := func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return state
+		}
+		return ""
+	}
+	e := &env{ctx: context.Background(), stdout: &out, stderr: &errb, getenv: getenv,
+		log: slog.New(slog.NewTextHandler(&errb, nil))}
+	export := filepath.Join(elsewhere, "stock.csv")
+	if err := run(e, []string{"stock", "export", export}); err != nil {
+		t.Fatalf("stock export without --store: %s\n%s", render(err, "es"), errb.String())
+	}
+	data, err := os.ReadFile(export)
+	if err != nil || !strings.Contains(string(data), "7") {
+		t.Errorf("export %q (%v), want article 7 from the state folder's snapshot", data, err)
+	}
+}

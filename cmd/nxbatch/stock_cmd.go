@@ -16,7 +16,7 @@ type stockCmd struct {
 
 type stockExportCmd struct {
 	File  string `arg:"" help:"Output file, .csv or .xlsx (written owner-only; a symbolic link there is refused)." type:"path"`
-	Store string `help:"listen's store directory." default:".nxbatch/listen" type:"path"`
+	Store string `help:"listen's store directory: the durable event log, the stock snapshot and the shared secret (not a symbolic link). Default: listen/ in the state folder ($XDG_STATE_HOME/nxbatch, else ~/.local/state/nxbatch), shared by runs from any folder." type:"path"`
 	Since string `help:"Only rows changed since then: a duration back from now (24h, 90m) or a date (2026-11-20, 20/11/2026, RFC 3339)."`
 	langFlag
 }
@@ -24,6 +24,9 @@ type stockExportCmd struct {
 // Run writes the snapshot; it works while listen runs.
 func (c *stockExportCmd) Run(e *env) error {
 	l := c.lang()
+	if err := defaultStore(e, &c.Store); err != nil {
+		return err
+	}
 	since, err := parseSince(c.Since, time.Now())
 	if err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("lst.since.bad", c.Since)}}

@@ -62,13 +62,16 @@ type webhooksSetCmd struct {
 	Format   string   `help:"Event payload: flat (one record per variant) or grouped (one object per article)." enum:"flat,grouped" default:"flat"`
 	Header   []string `help:"Header the ERP sends with every event, as NAME=VALUE (repeatable)." placeholder:"NAME=VALUE"`
 	Secret   bool     `help:"Generate a new random shared secret, store it for listen (owner-only file in --store) and send it in the X-NXBATCH-SECRET header. Without it, a secret already in --store keeps being sent."`
-	Store    string   `help:"listen's store directory, where the shared secret is kept." default:".nxbatch/listen" type:"path"`
+	Store    string   `help:"listen's store directory: the durable event log, the stock snapshot and the shared secret (not a symbolic link). Default: listen/ in the state folder ($XDG_STATE_HOME/nxbatch, else ~/.local/state/nxbatch), shared by runs from any folder." type:"path"`
 	Inactive bool     `help:"Store the webhook as inactive (the API still delivers events; only deleting stops them)."`
 }
 
 // Run checks the settings locally, then creates or edits the webhook.
 func (c *webhooksSetCmd) Run(e *env) error {
 	l := c.lang()
+	if err := defaultStore(e, &c.Store); err != nil {
+		return err
+	}
 	g := nxapi.WebhookGuardar{URL: c.URL, Topic: nxapi.TopicArticulos, Extra: ptr(nxapi.ExtraCurva)}
 	if c.Format == "grouped" {
 		g.Extra = ptr(nxapi.ExtraObjeto)
