@@ -28,6 +28,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // Modes of what nxbatch writes: private unless the user widens them for a
@@ -43,8 +45,9 @@ const (
 // temporary files.
 const TempFolder = ".nxbatch-tmp"
 
-// ErrSymlink means a symbolic link sits where nxbatch was to write.
-var ErrSymlink = errors.New("a symbolic link is in the way")
+// ErrSymlink means a symbolic link sits where nxbatch was to write. It is
+// said in the user's words wherever the cause of a failed write is shown.
+var ErrSymlink = &msg.Error{Msg: msg.New("cause.symlink")}
 
 // Write writes the file at path through write, atomically, with mode perm
 // whatever the umask. write receives a buffered writer; it must not keep it
@@ -55,7 +58,7 @@ func Write(path string, perm fs.FileMode, write func(w io.Writer) error) (err er
 	if fi, err := os.Lstat(path); err == nil {
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("write %s: %w: nxbatch does not write through links", path, ErrSymlink)
+			return fmt.Errorf("write %s: %w", path, ErrSymlink)
 		case !fi.Mode().IsRegular():
 			return fmt.Errorf("write %s: not a regular file", path)
 		}
