@@ -195,7 +195,11 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	d.Errors = link(query{Sheet: q.Sheet, Page: 1, Only: true})
 	rows, _ := f.Counts()
 	d.Counts = counts(rows, l)
-	d.Caption = msg.New("web.table.caption", d.Page, d.Pages, thousands(d.Shown, l)).In(l)
+	caption := "web.table.caption"
+	if d.Shown == 1 {
+		caption += ".one"
+	}
+	d.Caption = msg.New(caption, d.Page, d.Pages, thousands(d.Shown, l)).In(l)
 	return d
 }
 

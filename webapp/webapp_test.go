@@ -117,6 +117,9 @@ func TestImportFixSendResult(t *testing.T) {
 	if a.status != http.StatusOK || !strings.Contains(a.body, "Fila 2 corregida: ahora está válida") || strings.Contains(a.body, "<html") {
 		t.Fatalf("fix: %d, want the preview fragment saying row 2 is valid:\n%s", a.status, a.body)
 	}
+	if a := b.get(page); !strings.Contains(a.body, "1 celda corregida (se envía") {
+		t.Errorf("the plan after one fix does not say \"1 celda corregida\":\n%s", a.body)
+	}
 	if a := b.post(page+"/cells", fix); a.status != http.StatusConflict {
 		t.Errorf("a fix against an old version: %d, want 409", a.status)
 	}
@@ -389,7 +392,8 @@ func TestColumnsScreenSavesProfile(t *testing.T) {
 	if a.status != http.StatusSeeOther || strings.HasSuffix(a.location, "/columns") {
 		t.Fatalf("save: %d %s\n%s", a.status, a.location, a.body)
 	}
-	if a := b.get(a.location); !strings.Contains(a.body, "1 fila → 1 venta (0 con errores)") || !strings.Contains(a.body, "Mi sistema") {
+	if a := b.get(a.location); !strings.Contains(a.body, "1 fila → 1 venta (0 con errores)") || !strings.Contains(a.body, "Mi sistema") ||
+		!strings.Contains(a.body, "Página 1 de 1 (1 fila)") {
 		t.Errorf("import page after mapping:\n%s", a.body)
 	}
 	store := profiles.Store{Dir: profiles.DirIn(filepath.Dir(b.journal))}
