@@ -534,3 +534,45 @@ func TestTemplatesUseCatalogKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestFixKeepsTypedCells: a fix in a workbook keeps its other cells as they
+// were typed. The demo's Stock sheet has a date cell; with a wrong tipo
+// fixed in the page, the row is valid (the date is still a date, not its
+// serial number as text) and the preview shows the date as a date.
+func TestFixKeepsTypedCells(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	x, err := excelize.OpenFile(filepath.Join("..", "samples", "demo.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.SetCellValue("Stock", "C2", "ENTRADA"); err != nil {
+		t.Fatal(err)
+	}
+	buf, err := x.WriteToBuffer()
+	x.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := b.upload("demo-mal.xlsx", buf.Bytes())
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("upload: %d\n%s", a.status, a.body)
+	}
+	page := a.location
+	a = b.get(page + "?sheet=2&page=1")
+	cells := cellRe.FindAllStringSubmatch(a.body, -1)
+	if len(cells) != 1 || cells[0][4] != "ENTRADA" {
+		t.Fatalf("want one invalid cell, tipo ENTRADA: %v", cells)
+	}
+	fix := url.Values{"sheet": {"2"}, "page": {"1"}, "version": {"0"}, "row": {cells[0][2]}, "col": {cells[0][3]}, "value": {"INGRESO_STOCK"}}
+	req, _ := http.NewRequest(http.MethodPost, b.ts.URL+page+"/cells", strings.NewReader(fix.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("HX-Request", "true")
+	a = b.do(req)
+	if a.status != http.StatusOK || !strings.Contains(a.body, "Fila 2 corregida: ahora está válida") {
+		t.Fatalf("fix of tipo: %d, want row 2 valid:\n%s", a.status, a.body)
+	}
+	if a := b.get(page); !strings.Contains(a.body, "2 filas → 1 movimiento de stock (0 filas con errores)") ||
+		!strings.Contains(a.body, "3 filas → 2 ventas (0 con errores)") || !strings.Contains(a.body, "2 preventas a facturar (0 con errores)") {
+		t.Errorf("after the fix, the workbook's other cells changed meaning:\n%s", a.body)
+	}
+}
