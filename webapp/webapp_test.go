@@ -559,6 +559,12 @@ func TestFixKeepsTypedCells(t *testing.T) {
 	}
 	page := a.location
 	a = b.get(page + "?sheet=2&page=1")
+	if !strings.Contains(a.body, "<td>22/11/2026</td>") || strings.Contains(a.body, "46348") {
+		t.Errorf("the Stock sheet's date cell is not shown as a date:\n%s", a.body)
+	}
+	if a := b.get(page + "?sheet=1&page=1"); !strings.Contains(a.body, "<td>VERDADERO</td>") || strings.Contains(a.body, "<td>1</td>\n                <td>TARJETA") {
+		t.Errorf("the Facturar sheet's boolean cell is not shown as the reports write it:\n%s", a.body)
+	}
 	cells := cellRe.FindAllStringSubmatch(a.body, -1)
 	if len(cells) != 1 || cells[0][4] != "ENTRADA" {
 		t.Fatalf("want one invalid cell, tipo ENTRADA: %v", cells)
