@@ -132,6 +132,7 @@ func init() {
 		"web.columns.name":       {ES: "Falta el nombre del perfil, o tiene caracteres que no se aceptan (use letras, números, espacios, - _ o .).", EN: "The profile name is missing, or has characters that are not accepted (use letters, digits, blanks, - _ or .)."},
 		"web.columns.save":       {ES: "Guardar perfil y revisar el archivo", EN: "Save profile and check the file"},
 		"web.columns.twice":      {ES: "El campo %s está elegido para dos columnas: «%s» y «%s».", EN: "Field %s is chosen for two columns: \"%s\" and \"%s\"."},
+		"web.columns.missing":    {ES: "Faltan campos obligatorios: %s. Para cada uno, elija en la tabla la columna de su planilla que lo completa.", EN: "Required fields are missing: %s. For each one, choose in the table the column of your spreadsheet that fills it."},
 		"web.columns.badfield":   {ES: "%s no es un campo de este tipo de archivo.", EN: "%s is not a field of this kind of file."},
 		"web.kind.venta":         {ES: "Venta", EN: "Sale"},
 		"web.kind.facturar":      {ES: "Preventa a facturar", EN: "Presale to invoice"},

@@ -381,6 +381,9 @@ func TestColumnsScreenSavesProfile(t *testing.T) {
 		"c8": {"recargo"}, "c9": {"envio"}, "c10": {"total"}}
 	if a := b.post(cols, form); a.status != http.StatusUnprocessableEntity || !strings.Contains(a.body, "medioPago.tipo") {
 		t.Fatalf("a mapping without a required field: %d, want it named:\n%s", a.status, a.body)
+	} else if p := regexp.MustCompile(`(?s)id="columns-problems">(.*?)</div>`).FindStringSubmatch(a.body); p == nil ||
+		strings.Contains(p[1], "--map") || !strings.Contains(p[1], "elija en la tabla") {
+		t.Errorf("the column screen's problem does not say what to do on the screen: %q", p)
 	}
 	form.Set("c11", "medioPago.tipo")
 	form.Set("c10", "subtotal")
