@@ -280,6 +280,15 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 		t.Fatalf("the fix input is not described by its message: %q %v", invalid, err)
 	}
 	checkLabels(t, ctx, "preview with fix controls")
+	// The wide table scrolls inside its box; the page itself does not grow
+	// sideways (nothing in the table escapes the box).
+	var widths []int
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`[document.documentElement.scrollWidth, document.documentElement.clientWidth]`, &widths)); err != nil {
+		t.Fatal(err)
+	}
+	if widths[0] > widths[1] {
+		t.Errorf("the preview page is %d px wide in a %d px window: something in the table overflows the page", widths[0], widths[1])
+	}
 	docShot(t, ctx, "serve-preview.png")
 	if err := chromedp.Run(ctx, chromedp.ScrollIntoView("#fix-0-11", chromedp.ByID),
 		chromedp.Evaluate(`document.getElementById("fix-0-11").scrollIntoView({block: "center", inline: "center"})`, nil)); err != nil {

@@ -1,6 +1,9 @@
 package pipeline
 
-import "github.com/nxbatch/nxbatch/msg"
+import (
+	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/msg"
+)
 
 // RowView is one row of a sheet as a page shows it: the cells as read, the
 // row's outcome and its problems on the cells they are about. A page of a
@@ -42,6 +45,13 @@ func (sh *Sheet) RowView(i int, l msg.Lang) RowView {
 		Request: r.Label().In(l), Key: r.Key, PriorID: sh.priorID(i),
 		FacturaID: out.FacturaID, Numero: out.Numero, PVNumero: out.PVNumero,
 	}
+}
+
+// CellKinds returns the kinds of row i's cells (aligned with Info.Header,
+// as RowView's Cells), into dst (reused): a date cell's text is its serial
+// number, which only its kind says.
+func (sh *Sheet) CellKinds(i int, dst []cell.Kind) []cell.Kind {
+	return sh.store.kinds(i, len(sh.Info.Header), dst)
 }
 
 // HasPriorIDs reports whether the sheet came with stock row identities of

@@ -252,7 +252,13 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 	prof := profiles.Profile{Name: name, Kind: k, Headers: header, Columns: chosen, Saved: s.now()}
 	if _, herrs := schema.Match(k, header, prof.Mapping()); len(herrs) > 0 && len(problems) == 0 {
 		for _, he := range herrs {
-			problems = append(problems, he.Msg.In(l))
+			m := he.Msg
+			if m.Key == "hdr.missing" && len(m.Args) == 2 {
+				// The command line's sentence names --map; here the
+				// table is where the columns are named.
+				m = msg.New("web.columns.missing", m.Args[1])
+			}
+			problems = append(problems, m.In(l))
 		}
 	}
 	if err := profiles.CheckName(name); err != nil {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 )
@@ -151,6 +152,7 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	d.Page = min(q.Page, d.Pages)
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
+	var kinds []cell.Kind
 	for k := lo; k < hi; k++ {
 		i := k
 		if q.Only {
@@ -171,8 +173,9 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 				issues[is.Column] += is.Text
 			}
 		}
+		kinds = sh.CellKinds(i, kinds)
 		for c, text := range rv.Cells {
-			cd := cellData{Text: text, Issue: issues[c], Col: c}
+			cd := cellData{Text: shownCell(text, kinds[c], sh.Info.Date1904, l), Issue: issues[c], Col: c}
 			if cd.Issue != "" && !result {
 				cd.ID = "fix-" + strconv.Itoa(i) + "-" + strconv.Itoa(c)
 				cd.Label = msg.New("web.fix.label", rv.SourceRow, sh.Info.Header[c]).In(l)
@@ -195,7 +198,11 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	d.Errors = link(query{Sheet: q.Sheet, Page: 1, Only: true})
 	rows, _ := f.Counts()
 	d.Counts = counts(rows, l)
-	d.Caption = msg.New("web.table.caption", d.Page, d.Pages, thousands(d.Shown, l)).In(l)
+	caption := "web.table.caption"
+	if d.Shown == 1 {
+		caption += ".one"
+	}
+	d.Caption = msg.New(caption, d.Page, d.Pages, thousands(d.Shown, l)).In(l)
 	return d
 }
 
@@ -205,4 +212,27 @@ func idsText(rv pipeline.RowView, l msg.Lang) string {
 		return msg.New("web.ids.mov", rv.FacturaID).In(l)
 	}
 	return msg.New("web.ids", rv.FacturaID, rv.Numero, rv.PVNumero).In(l)
+}
+
+// shownCell is a cell as the page shows it: a workbook's date as
+// dd/mm/yyyy (not its serial number), a boolean as the reports write it,
+// anything else as read.
+func shownCell(c string, k cell.Kind, date1904 bool, l msg.Lang) string {
+	switch k {
+	case cell.Date:
+		if f, err := strconv.ParseFloat(c, 64); err == nil {
+			if d, ok := cell.DateOf(f, date1904); ok {
+				if d.Hour() == 0 && d.Minute() == 0 && d.Second() == 0 {
+					return d.Format("02/01/2006")
+				}
+				return d.Format("02/01/2006 15:04:05")
+			}
+		}
+	case cell.Bool:
+		if c == "1" {
+			return msg.New("rep.bool.true").In(l)
+		}
+		return msg.New("rep.bool.false").In(l)
+	}
+	return c
 }

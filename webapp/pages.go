@@ -18,7 +18,9 @@ import (
 // funcs are the templates' helpers. t renders a catalog key in the page's
 // language: every sentence a page shows comes from package msg.
 var funcs = template.FuncMap{
-	"t":   func(l msg.Lang, key string, args ...any) string { return msg.New(key, args...).In(l) },
+	"t": func(l msg.Lang, key string, args ...any) string { return msg.New(key, args...).In(l) },
+	// tn is t for a count n (its first argument): the key's singular when n is 1.
+	"tn":  func(l msg.Lang, key string, n int, args ...any) string { return msg.Count(key, n, args...).In(l) },
 	"inc": func(i int) int { return i + 1 },
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/writers"
@@ -297,7 +298,7 @@ func writeFixed(path string, f *pipeline.File, sheet, row, col int, value string
 		if sh.HasPriorIDs() {
 			res = append(res, "result.rowId")
 		}
-		tables[si] = writers.Table{Sheet: sh.Info.Name, Header: sh.Info.Header, Result: res,
+		tables[si] = writers.Table{Sheet: sh.Info.Name, Header: sh.Info.Header, Result: res, Date1904: sh.Info.Date1904,
 			Rows: fixedRows(sh, si == sheet, row, col, value, len(res) > 1)}
 	}
 	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
@@ -310,17 +311,21 @@ func writeFixed(path string, f *pipeline.File, sheet, row, col int, value string
 func fixedRows(sh *pipeline.Sheet, edit bool, row, col int, value string, ids bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
 		cells := make([]string, len(sh.Info.Header))
+		var kinds []cell.Kind
 		for i := range sh.Rows() {
 			v := sh.RowView(i, msg.ES)
 			copy(cells, v.Cells)
+			// Every cell keeps its kind (a date stays a date, not its
+			// serial number as text); the fixed one is text as typed.
+			kinds = sh.CellKinds(i, kinds)
 			if edit && i == row && col >= 0 && col < len(cells) {
-				cells[col] = value
+				cells[col], kinds[col] = value, cell.Text
 			}
 			res := []string{strconv.Itoa(v.SourceRow)}
 			if ids {
 				res = append(res, v.PriorID)
 			}
-			if !yield(writers.Row{Cells: cells, Result: res, SourceRow: v.Row}) {
+			if !yield(writers.Row{Cells: cells, Kinds: kinds, Result: res, SourceRow: v.Row}) {
 				return
 			}
 		}
@@ -328,11 +333,20 @@ func fixedRows(sh *pipeline.Sheet, edit bool, row, col int, value string, ids bo
 }
 
 // writeFixedXLSX writes the tables as a workbook, one sheet each under its
-// own name, every cell as text (as the reports do: a number keeps the
-// digits it was stored with, an identifier its leading zeros), neutralised.
+// own name, every cell of the kind it was read as: a number a number, a
+// date a date, a boolean a boolean, text as text (an identifier keeps its
+// leading zeros), neutralised.
 func writeFixedXLSX(path string, tables []writers.Table) error {
 	x := excelize.NewFile()
 	defer x.Close()
+	dateStyle, err := x.NewStyle(&excelize.Style{NumFmt: 14})
+	if err != nil {
+		return fmt.Errorf("fixed workbook: %w", err)
+	}
+	dateTimeStyle, err := x.NewStyle(&excelize.Style{NumFmt: 22})
+	if err != nil {
+		return fmt.Errorf("fixed workbook: %w", err)
+	}
 	for i, t := range tables {
 		name := t.Sheet
 		if name == "" {
@@ -364,8 +378,12 @@ func writeFixedXLSX(path string, tables []writers.Table) error {
 		n := 2
 		for r := range t.Rows {
 			rec = rec[:0]
-			for _, c := range r.Cells {
-				rec = append(rec, writers.Neutralize(c))
+			for j, c := range r.Cells {
+				k := cell.Text
+				if j < len(r.Kinds) {
+					k = r.Kinds[j]
+				}
+				rec = append(rec, fixedCell(c, k, t.Date1904, dateStyle, dateTimeStyle))
 			}
 			for _, c := range r.Result {
 				rec = append(rec, c)
@@ -384,4 +402,29 @@ func writeFixedXLSX(path string, tables []writers.Table) error {
 		_, err := x.WriteTo(w)
 		return err
 	})
+}
+
+// fixedCell is one cell of a fixed workbook, of the kind it was read as.
+func fixedCell(c string, k cell.Kind, date1904 bool, dateStyle, dateTimeStyle int) any {
+	switch k {
+	case cell.Number:
+		if f, err := strconv.ParseFloat(c, 64); err == nil {
+			return f
+		}
+	case cell.Date:
+		if f, err := strconv.ParseFloat(c, 64); err == nil {
+			if d, ok := cell.DateOf(f, date1904); ok {
+				st := dateStyle
+				if d.Hour() != 0 || d.Minute() != 0 || d.Second() != 0 {
+					st = dateTimeStyle
+				}
+				return excelize.Cell{StyleID: st, Value: d}
+			}
+		}
+	case cell.Bool:
+		return c == "1"
+	case cell.Empty:
+		return nil
+	}
+	return writers.Neutralize(c)
 }

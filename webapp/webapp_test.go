@@ -117,6 +117,9 @@ func TestImportFixSendResult(t *testing.T) {
 	if a.status != http.StatusOK || !strings.Contains(a.body, "Fila 2 corregida: ahora está válida") || strings.Contains(a.body, "<html") {
 		t.Fatalf("fix: %d, want the preview fragment saying row 2 is valid:\n%s", a.status, a.body)
 	}
+	if a := b.get(page); !strings.Contains(a.body, "1 celda corregida (se envía") {
+		t.Errorf("the plan after one fix does not say \"1 celda corregida\":\n%s", a.body)
+	}
 	if a := b.post(page+"/cells", fix); a.status != http.StatusConflict {
 		t.Errorf("a fix against an old version: %d, want 409", a.status)
 	}
@@ -378,6 +381,9 @@ func TestColumnsScreenSavesProfile(t *testing.T) {
 		"c8": {"recargo"}, "c9": {"envio"}, "c10": {"total"}}
 	if a := b.post(cols, form); a.status != http.StatusUnprocessableEntity || !strings.Contains(a.body, "medioPago.tipo") {
 		t.Fatalf("a mapping without a required field: %d, want it named:\n%s", a.status, a.body)
+	} else if p := regexp.MustCompile(`(?s)id="columns-problems">(.*?)</div>`).FindStringSubmatch(a.body); p == nil ||
+		strings.Contains(p[1], "--map") || !strings.Contains(p[1], "elija en la tabla") {
+		t.Errorf("the column screen's problem does not say what to do on the screen: %q", p)
 	}
 	form.Set("c11", "medioPago.tipo")
 	form.Set("c10", "subtotal")
@@ -389,7 +395,8 @@ func TestColumnsScreenSavesProfile(t *testing.T) {
 	if a.status != http.StatusSeeOther || strings.HasSuffix(a.location, "/columns") {
 		t.Fatalf("save: %d %s\n%s", a.status, a.location, a.body)
 	}
-	if a := b.get(a.location); !strings.Contains(a.body, "1 fila → 1 venta (0 con errores)") || !strings.Contains(a.body, "Mi sistema") {
+	if a := b.get(a.location); !strings.Contains(a.body, "1 fila → 1 venta (0 con errores)") || !strings.Contains(a.body, "Mi sistema") ||
+		!strings.Contains(a.body, "Página 1 de 1 (1 fila)") {
 		t.Errorf("import page after mapping:\n%s", a.body)
 	}
 	store := profiles.Store{Dir: profiles.DirIn(filepath.Dir(b.journal))}
@@ -528,5 +535,53 @@ func TestTemplatesUseCatalogKeys(t *testing.T) {
 		if _, ok := msg.Lookup("web.st." + st); !ok {
 			t.Errorf("status %s has no name on the page", st)
 		}
+	}
+}
+
+// TestFixKeepsTypedCells: a fix in a workbook keeps its other cells as they
+// were typed. The demo's Stock sheet has a date cell; with a wrong tipo
+// fixed in the page, the row is valid (the date is still a date, not its
+// serial number as text) and the preview shows the date as a date.
+func TestFixKeepsTypedCells(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	x, err := excelize.OpenFile(filepath.Join("..", "samples", "demo.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.SetCellValue("Stock", "C2", "ENTRADA"); err != nil {
+		t.Fatal(err)
+	}
+	buf, err := x.WriteToBuffer()
+	x.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := b.upload("demo-mal.xlsx", buf.Bytes())
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("upload: %d\n%s", a.status, a.body)
+	}
+	page := a.location
+	a = b.get(page + "?sheet=2&page=1")
+	if !strings.Contains(a.body, "<td>22/11/2026</td>") || strings.Contains(a.body, "46348") {
+		t.Errorf("the Stock sheet's date cell is not shown as a date:\n%s", a.body)
+	}
+	if a := b.get(page + "?sheet=1&page=1"); !strings.Contains(a.body, "<td>VERDADERO</td>") || strings.Contains(a.body, "<td>1</td>\n                <td>TARJETA") {
+		t.Errorf("the Facturar sheet's boolean cell is not shown as the reports write it:\n%s", a.body)
+	}
+	cells := cellRe.FindAllStringSubmatch(a.body, -1)
+	if len(cells) != 1 || cells[0][4] != "ENTRADA" {
+		t.Fatalf("want one invalid cell, tipo ENTRADA: %v", cells)
+	}
+	fix := url.Values{"sheet": {"2"}, "page": {"1"}, "version": {"0"}, "row": {cells[0][2]}, "col": {cells[0][3]}, "value": {"INGRESO_STOCK"}}
+	req, _ := http.NewRequest(http.MethodPost, b.ts.URL+page+"/cells", strings.NewReader(fix.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("HX-Request", "true")
+	a = b.do(req)
+	if a.status != http.StatusOK || !strings.Contains(a.body, "Fila 2 corregida: ahora está válida") {
+		t.Fatalf("fix of tipo: %d, want row 2 valid:\n%s", a.status, a.body)
+	}
+	if a := b.get(page); !strings.Contains(a.body, "2 filas → 1 movimiento de stock (0 filas con errores)") ||
+		!strings.Contains(a.body, "3 filas → 2 ventas (0 con errores)") || !strings.Contains(a.body, "2 preventas a facturar (0 con errores)") {
+		t.Errorf("after the fix, the workbook's other cells changed meaning:\n%s", a.body)
 	}
 }
