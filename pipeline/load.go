@@ -196,9 +196,10 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		k, ok := schema.DetectKind(info.Header, o.Mapping)
 		if !ok {
 			if name != "" && len(rf.Sheets()) > 1 {
-				if rf.Hidden(name) || schema.IsTemplateSheet(name) {
-					// A hidden sheet of lists, or a template's own
-					// instructions, is not data.
+				if rf.Hidden(name) || schema.IsTemplateSheet(name)  {
+					// A hidden sheet of lists, a template's own
+					// instructions, or the summary sheet of a report fed
+					// back as input, is not data.
 					return nil, nil, nil
 				}
 				m := msg.New("load.sheetnokind", name)
@@ -249,6 +250,21 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		sh.Sep = det.Result()
 	}
 	return sh, nil, nil
+}
+
+// isReportSummary reports whether a sheet is the summary sheet nxbatch
+// writes into a result or errors workbook (in either language): its name
+// and its title in the first cell.
+func isReportSummary(name string, header []string) bool {
+	if len(header) == 0 {
+		return false
+	}
+	for _, l := range []msg.Lang{msg.ES, msg.EN} {
+		if name == msg.New("rep.sheet.summary").In(l) && strings.TrimSpace(header[0]) == msg.New("rep.sum.title").In(l) {
+			return true
+		}
+	}
+	return false
 }
 
 // keep stores one record of the sheet: its cells fitted to the header,

@@ -557,3 +557,44 @@ func TestRowIssuesPointAtTheirCells(t *testing.T) {
 		}
 	}
 }
+
+// TestReportWorkbookFedBack: a result workbook fed back as input (fixed in
+// Excel, uploaded again) is read without a word about its own summary
+// sheet, in either language; a user's sheet called Resumen that holds
+// something else still gets its warning.
+func TestReportWorkbookFedBack(t *testing.T) {
+	for _, l := range []msg.Lang{msg.ES, msg.EN} {
+		dir := t.TempDir()
+		f := load(t, "v.csv", ventaHeader+"1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n", LoadOptions{})
+		f.Validate(nil, false)
+		paths, err := f.WriteReports(ReportOptions{Dir: dir, Lang: l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Load(paths.XLSX, LoadOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		if len(back.Warnings) != 0 || len(back.Sheets) != 1 {
+			t.Errorf("%s: %d sheets, warnings %v; want the data sheet alone, quietly", l, len(back.Sheets), back.Warnings)
+		}
+	}
+	x := excelize.NewFile()
+	defer x.Close()
+	x.SetSheetName("Sheet1", "Ventas")
+	x.SetSheetRow("Ventas", "A1", &[]any{"ordenId", "usuario.email", "productos.articuloId", "productos.precio", "productos.cantidad", "subtotal", "descuento", "recargo", "envio", "total", "medioPago.tipo"})
+	x.SetSheetRow("Ventas", "A2", &[]any{1, "a@x.com", 100, 10, 1, 10, 0, 0, 0, 10, "EFECTIVO"})
+	x.NewSheet("Resumen")
+	x.SetSheetRow("Resumen", "A1", &[]any{"Totales del mes", "ventas"})
+	path := filepath.Join(t.TempDir(), "r.xlsx")
+	if err := x.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Warnings) != 1 || f.Warnings[0].Key != "load.sheetnokind" {
+		t.Errorf("a user's Resumen sheet: warnings %v, want it named", f.Warnings)
+	}
+}
