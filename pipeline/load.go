@@ -196,7 +196,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		k, ok := schema.DetectKind(info.Header, o.Mapping)
 		if !ok {
 			if name != "" && len(rf.Sheets()) > 1 {
-				if rf.Hidden(name) || schema.IsTemplateSheet(name)  {
+				if rf.Hidden(name) || schema.IsTemplateSheet(name) || isReportSummary(name, info.Header) {
 					// A hidden sheet of lists, a template's own
 					// instructions, or the summary sheet of a report fed
 					// back as input, is not data.
