@@ -99,6 +99,10 @@ func init() {
 			ES: "la fila %d, indicada como fila de títulos (--header-row), está vacía o no existe: indique el número de la fila que tiene los títulos de las columnas",
 			EN: "row %d, given as the header row (--header-row), is empty or missing: give the number of the row that holds the column titles",
 		},
+		"rd.columns.report": {
+			ES: "el encabezado tiene %s columnas, y con las del resultado el informe no entraría en una hoja de Excel: se admiten hasta %s. Borre las columnas que no se importan",
+			EN: "the header has %s columns, and with the result columns the report would not fit an Excel sheet: up to %s are accepted. Delete the columns that are not imported",
+		},
 		"rd.columns": {
 			ES: "el encabezado tiene más de %s columnas, el máximo (el de Excel): borre las columnas que no se importan",
 			EN: "the header has more than %s columns, the maximum (Excel's): delete the columns that are not imported",

@@ -26,6 +26,10 @@ const (
 	// MaxColumns is the widest header, and the most cells one XLSX row may
 	// hold: Excel's own limit, column XFD (16,384).
 	MaxColumns = 1 << 14
+	// ReportColumns is the room a header leaves for the result columns
+	// nxbatch's reports add after it: a header may have at most
+	// MaxColumns-ReportColumns columns, so that its report fits a sheet.
+	ReportColumns = 16
 	// DefaultMaxCellBytes caps one cell, one CSV record and the text of one
 	// XLSX row when Options.MaxCellBytes is 0 (1 MiB; Excel itself stops at
 	// 32,767 characters a cell).
@@ -56,6 +60,7 @@ const (
 type limitSet struct {
 	fileBytes, unzipped, sheetBytes int64
 	rows, columns                   int
+	headerColumns                   int // the widest header, leaving room for the result columns
 	sharedStrings, sharedBytes      int
 	sheets, zipFiles                int
 	maxTag                          int // longest XML tag the scanner holds
@@ -66,6 +71,7 @@ var limits = limitSet{
 	unzipped:      MaxUnzippedBytes,
 	rows:          MaxRows,
 	columns:       MaxColumns,
+	headerColumns: MaxColumns - ReportColumns,
 	sharedStrings: MaxSharedStrings,
 	sharedBytes:   MaxSharedStringBytes,
 	sheetBytes:    MaxSheetBytes,

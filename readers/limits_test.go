@@ -73,6 +73,10 @@ func TestLimitsRefuse(t *testing.T) {
 			func(t *testing.T) []byte { return []byte("a\n1\n2\n3\n") }, "", "rd.csvrows", 0, "más de 3 filas"},
 		{"CSV header columns", func(l *limitSet) { l.columns = 4 }, "a.csv",
 			func(t *testing.T) []byte { return []byte("a;b;c;d;e;;;\n1\n") }, "", "rd.columns", 1, "borre las columnas que no se importan"},
+		{"header without room for the result columns", func(l *limitSet) { l.headerColumns = 3 }, "a.csv",
+			func(t *testing.T) []byte { return []byte("a;b;c;d;result.status\n1\n") }, "", "rd.columns.report", 1, "no entraría en una hoja de Excel: se admiten hasta 3"},
+		{"XLSX header without room for the result columns", func(l *limitSet) { l.headerColumns = 1 }, "a.xlsx",
+			func(t *testing.T) []byte { return oneSheet(hdr("a", "b")).bytes(t) }, "S", "rd.columns.report", 1, "tiene 2 columnas"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

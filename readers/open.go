@@ -395,6 +395,12 @@ func (s *SheetReader) setHeader(r *rawRow, queue []rawRow, titles int) error {
 		header = append(header, n)
 		keep = append(keep, i)
 	}
+	if len(header) > limits.headerColumns {
+		// The header itself fits a sheet, but not with the result columns
+		// every report adds after it.
+		return &Error{Pos: Position{File: s.info.File, Sheet: s.info.Name, Row: r.num},
+			Msg: msg.New("rd.columns.report", count(len(header)), count(limits.headerColumns)), Err: ErrTooLarge}
+	}
 	if len(keep) != len(names) {
 		s.keep = keep
 	}

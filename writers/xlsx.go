@@ -300,14 +300,17 @@ func (tw *tableWriter) openSheet() error {
 	if err != nil {
 		return err
 	}
-	// One call per run of equal widths: excelize's column list grows with
-	// every call, so one call per column would be quadratic for wide sheets.
-	for i := 0; i < len(tw.widths); {
+	// One call per run of equal widths, and none past sizedColumns (those
+	// keep the default width): excelize keeps one entry per column set and
+	// walks them on every call and for every cell written, so widths for a
+	// 16,384-column header would make writing the sheet quadratic.
+	widths := tw.widths[:min(len(tw.widths), sizedColumns)]
+	for i := 0; i < len(widths); {
 		j := i
-		for j+1 < len(tw.widths) && tw.widths[j+1] == tw.widths[i] {
+		for j+1 < len(widths) && widths[j+1] == widths[i] {
 			j++
 		}
-		if err := sw.SetColWidth(i+1, j+1, tw.widths[i]); err != nil {
+		if err := sw.SetColWidth(i+1, j+1, widths[i]); err != nil {
 			return err
 		}
 		i = j + 1
@@ -377,6 +380,10 @@ func (tw *tableWriter) write(r Row) error {
 	tw.next++
 	return nil
 }
+
+// sizedColumns is how many columns get a width of their own; the rest keep
+// the spreadsheet's default.
+const sizedColumns = 256
 
 // finishSheet adds the autofilter over the rows written and flushes.
 func (tw *tableWriter) finishSheet() error {
