@@ -24,6 +24,10 @@ func init() {
 			ES: "El diario %s fue creado por una versión más nueva de nxbatch (esquema %d; esta conoce hasta el %d): actualice nxbatch en todas las máquinas",
 			EN: "The journal %s was written by a newer nxbatch (schema %d; this one knows up to %d): update nxbatch on every machine",
 		},
+		"pgj.nocreate": {
+			ES: "El usuario del diario %s no puede crear ni actualizar su esquema (tiene la versión %d; esta nxbatch usa la %d): ejecute nxbatch una vez con un usuario que tenga CREATE en la base (el dueño del esquema), por ejemplo «nxbatch journal list --journal URL-DEL-DUEÑO», y vuelva a intentar",
+			EN: "The journal %s's user cannot create or update its schema (it is at version %d; this nxbatch uses %d): run nxbatch once as a user with CREATE on the database (the schema's owner), e.g. «nxbatch journal list --journal OWNER-URL», then try again",
+		},
 		"pgj.badurl": {
 			ES: "La URL del diario no es válida (%s): use postgres://usuario@servidor:5432/base",
 			EN: "The journal URL is not valid (%s): use postgres://user@host:5432/database",

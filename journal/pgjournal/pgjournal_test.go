@@ -251,3 +251,62 @@ func TestLeaseTimeFromURL(t *testing.T) {
 		t.Errorf("default lease length = %v, %v; want %v", d, err, pgjournal.DefaultLeaseTTL)
 	}
 }
+
+// TestRunRoleWithoutCreate: once the schema is created (by a role with
+// CREATE on the database), a role with only USAGE on the schema and
+// SELECT, INSERT, UPDATE and DELETE on its tables runs a tenant from start
+// to end, as docs/integrators.md says; before the schema exists it is told
+// to create it with the owner first.
+func TestRunRoleWithoutCreate(t *testing.T) {
+	name, url := newDB(t)
+	ctx := context.Background()
+	role, pw := name+"_run", "run-"+name+"-pw"
+	if err := srv.Exec(ctx, "postgres", `CREATE ROLE `+role+` LOGIN PASSWORD '`+pw+`'`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = srv.Exec(ctx, name, `DROP OWNED BY `+role)
+		_ = srv.Exec(ctx, "postgres", `DROP ROLE `+role)
+	})
+	runURL := strings.Replace(url, "nxbatch:"+srv.Password()+"@", role+":"+pw+"@", 1)
+	if runURL == url {
+		t.Fatalf("URL %q has no user and password to replace", url)
+	}
+
+	_, err := openPG(t, runURL, journal.Options{})
+	var me *msg.Error
+	if !errors.As(err, &me) || me.Msg.Key != "pgj.nocreate" {
+		t.Errorf("Open by a role without CREATE on a new database = %v, want pgj.nocreate", err)
+	}
+
+	mustOpen(t, url, journal.Options{}).Close() // the owner creates the schema
+	if err := srv.Exec(ctx, name, `GRANT USAGE ON SCHEMA nxbatch TO `+role+`;
+		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA nxbatch TO `+role); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, runURL, journal.Options{})
+	release, err := s.Acquire(ctx, "t", 0)
+	if err != nil {
+		t.Fatalf("Acquire by the run role: %v", err)
+	}
+	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
+	if _, err := s.Begin(k, journal.Intent{BodyHash: "h", Units: []journal.Unit{{ID: "u1", BodyHash: "h"}},
+		Window: &journal.Mark{Tenant: "t", Name: "stock", Next: time.Now()}}); err != nil {
+		t.Fatalf("Begin by the run role: %v", err)
+	}
+	if err := s.Finish(k, journal.Outcome{State: journal.Unknown}); err != nil {
+		t.Fatalf("Finish by the run role: %v", err)
+	}
+	if err := s.Resolve(k, journal.Verdict{As: journal.OK, Note: "en el ERP"}); err != nil {
+		t.Errorf("Resolve by the run role: %v", err)
+	}
+	if err := s.SetNextAllowed("t", "params", time.Now()); err != nil {
+		t.Errorf("SetNextAllowed by the run role: %v", err)
+	}
+	if es, err := s.List(""); err != nil || len(es) != 1 || es[0].State != journal.OK {
+		t.Errorf("List by the run role = %v, %v; want the one entry, ok", es, err)
+	}
+	if err := release(); err != nil {
+		t.Errorf("release by the run role: %v", err)
+	}
+}
