@@ -16,6 +16,10 @@ func init() {
 			ES: "Esta ejecución perdió el turno del inquilino %s en el diario %s (no pudo renovarlo a tiempo y otra ejecución pudo tomarlo): no envía nada más. Lo que estaba en curso quedará como desconocido",
 			EN: "This run lost its lease on tenant %s in the journal %s (it could not renew it in time and another run may have taken it): it sends nothing more. What was in flight will be unknown",
 		},
+		"pgj.failed": {
+			ES: "No se pudo escribir en el diario %s (%s): esta ejecución se detiene y no envía nada más. Vuelva a ejecutar cuando el servidor PostgreSQL responda; lo que estaba en curso quedará como desconocido",
+			EN: "Could not write to the journal %s (%s): this run stops and sends nothing more. Run again once the PostgreSQL server answers; what was in flight will be unknown",
+		},
 		"pgj.connect": {
 			ES: "No se pudo usar el diario %s: %s. Revise la URL de --journal (o NXBATCH_JOURNAL), la red y que el servidor PostgreSQL esté en marcha",
 			EN: "The journal %s cannot be used: %s. Check the --journal URL (or NXBATCH_JOURNAL), the network and that the PostgreSQL server is running",

@@ -282,6 +282,12 @@ func (s *Store) fail(err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.broken == nil {
+		// Said in the user's words (a cut database is what an integrator
+		// meets, not a bug): the run's last line is this message.
+		var me *msg.Error
+		if !errors.As(err, &me) {
+			err = &msg.Error{Msg: msg.New("pgj.failed", s.display, msg.CauseOf(&scrubbed{err: err, text: s.scrub(err.Error())})), Err: err}
+		}
 		s.broken = fmt.Errorf("journal: write to %s failed, stop the run: %w", s.display, err)
 	}
 	return s.broken

@@ -310,3 +310,33 @@ func TestRunRoleWithoutCreate(t *testing.T) {
 		t.Errorf("release by the run role: %v", err)
 	}
 }
+
+// TestCutJournalSaysSo: a journal whose database is cut mid-run fails the
+// next write, and every later one, with a message in the user's words that
+// names the journal without its password.
+func TestCutJournalSaysSo(t *testing.T) {
+	name, url := newDB(t)
+	ctx := context.Background()
+	s := mustOpen(t, url, journal.Options{})
+	acquire(t, s, "t")
+	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
+	if _, err := s.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Cut(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Mend(ctx, name) })
+	_, err := s.Begin(journal.Key{Tenant: "t", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"})
+	var me *msg.Error
+	if !errors.As(err, &me) || me.Msg.Key != "pgj.failed" {
+		t.Fatalf("Begin after the cut = %v, want pgj.failed", err)
+	}
+	es := me.In(msg.ES)
+	if !strings.Contains(es, "No se pudo escribir en el diario postgres://nxbatch@127.0.0.1:") || strings.Contains(es+err.Error(), srv.Password()) {
+		t.Errorf("Begin after the cut says %q, want the journal named without its password", es)
+	}
+	if err2 := s.Finish(k, journal.Outcome{State: journal.OK}); !errors.Is(err2, err) && (err2 == nil || err2.Error() != err.Error()) {
+		t.Errorf("Finish after the cut = %v, want the same failure %v", err2, err)
+	}
+}
