@@ -32,6 +32,18 @@ func init() {
 			ES: "El usuario del diario %s no puede crear ni actualizar su esquema (tiene la versión %d; esta nxbatch usa la %d): ejecute nxbatch una vez con un usuario que tenga CREATE en la base (el dueño del esquema), por ejemplo «nxbatch journal list --journal URL-DEL-DUEÑO», y vuelva a intentar",
 			EN: "The journal %s's user cannot create or update its schema (it is at version %d; this nxbatch uses %d): run nxbatch once as a user with CREATE on the database (the schema's owner), e.g. «nxbatch journal list --journal OWNER-URL», then try again",
 		},
+		"pgj.badparam": {
+			ES: "El parámetro %s=%s de la URL del diario %s no es válido: %s",
+			EN: "The parameter %s=%s of the journal URL %s is not valid: %s",
+		},
+		"pgj.want.duration": {
+			ES: "debe ser una duración de 1s o más, como 30s o 2m",
+			EN: "it must be a duration of 1s or more, such as 30s or 2m",
+		},
+		"pgj.want.count": {
+			ES: "debe ser un número entero de 1 o más",
+			EN: "it must be a whole number of 1 or more",
+		},
 		"pgj.badurl": {
 			ES: "La URL del diario no es válida (%s): use postgres://usuario@servidor:5432/base",
 			EN: "The journal URL is not valid (%s): use postgres://user@host:5432/database",

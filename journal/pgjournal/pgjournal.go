@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -136,7 +137,8 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	if v := q.Get("lease_ttl"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Second {
-			return nil, &msg.Error{Msg: msg.New("pgj.badurl", display), Err: fmt.Errorf("pgjournal: lease_ttl %q: want a duration of 1s or more", v)}
+			return nil, &msg.Error{Msg: msg.New("pgj.badparam", "lease_ttl", v, display, msg.New("pgj.want.duration")),
+				Err: fmt.Errorf("pgjournal: lease_ttl %q: want a duration of 1s or more", v)}
 		}
 		if ttl == 0 {
 			ttl = d
@@ -146,7 +148,12 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 		ttl = DefaultLeaseTTL
 	}
 	q.Del("lease_ttl") // ours, not the server's
-	if !q.Has("pool_max_conns") {
+	if v := q.Get("pool_max_conns"); q.Has("pool_max_conns") {
+		if n, err := strconv.Atoi(v); err != nil || n < 1 {
+			return nil, &msg.Error{Msg: msg.New("pgj.badparam", "pool_max_conns", v, display, msg.New("pgj.want.count")),
+				Err: fmt.Errorf("pgjournal: pool_max_conns %q: want a whole number of 1 or more", v)}
+		}
+	} else {
 		// pgxpool's default (the number of CPUs) would make 8 workers queue
 		// for 2 connections on a 2-core machine.
 		q.Set("pool_max_conns", "16")
