@@ -376,6 +376,9 @@ func TestPostgresCutMidRun(t *testing.T) {
 	if strings.Contains(res.stdout+res.stderr, pgSrv.Password()) {
 		t.Error("the run printed the journal's password")
 	}
+	if !strings.Contains(res.stderr, "No se pudo escribir en el diario postgres://") || strings.Contains(res.stderr, "stop the run") {
+		t.Errorf("the run's last words do not say, in Spanish, that its journal could not be written:\n%s", res.stderr)
+	}
 	st := sb.Server.State()
 	// At most the requests whose intents were committed before the cut were
 	// still to arrive: one per worker.

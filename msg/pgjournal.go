@@ -16,6 +16,10 @@ func init() {
 			ES: "Esta ejecución perdió el turno del inquilino %s en el diario %s (no pudo renovarlo a tiempo y otra ejecución pudo tomarlo): no envía nada más. Lo que estaba en curso quedará como desconocido",
 			EN: "This run lost its lease on tenant %s in the journal %s (it could not renew it in time and another run may have taken it): it sends nothing more. What was in flight will be unknown",
 		},
+		"pgj.failed": {
+			ES: "No se pudo escribir en el diario %s (%s): esta ejecución se detiene y no envía nada más. Vuelva a ejecutar cuando el servidor PostgreSQL responda; lo que estaba en curso quedará como desconocido",
+			EN: "Could not write to the journal %s (%s): this run stops and sends nothing more. Run again once the PostgreSQL server answers; what was in flight will be unknown",
+		},
 		"pgj.connect": {
 			ES: "No se pudo usar el diario %s: %s. Revise la URL de --journal (o NXBATCH_JOURNAL), la red y que el servidor PostgreSQL esté en marcha",
 			EN: "The journal %s cannot be used: %s. Check the --journal URL (or NXBATCH_JOURNAL), the network and that the PostgreSQL server is running",
@@ -23,6 +27,22 @@ func init() {
 		"pgj.newerschema": {
 			ES: "El diario %s fue creado por una versión más nueva de nxbatch (esquema %d; esta conoce hasta el %d): actualice nxbatch en todas las máquinas",
 			EN: "The journal %s was written by a newer nxbatch (schema %d; this one knows up to %d): update nxbatch on every machine",
+		},
+		"pgj.nocreate": {
+			ES: "El usuario del diario %s no puede crear ni actualizar su esquema (tiene la versión %d; esta nxbatch usa la %d): ejecute nxbatch una vez con un usuario que tenga CREATE en la base (el dueño del esquema), por ejemplo «nxbatch journal list --journal URL-DEL-DUEÑO», y vuelva a intentar",
+			EN: "The journal %s's user cannot create or update its schema (it is at version %d; this nxbatch uses %d): run nxbatch once as a user with CREATE on the database (the schema's owner), e.g. «nxbatch journal list --journal OWNER-URL», then try again",
+		},
+		"pgj.badparam": {
+			ES: "El parámetro %s=%s de la URL del diario %s no es válido: %s",
+			EN: "The parameter %s=%s of the journal URL %s is not valid: %s",
+		},
+		"pgj.want.duration": {
+			ES: "debe ser una duración de 1s o más, como 30s o 2m",
+			EN: "it must be a duration of 1s or more, such as 30s or 2m",
+		},
+		"pgj.want.count": {
+			ES: "debe ser un número entero de 1 o más",
+			EN: "it must be a whole number of 1 or more",
 		},
 		"pgj.badurl": {
 			ES: "La URL del diario no es válida (%s): use postgres://usuario@servidor:5432/base",

@@ -111,7 +111,9 @@ func (c *journalListCmd) Run(e *env) error {
 // holds it. A PostgreSQL journal is read directly, whoever is running.
 func listJournal(e *env, path string, filter journal.State) ([]journal.Entry, error) {
 	if pgjournal.IsURL(path) {
-		j, err := pgjournal.Open(e.ctx, path, pgjournal.Options{})
+		// With openJournal's exit codes: a database that cannot be reached
+		// is 4, as for run and resolve.
+		j, _, err := openJournal(e, path, 0, journal.Options{}, msg.ES)
 		if err != nil {
 			return nil, err
 		}

@@ -261,3 +261,24 @@ func TestRunOnPostgreSQL(t *testing.T) {
 		t.Errorf("the refused run rewrote the reports: %v then %v\n%s%s", before.ModTime(), after.ModTime(), out, errs)
 	}
 }
+
+// TestJournalURLProblems: a journal URL with a parameter that is wrong says
+// which one (exit 2); a database that cannot be reached is exit 4 for
+// journal list as for run; neither shows the password.
+func TestJournalURLProblems(t *testing.T) {
+	dir := t.TempDir()
+	url := pgURL(t)
+	for _, c := range []struct {
+		url, want string
+		code      int
+	}{
+		{url + "&lease_ttl=soon", "El parámetro lease_ttl=soon de la URL del diario", exitUsage},
+		{url + "&pool_max_conns=x", "El parámetro pool_max_conns=x de la URL del diario", exitUsage},
+		{strings.Replace(url, fmt.Sprintf(":%d/", pg.Port), ":1/", 1), "No se pudo usar el diario", exitAborted},
+	} {
+		code, out, errs := nxcli(t, dir, "journal", "list", "--journal", c.url)
+		if code != c.code || !strings.Contains(errs, c.want) || strings.Contains(out+errs, pg.Password()) {
+			t.Errorf("journal list --journal %s: exit %d\n%s%s\nwant exit %d saying %q, without the password", pgjournal.Redact(c.url), code, out, errs, c.code, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package pgjournal
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/nxbatch/nxbatch/msg"
 )
 
@@ -66,11 +68,46 @@ func SchemaVersion() int {
 
 // migrate brings the schema to this nxbatch's version, in one transaction
 // under an advisory lock; a schema newer than this nxbatch knows is refused.
+// A schema already at this version is only read: a role with no more than
+// USAGE on the schema and SELECT, INSERT, UPDATE and DELETE on its tables
+// can run nxbatch once another role (one with CREATE on the database)
+// created or migrated it.
 func migrate(ctx context.Context, c *pgx.Conn, display string) error {
 	ms, err := loadMigrations()
 	if err != nil {
 		return err
 	}
+	var (
+		exists bool
+		have   int
+	)
+	if err := c.QueryRow(ctx, `SELECT to_regclass('nxbatch.migrations') IS NOT NULL`).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		if err := c.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM nxbatch.migrations`).Scan(&have); err != nil {
+			return err
+		}
+		switch {
+		case have > len(ms):
+			return &msg.Error{Msg: msg.New("pgj.newerschema", display, have, len(ms)), Err: ErrNewerSchema}
+		case have == len(ms):
+			return nil
+		}
+	}
+	if err := create(ctx, c, display, ms); err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "42501" { // insufficient_privilege
+			return &msg.Error{Msg: msg.New("pgj.nocreate", display, have, len(ms)), Err: err}
+		}
+		return err
+	}
+	return nil
+}
+
+// create creates or migrates the schema under the advisory lock.
+func create(ctx context.Context, c *pgx.Conn, display string, ms []migration) error {
+	var have int
 	tx, err := c.Begin(ctx)
 	if err != nil {
 		return err
@@ -89,7 +126,6 @@ func migrate(ctx context.Context, c *pgx.Conn, display string) error {
 		by      text NOT NULL)`); err != nil {
 		return err
 	}
-	var have int
 	if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM nxbatch.migrations`).Scan(&have); err != nil {
 		return err
 	}

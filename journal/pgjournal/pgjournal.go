@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -136,7 +137,8 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	if v := q.Get("lease_ttl"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Second {
-			return nil, &msg.Error{Msg: msg.New("pgj.badurl", display), Err: fmt.Errorf("pgjournal: lease_ttl %q: want a duration of 1s or more", v)}
+			return nil, &msg.Error{Msg: msg.New("pgj.badparam", "lease_ttl", v, display, msg.New("pgj.want.duration")),
+				Err: fmt.Errorf("pgjournal: lease_ttl %q: want a duration of 1s or more", v)}
 		}
 		if ttl == 0 {
 			ttl = d
@@ -146,7 +148,12 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 		ttl = DefaultLeaseTTL
 	}
 	q.Del("lease_ttl") // ours, not the server's
-	if !q.Has("pool_max_conns") {
+	if v := q.Get("pool_max_conns"); q.Has("pool_max_conns") {
+		if n, err := strconv.Atoi(v); err != nil || n < 1 {
+			return nil, &msg.Error{Msg: msg.New("pgj.badparam", "pool_max_conns", v, display, msg.New("pgj.want.count")),
+				Err: fmt.Errorf("pgjournal: pool_max_conns %q: want a whole number of 1 or more", v)}
+		}
+	} else {
 		// pgxpool's default (the number of CPUs) would make 8 workers queue
 		// for 2 connections on a 2-core machine.
 		q.Set("pool_max_conns", "16")
@@ -282,6 +289,12 @@ func (s *Store) fail(err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.broken == nil {
+		// Said in the user's words (a cut database is what an integrator
+		// meets, not a bug): the run's last line is this message.
+		var me *msg.Error
+		if !errors.As(err, &me) {
+			err = &msg.Error{Msg: msg.New("pgj.failed", s.display, msg.CauseOf(&scrubbed{err: err, text: s.scrub(err.Error())})), Err: err}
+		}
 		s.broken = fmt.Errorf("journal: write to %s failed, stop the run: %w", s.display, err)
 	}
 	return s.broken

@@ -251,3 +251,92 @@ func TestLeaseTimeFromURL(t *testing.T) {
 		t.Errorf("default lease length = %v, %v; want %v", d, err, pgjournal.DefaultLeaseTTL)
 	}
 }
+
+// TestRunRoleWithoutCreate: once the schema is created (by a role with
+// CREATE on the database), a role with only USAGE on the schema and
+// SELECT, INSERT, UPDATE and DELETE on its tables runs a tenant from start
+// to end, as docs/integrators.md says; before the schema exists it is told
+// to create it with the owner first.
+func TestRunRoleWithoutCreate(t *testing.T) {
+	name, url := newDB(t)
+	ctx := context.Background()
+	role, pw := name+"_run", "run-"+name+"-pw"
+	if err := srv.Exec(ctx, "postgres", `CREATE ROLE `+role+` LOGIN PASSWORD '`+pw+`'`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = srv.Exec(ctx, name, `DROP OWNED BY `+role)
+		_ = srv.Exec(ctx, "postgres", `DROP ROLE `+role)
+	})
+	runURL := strings.Replace(url, "nxbatch:"+srv.Password()+"@", role+":"+pw+"@", 1)
+	if runURL == url {
+		t.Fatalf("URL %q has no user and password to replace", url)
+	}
+
+	_, err := openPG(t, runURL, journal.Options{})
+	var me *msg.Error
+	if !errors.As(err, &me) || me.Msg.Key != "pgj.nocreate" {
+		t.Errorf("Open by a role without CREATE on a new database = %v, want pgj.nocreate", err)
+	}
+
+	mustOpen(t, url, journal.Options{}).Close() // the owner creates the schema
+	if err := srv.Exec(ctx, name, `GRANT USAGE ON SCHEMA nxbatch TO `+role+`;
+		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA nxbatch TO `+role); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, runURL, journal.Options{})
+	release, err := s.Acquire(ctx, "t", 0)
+	if err != nil {
+		t.Fatalf("Acquire by the run role: %v", err)
+	}
+	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
+	if _, err := s.Begin(k, journal.Intent{BodyHash: "h", Units: []journal.Unit{{ID: "u1", BodyHash: "h"}},
+		Window: &journal.Mark{Tenant: "t", Name: "stock", Next: time.Now()}}); err != nil {
+		t.Fatalf("Begin by the run role: %v", err)
+	}
+	if err := s.Finish(k, journal.Outcome{State: journal.Unknown}); err != nil {
+		t.Fatalf("Finish by the run role: %v", err)
+	}
+	if err := s.Resolve(k, journal.Verdict{As: journal.OK, Note: "en el ERP"}); err != nil {
+		t.Errorf("Resolve by the run role: %v", err)
+	}
+	if err := s.SetNextAllowed("t", "params", time.Now()); err != nil {
+		t.Errorf("SetNextAllowed by the run role: %v", err)
+	}
+	if es, err := s.List(""); err != nil || len(es) != 1 || es[0].State != journal.OK {
+		t.Errorf("List by the run role = %v, %v; want the one entry, ok", es, err)
+	}
+	if err := release(); err != nil {
+		t.Errorf("release by the run role: %v", err)
+	}
+}
+
+// TestCutJournalSaysSo: a journal whose database is cut mid-run fails the
+// next write, and every later one, with a message in the user's words that
+// names the journal without its password.
+func TestCutJournalSaysSo(t *testing.T) {
+	name, url := newDB(t)
+	ctx := context.Background()
+	s := mustOpen(t, url, journal.Options{})
+	acquire(t, s, "t")
+	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
+	if _, err := s.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Cut(ctx, name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Mend(ctx, name) })
+	_, err := s.Begin(journal.Key{Tenant: "t", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"})
+	var me *msg.Error
+	if !errors.As(err, &me) || me.Msg.Key != "pgj.failed" {
+		t.Fatalf("Begin after the cut = %v, want pgj.failed", err)
+	}
+	es := me.In(msg.ES)
+	if !strings.Contains(es, "No se pudo escribir en el diario postgres://nxbatch@127.0.0.1:") || strings.Contains(es+err.Error(), srv.Password()) {
+		t.Errorf("Begin after the cut says %q, want the journal named without its password", es)
+	}
+	if err2 := s.Finish(k, journal.Outcome{State: journal.OK}); !errors.Is(err2, err) && (err2 == nil || err2.Error() != err.Error()) {
+		t.Errorf("Finish after the cut = %v, want the same failure %v", err2, err)
+	}
+}
