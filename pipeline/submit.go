@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -129,7 +128,7 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 				err = prepareRequests(f, sh, j, o, seen)
 			}
 			if err != nil {
-				return 0, fmt.Errorf("read journal: %w", err)
+				return 0, &msg.Error{Msg: msg.New("sub.journal.read", msg.CauseOf(err)), Err: err}
 			}
 			sh.prepared = true
 			n += len(sh.sends())
@@ -335,7 +334,7 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 	if len(stock) > 0 {
 		next, err := j.NextAllowed(o.Tenant, string(sendrules.Stock))
 		if err != nil {
-			s.fatal(fmt.Errorf("journal stock window: %w", err))
+			s.fatal(&msg.Error{Msg: msg.New("sub.journal.window", msg.CauseOf(err)), Err: err})
 			stock = nil
 		}
 		s.stockPac = sendrules.NewPacer(o.scale(o.Env.Limit(sendrules.Stock)), o.Timeout, next, o.Now)
@@ -425,7 +424,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 			}
 			return
 		case err != nil:
-			s.fatal(fmt.Errorf("journal intent for %s: %w", jb.key, err))
+			s.fatal(&msg.Error{Msg: msg.New("sub.journal.intent", jb.key.String(), msg.CauseOf(err)), Err: err})
 			return
 		}
 		// In-flight requests are settled even after an interrupt: cancelling
@@ -549,7 +548,7 @@ func (s *submitter) notSentStock(isStock bool) {
 // failure stops the run.
 func (s *submitter) journalOutcome(jb job, out journal.Outcome) {
 	if err := s.j.Finish(jb.key, out); err != nil {
-		s.fatal(fmt.Errorf("journal outcome for %s: %w", jb.key, err))
+		s.fatal(&msg.Error{Msg: msg.New("sub.journal.outcome", jb.key.String(), msg.CauseOf(err)), Err: err})
 	}
 }
 
@@ -625,7 +624,14 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		Message: text, Window: window})
 	s.finishing.Go(func() {
 		if err := <-done; err != nil {
-			s.fatal(fmt.Errorf("journal outcome for %s: %w", jb.key, err))
+			s.fatal(&msg.Error{Msg: msg.New("sub.journal.outcome", jb.key.String(), msg.CauseOf(err)), Err: err})
+			if st == journal.OK {
+				// The report tells the truth (created, with its ids) and
+				// what the journal will say until someone settles it.
+				for _, u := range jb.s.Units {
+					u.Record().Outcome = msg.New("sub.ok.unjournaled", resolveHint(jb.key))
+				}
+			}
 		}
 	})
 }

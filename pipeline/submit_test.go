@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
@@ -392,5 +394,40 @@ func TestJournalFailureBeforeAMovementStopsIt(t *testing.T) {
 	}
 	if r := f.Sheets[0].Requests[0]; r.Status != StatusPending {
 		t.Errorf("status %s, want pending (not sent)", r.Status)
+	}
+}
+
+// failingFinish is a journal that takes intents but cannot record an
+// outcome, as when the database goes away between the answer and its
+// record.
+type failingFinish struct{ *journal.Journal }
+
+func (failingFinish) FinishAsync(journal.Key, journal.Outcome) <-chan error {
+	c := make(chan error, 1)
+	c <- syscall.ENOSPC
+	return c
+}
+
+// TestOutcomeNotJournaledIsSaid: a sale the API created but whose outcome
+// the journal could not keep stays ok with its ids in the report, which
+// says that the next run will show it as unknown and how to settle it; the
+// run stops with the journal's failure in the user's words.
+func TestOutcomeNotJournaledIsSaid(t *testing.T) {
+	j := failingFinish{openJournal(t)}
+	send := &fakeSender{answer: okAnswers}
+	o := fastOptions()
+	o.Workers = 1
+	f, res := run(t, "v.csv", ventaHeader+"1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n", LoadOptions{}, j, send, o)
+	var me *msg.Error
+	if !errors.As(res.Err, &me) || me.Msg.Key != "sub.journal.outcome" || !strings.Contains(me.In(msg.ES), "no queda espacio") {
+		t.Fatalf("Submit error %v, want the journal's failure in Spanish", res.Err)
+	}
+	r := f.Sheets[0].Requests[0]
+	out := r.Result()
+	if r.Status != StatusOK || out.FacturaID == 0 {
+		t.Errorf("status %s, factura %d: want ok with its id", r.Status, out.FacturaID)
+	}
+	if text := out.Outcome.In(msg.ES); !strings.Contains(text, "la próxima ejecución la mostrará como desconocida") || !strings.Contains(text, "journal resolve") {
+		t.Errorf("row message %q does not say what the journal will show and how to settle it", text)
 	}
 }
