@@ -34,7 +34,7 @@ func (f journalFlags) path(e *env) (string, error) {
 
 type journalListCmd struct {
 	journalFlags
-	Status string `help:"Only entries in this state: sending, ok, rejected, unknown, failed, unsent." enum:",sending,ok,rejected,unknown,failed,unsent" default:""`
+	Status string `help:"Only entries in this state: sending, ok, rejected, unknown, failed, unsent. unknown also lists sending entries: their outcome is not known either (in flight, or left by a run that was killed until the next run marks them unknown)." enum:",sending,ok,rejected,unknown,failed,unsent" default:""`
 	Format string `help:"Output format: table (for people) or csv (for scripts)." enum:"table,csv" default:"table"`
 	// Evidence shows what reconciliation read to settle an entry (the CSV
 	// always has it).
@@ -85,6 +85,15 @@ func (c *journalListCmd) Run(e *env) error {
 	entries, err := listJournal(e, path, journal.State(c.Status))
 	if err != nil {
 		return localized(err, l)
+	}
+	if c.Status == string(journal.Unknown) {
+		// A sending entry is an outcome nobody knows yet either: in flight,
+		// or left by a killed run until the tenant's next run marks it.
+		sending, err := listJournal(e, path, journal.Sending)
+		if err != nil {
+			return localized(err, l)
+		}
+		entries = append(entries, sending...)
 	}
 	if c.Format == "csv" {
 		return writeListingCSV(e.stdout, entries)

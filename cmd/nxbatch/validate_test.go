@@ -180,3 +180,42 @@ func TestJournalListCSV(t *testing.T) {
 		t.Errorf("row = %q (want the key, state, attempts and the neutralised message)", lines[1])
 	}
 }
+
+// TestJournalListUnknownIncludesSending: a killed run leaves its in-flight
+// entries sending until the tenant's next run marks them unknown; a person
+// asking for the unknowns in between sees them too.
+func TestJournalListUnknownIncludesSending(t *testing.T) {
+	dir := t.TempDir()
+	jpath := filepath.Join(dir, "j")
+	j, err := journal.Open(jpath, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		id    string
+		state journal.State
+	}{{"1", journal.Unknown}, {"2", journal.Sending}, {"3", journal.OK}} {
+		k := journal.Key{Tenant: "t1", Kind: "venta", Business: c.id}
+		if _, err := j.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+			t.Fatal(err)
+		}
+		if c.state != journal.Sending {
+			if err := j.Finish(k, journal.Outcome{State: c.state}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	j.Close()
+	code, out, stderr := runCLI(t, dir, "journal", "list", "--journal", jpath, "--status", "unknown", "--format", "csv")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"t1/venta/1,unknown", "t1/venta/2,sending"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--status unknown lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "t1/venta/3") {
+		t.Errorf("--status unknown lists an ok entry:\n%s", out)
+	}
+}
