@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/pgjournal"
 )
 
 // runCLI runs nxbatch in-process with args and returns its exit code and
@@ -182,40 +183,54 @@ func TestJournalListCSV(t *testing.T) {
 }
 
 // TestJournalListUnknownIncludesSending: a killed run leaves its in-flight
-// entries sending until the tenant's next run marks them unknown; a person
-// asking for the unknowns in between sees them too.
+// entries sending until the tenant's next run marks them unknown (a bbolt
+// file marks them when it is opened; a shared PostgreSQL journal cannot,
+// since another machine may be sending them); a person asking for the
+// unknowns in between sees them too.
 func TestJournalListUnknownIncludesSending(t *testing.T) {
 	dir := t.TempDir()
-	jpath := filepath.Join(dir, "j")
-	j, err := journal.Open(jpath, journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		id    string
-		state journal.State
-	}{{"1", journal.Unknown}, {"2", journal.Sending}, {"3", journal.OK}} {
-		k := journal.Key{Tenant: "t1", Kind: "venta", Business: c.id}
-		if _, err := j.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+	for _, spec := range []string{filepath.Join(dir, "j"), pgURL(t)} {
+		var j journal.Store
+		var err error
+		if pgjournal.IsURL(spec) {
+			j, err = pgjournal.Open(context.Background(), spec, pgjournal.Options{})
+		} else {
+			j, err = journal.Open(spec, journal.Options{})
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
-		if c.state != journal.Sending {
-			if err := j.Finish(k, journal.Outcome{State: c.state}); err != nil {
+		release, err := j.Acquire(context.Background(), "t1", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			id    string
+			state journal.State
+		}{{"1", journal.Unknown}, {"2", journal.Sending}, {"3", journal.OK}} {
+			k := journal.Key{Tenant: "t1", Kind: "venta", Business: c.id}
+			if _, err := j.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
 				t.Fatal(err)
 			}
+			if c.state != journal.Sending {
+				if err := j.Finish(k, journal.Outcome{State: c.state}); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
-	}
-	j.Close()
-	code, out, stderr := runCLI(t, dir, "journal", "list", "--journal", jpath, "--status", "unknown", "--format", "csv")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	for _, want := range []string{"t1/venta/1,unknown", "t1/venta/2,sending"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("--status unknown lacks %q:\n%s", want, out)
+		release()
+		j.Close()
+		code, out, stderr := runCLI(t, dir, "journal", "list", "--journal", spec, "--status", "unknown", "--format", "csv")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
 		}
-	}
-	if strings.Contains(out, "t1/venta/3") {
-		t.Errorf("--status unknown lists an ok entry:\n%s", out)
+		for _, want := range []string{"t1/venta/1,unknown", "t1/venta/2,"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: --status unknown lacks %q:\n%s", spec, want, out)
+			}
+		}
+		if strings.Contains(out, "t1/venta/3") {
+			t.Errorf("%s: --status unknown lists an ok entry:\n%s", spec, out)
+		}
 	}
 }
