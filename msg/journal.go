@@ -13,8 +13,8 @@ func init() {
 			EN: "Another nxbatch run is using the journal %s: wait for it to finish or stop it, then try again",
 		},
 		"jrn.too_soon": {
-			ES: "%s se envió hace menos de %s: la API retiene la clave; se puede reenviar en %s",
-			EN: "%s was sent less than %s ago: the API holds the key; it can be sent again in %s",
+			ES: "%s se envió hace menos de %s y la API puede estar procesando ese envío todavía: se podrá reenviar en %s",
+			EN: "%s was sent less than %s ago and the API may still be processing it: it can be sent again in %s",
 		},
 		"jrn.not_sendable": {
 			ES: "%s figura como «%s» en el diario: no se reenvía para no duplicarlo",

@@ -28,7 +28,7 @@ func init() {
 			EN: "Sandbox stopped",
 		},
 		"sbx.loopback": {
-			ES: "--addr %s no es una dirección local (127.0.0.1, ::1 o localhost): el sandbox es para pruebas en esta máquina. Si de verdad debe escucharse desde la red, agregue --allow-remote",
+			ES: "--addr %s no es una dirección local (127.0.0.1, ::1 o localhost): el sandbox es para pruebas en esta máquina. Si de verdad tiene que poder usarse desde la red, agregue --allow-remote",
 			EN: "--addr %s is not a local address (127.0.0.1, ::1 or localhost): the sandbox is meant for tests on this machine. If it really must be reachable from the network, add --allow-remote",
 		},
 		"sbx.remote": {
