@@ -101,6 +101,14 @@ func TestFailuresSpeakSpanish(t *testing.T) {
 		{"journal copy onto itself", nil, []string{"journal", "copy", "--from", w.journal(), "--to", w.journal()}},
 		{"serve on every interface without a password", nil, []string{"serve", "--addr", "0.0.0.0:0"}},
 		{"serve with a password file others can read", nil, []string{"serve", "--addr", "0.0.0.0:0", "--password-file", openToken}},
+		{"a template of an unknown kind", nil, []string{"template", "otra", "--sandbox"}},
+		{"a negative number of template rows", nil, []string{"template", "venta", "--rows", "-3", "--sandbox"}},
+		{"a duration that is not one", nil, []string{"run", "--timeout", "3x", sales}},
+		{"a rate that is not a number", nil, []string{"serve", "--rate", "x"}},
+		{"a webhook id that is not a number", nil, []string{"webhooks", "delete", "abc"}},
+		{"a flag without its value", nil, []string{"sandbox", "--data"}},
+		{"a token file that does not exist", nil, []string{"run", "--base-url", sb.URL, "--token-file", filepath.Join(dir, "no-token"), "--journal", w.journal(), sales}},
+		{"an API address with a blank", nil, []string{"run", "--base-url", "http://a b", "--journal", w.journal(), sales}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
