@@ -126,7 +126,7 @@ func init() {
 		"cli.env":             {ES: "--env %s: use production o test", EN: "--env %s: use production or test"},
 		"cli.sandbox.start":   {ES: "no se pudo iniciar el sandbox: %s", EN: "the sandbox could not be started: %s"},
 		"cli.key.bad":         {ES: "%s no es una clave del diario: cópiela como la muestra «nxbatch journal list» (integración/tipo/clave)", EN: "%s is not a journal key: copy it as «nxbatch journal list» shows it (integration/kind/key)"},
-		"cli.listen.addr":     {ES: "no se puede escuchar en %s", EN: "cannot listen on %s"},
+		"cli.listen.addr":     {ES: "no se puede escuchar en %s: revise que la dirección sea de esta máquina y que el puerto esté libre, o indique otra con --addr", EN: "cannot listen on %s: check that the address is this machine's and the port is free, or give another with --addr"},
 		"cli.settleafter":     {ES: "--settle-after no puede ser negativo", EN: "--settle-after must not be negative"},
 		"cli.snapshot.read":   {ES: "no se pudo leer la foto de stock de %s", EN: "the stock snapshot in %s could not be read"},
 		"cli.headerrow":       {ES: "--header-row debe ser un número de fila, desde 1", EN: "--header-row must be a row number, from 1"},

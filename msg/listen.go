@@ -68,6 +68,14 @@ func init() {
 			ES: "El secreto %s lo pueden leer otros usuarios (permisos %s): ejecute chmod 600 %s",
 			EN: "The secret %s is readable by other users (mode %s): run chmod 600 %s",
 		},
+		"lst.secret.read": {
+			ES: "No se pudo leer el secreto %s: %s. Revise --store y los permisos de esa carpeta",
+			EN: "The secret %s could not be read: %s. Check --store and that folder's permissions",
+		},
+		"lst.open": {
+			ES: "No se pudo abrir el almacén de eventos %s: %s. Revise --store y los permisos de esa carpeta",
+			EN: "The event store %s could not be opened: %s. Check --store and that folder's permissions",
+		},
 		"lst.secret.empty": {
 			ES: "El secreto %s está vacío: genere uno con «nxbatch webhooks set --secret»",
 			EN: "The secret %s is empty: generate one with \"nxbatch webhooks set --secret\"",

@@ -15,6 +15,7 @@ func init() {
 		"serve.password.empty":  {ES: "el archivo de contraseña %s está vacío: escriba en él la contraseña que pedirá la página", EN: "the password file %s is empty: write in it the password the page will ask for"},
 		"serve.stopping":        {ES: "nxbatch serve: terminando (los envíos en curso se cierran y quedan en el diario)", EN: "nxbatch serve: stopping (sends in progress are settled and journaled)"},
 		"serve.failed":          {ES: "no se pudo iniciar la página: %s", EN: "cannot start the page: %s"},
+		"web.uploads.folder":    {ES: "no se pudo usar la carpeta %s, donde la página guarda los archivos subidos: %s. Revise que se pueda escribir en ella", EN: "the folder %s, where the page keeps the uploaded files, cannot be used: %s. Check that it can be written to"},
 		"cli.map.nofile":        {ES: "--map %s: ese archivo de mapeo no existe", EN: "--map %s: that mapping file does not exist"},
 		"cli.map.notfound":      {ES: "--map %s: no hay un archivo con ese nombre ni un perfil guardado así en %s (los perfiles se guardan desde la pantalla de columnas de nxbatch serve)", EN: "--map %s: there is no file by that name and no profile saved so in %s (profiles are saved from nxbatch serve's column screen)"},
 
@@ -128,6 +129,7 @@ func init() {
 		"web.columns.name.label": {ES: "Nombre del perfil", EN: "Profile name"},
 		"web.columns.name.help":  {ES: "Letras, números, espacios, - _ o . (hasta 60).", EN: "Letters, digits, blanks, - _ or . (up to 60)."},
 		"web.columns.name":       {ES: "Falta el nombre del perfil, o tiene caracteres que no se aceptan (use letras, números, espacios, - _ o .).", EN: "The profile name is missing, or has characters that are not accepted (use letters, digits, blanks, - _ or .)."},
+		"web.profile.savefailed": {ES: "No se pudo guardar el perfil «%s»: %s. Revise que se pueda escribir en la carpeta de estado de nxbatch", EN: "The profile \"%s\" could not be saved: %s. Check that nxbatch's state folder can be written to"},
 		"web.columns.save":       {ES: "Guardar perfil y revisar el archivo", EN: "Save profile and check the file"},
 		"web.columns.twice":      {ES: "El campo %s está elegido para dos columnas: «%s» y «%s».", EN: "Field %s is chosen for two columns: \"%s\" and \"%s\"."},
 		"web.columns.badfield":   {ES: "%s no es un campo de este tipo de archivo.", EN: "%s is not a field of this kind of file."},

@@ -282,7 +282,7 @@ func (s *Store) fail(err error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.broken == nil {
-		s.broken = fmt.Errorf("journal: write to %s failed, stop the run: %w", s.display, err)
+		s.broken = &msg.Error{Msg: msg.New("jrn.writefailed", s.display, msg.CauseOf(err)), Err: err}
 	}
 	return s.broken
 }
