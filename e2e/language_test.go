@@ -110,6 +110,8 @@ func TestFailuresSpeakSpanish(t *testing.T) {
 		{"a flag without its value", nil, []string{"sandbox", "--data"}},
 		{"a token file that does not exist", nil, []string{"run", "--base-url", sb.URL, "--token-file", filepath.Join(dir, "no-token"), "--journal", w.journal(), sales}},
 		{"an API address with a blank", nil, []string{"run", "--base-url", "http://a b", "--journal", w.journal(), sales}},
+		{"the sandbox on a port in use", nil, []string{"sandbox", "--addr", strings.TrimPrefix(sb.URL, "http://")}},
+		{"the sandbox with data that is not JSON", nil, []string{"sandbox", "--addr", "127.0.0.1:0", "--data", sales}},
 		{"a journal whose folder cannot be made", nil, []string{"run", "--base-url", sb.URL, "--journal", filepath.Join(sales, "diario"), sales}},
 		{"journal accept of a journal that is not there", nil, []string{"journal", "accept", "--journal", filepath.Join(dir, "no-existe")}},
 		{"listen with a file as its store", nil, []string{"listen", "--addr", "127.0.0.1:0", "--store", sales}},

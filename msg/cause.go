@@ -22,6 +22,7 @@ var causes = []struct {
 	{func(err error) bool { return errors.Is(err, syscall.EISDIR) }, "cause.isdir"},
 	{func(err error) bool { return errors.Is(err, syscall.ENOTDIR) }, "cause.notdir"},
 	{func(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }, "cause.refused"},
+	{func(err error) bool { return errors.Is(err, syscall.EADDRINUSE) }, "cause.addrinuse"},
 	{func(err error) bool { var d *net.DNSError; return errors.As(err, &d) }, "cause.dns"},
 	{func(err error) bool {
 		var ne net.Error

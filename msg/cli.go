@@ -103,6 +103,7 @@ func init() {
 		"cause.readonly":    {ES: "el disco es de solo lectura", EN: "the disk is read-only"},
 		"cause.isdir":       {ES: "es una carpeta, no un archivo", EN: "it is a folder, not a file"},
 		"cause.notdir":      {ES: "una parte de la ruta no es una carpeta", EN: "part of the path is not a folder"},
+		"cause.addrinuse":   {ES: "la dirección ya está en uso: otro programa escucha en ese puerto", EN: "the address is in use: another program listens on that port"},
 		"cause.refused":     {ES: "la conexión fue rechazada: no hay nada escuchando en esa dirección", EN: "the connection was refused: nothing listens at that address"},
 		"cause.dns":         {ES: "no se encontró el servidor (DNS)", EN: "the server was not found (DNS)"},
 		"cause.timeout":     {ES: "se agotó el tiempo de espera", EN: "the time ran out"},
