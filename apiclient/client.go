@@ -144,9 +144,12 @@ func normalizeBase(raw string) (string, error) {
 	}
 	u, err := url.Parse(s)
 	if err != nil {
-		// The parse error quotes the URL, which may hold a password: keep
-		// only the fact that it did not parse.
-		return "", &msg.Error{Msg: msg.New("cli.baseurl.bad", "")}
+		// The parse error quotes the URL, which may hold a password: the
+		// address is shown only when it has no user part.
+		if strings.Contains(s, "@") {
+			return "", &msg.Error{Msg: msg.New("cli.baseurl.unparsable")}
+		}
+		return "", &msg.Error{Msg: msg.New("cli.baseurl.bad", s)}
 	}
 	if u.User != nil {
 		return "", &msg.Error{Msg: msg.New("cli.baseurl.userinfo")}

@@ -404,6 +404,8 @@ func TestNewValidatesTheBaseURL(t *testing.T) {
 		{base: "/relative/path", wantKey: "cli.baseurl.bad"},
 		{base: "127.0.0.1:1234", wantKey: "cli.baseurl.bad"},
 		{base: "http://", wantKey: "cli.baseurl.bad"},
+		{base: "http://a b", wantKey: "cli.baseurl.bad"},
+		{base: "http://u:secret@a b", wantKey: "cli.baseurl.unparsable"},
 		{base: "http://user:hunter2@example.com", wantKey: "cli.baseurl.userinfo", mustHide: "hunter2"},
 		{base: "http://example.com/?token=abc987", wantKey: "cli.baseurl.query", mustHide: "abc987"},
 		{base: "http://example.com/#frag", wantKey: "cli.baseurl.query"},

@@ -97,7 +97,7 @@ func TestHostileInputs(t *testing.T) {
 			},
 			wantReports:  []string{"xfd.result.csv", "xfd.errors.csv"},
 			wantRows:     100_000,
-			wantInReport: "la fila tiene 16384 celdas pero el encabezado tiene 11 columnas (las de más dicen «lejos»)",
+			wantInReport: "la fila tiene 16384 celdas, más que las columnas del encabezado (11; las de más dicen «lejos»)",
 		},
 		{
 			name: "a CSV header of 150,000 unknown columns",

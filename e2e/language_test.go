@@ -68,6 +68,7 @@ func TestFailuresSpeakSpanish(t *testing.T) {
 	noCatalog := filepath.Join(dir, "sin-catalogos")
 	os.MkdirAll(noCatalog, 0o700)
 	damaged := write("diario", strings.Repeat("x", 10000), 0o600)
+	password := write("clave", "secreta\n", 0o600)
 
 	tests := []struct {
 		name string
@@ -101,6 +102,22 @@ func TestFailuresSpeakSpanish(t *testing.T) {
 		{"journal copy onto itself", nil, []string{"journal", "copy", "--from", w.journal(), "--to", w.journal()}},
 		{"serve on every interface without a password", nil, []string{"serve", "--addr", "0.0.0.0:0"}},
 		{"serve with a password file others can read", nil, []string{"serve", "--addr", "0.0.0.0:0", "--password-file", openToken}},
+		{"a template of an unknown kind", nil, []string{"template", "otra", "--sandbox"}},
+		{"a negative number of template rows", nil, []string{"template", "venta", "--rows", "-3", "--sandbox"}},
+		{"a duration that is not one", nil, []string{"run", "--timeout", "3x", sales}},
+		{"a rate that is not a number", nil, []string{"serve", "--rate", "x"}},
+		{"a webhook id that is not a number", nil, []string{"webhooks", "delete", "abc"}},
+		{"a flag without its value", nil, []string{"sandbox", "--data"}},
+		{"a token file that does not exist", nil, []string{"run", "--base-url", sb.URL, "--token-file", filepath.Join(dir, "no-token"), "--journal", w.journal(), sales}},
+		{"an API address with a blank", nil, []string{"run", "--base-url", "http://a b", "--journal", w.journal(), sales}},
+		{"the sandbox on a port in use", nil, []string{"sandbox", "--addr", strings.TrimPrefix(sb.URL, "http://")}},
+		{"the sandbox with data that is not JSON", nil, []string{"sandbox", "--addr", "127.0.0.1:0", "--data", sales}},
+		{"a journal whose folder cannot be made", nil, []string{"run", "--base-url", sb.URL, "--journal", filepath.Join(sales, "diario"), sales}},
+		{"journal accept of a journal that is not there", nil, []string{"journal", "accept", "--journal", filepath.Join(dir, "no-existe")}},
+		{"listen with a file as its store", nil, []string{"listen", "--addr", "127.0.0.1:0", "--store", sales}},
+		{"listen on an address of another machine", nil, []string{"listen", "--addr", "192.0.2.1:1", "--store", filepath.Join(dir, "eventos")}},
+		{"serve on an address of another machine", nil, []string{"serve", "--sandbox", "--addr", "192.0.2.1:1", "--password-file", password}},
+		{"serve with a state folder that cannot be made", nil, []string{"serve", "--sandbox", "--addr", "127.0.0.1:0", "--journal", filepath.Join(sales, "diario")}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -203,14 +203,14 @@ func Accept(path string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return fmt.Errorf("journal: %w", err)
+		return &msg.Error{Msg: msg.New("jrn.accept.open", path, msg.CauseOf(err)), Err: err}
 	case !fi.Mode().IsRegular():
 		return unusable(path, "jrn.notfile", nil)
 	case fi.Size() == 0:
 		return unusable(path, "jrn.empty", nil)
 	}
 	if err := os.Rename(hwmPath(path), hwmPath(path)+".old"); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("journal: set aside %s: %w", hwmPath(path), err)
+		return &msg.Error{Msg: msg.New("jrn.accept.setaside", hwmPath(path), msg.CauseOf(err)), Err: err}
 	}
 	j, err := Open(path, Options{})
 	if err != nil {

@@ -287,7 +287,7 @@ type Journal struct {
 // reached the API.
 func Open(path string, o Options) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("journal: create folder for %s: %w", path, err)
+		return nil, &msg.Error{Msg: msg.New("jrn.mkdir", path, msg.CauseOf(err)), Err: err}
 	}
 	fresh, err := preflight(path)
 	if err != nil {
@@ -491,7 +491,7 @@ func (j *Journal) commitGroup(group []*pendingWrite) {
 	if err == nil {
 		return
 	}
-	err = fmt.Errorf("journal: write to %s failed, stop the run: %w", j.path, err)
+	err = &msg.Error{Msg: msg.New("jrn.writefailed", j.path, msg.CauseOf(err)), Err: err}
 	j.mu.Lock()
 	if j.broken == nil {
 		j.broken = err

@@ -135,8 +135,8 @@ func TestListenHealsAfterDiskFull(t *testing.T) {
 		"No se puede guardar en el disco: se responde 503",
 		"file too large", // the cause, as the system gives it
 		"Eventos rechazados (503) por no poder guardarlos: 1 ahora, 3 desde que el disco dejó de aceptar escrituras",
-		"El disco vuelve a aceptar escrituras: se reanuda la recepción. Se rechazaron 3 eventos",
-		"se rechazaron 3 eventos del ERP (3 por no poder guardarlos",
+		"El disco vuelve a aceptar escrituras: se reanuda la recepción. Eventos rechazados: 3,",
+		"eventos del ERP rechazados: 3 (no guardados: 3;",
 	} {
 		if !strings.Contains(logText, want) {
 			t.Errorf("listen's output lacks %q:\n%s", want, logText)
@@ -170,7 +170,7 @@ func TestListenHealsAfterDiskFull(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stock export: %v\n%s", err, res)
 	}
-	if !strings.Contains(string(res), "se rechazaron 3 eventos del ERP") || !strings.Contains(string(res), "resincronización completa") {
+	if !strings.Contains(string(res), "eventos del ERP rechazados: 3") || !strings.Contains(string(res), "resincronización completa") {
 		t.Errorf("stock export does not report the refused events:\n%s", res)
 	}
 	if lines := countLines(t, out); lines != 11 {

@@ -113,7 +113,7 @@ func probeChild(t *testing.T) {
 		}
 		healed := msg.New("lst.log.healed", 3, t0.Format(time.DateTime)).In(msg.ES)
 		healed = healed[:strings.Index(healed, "3")] // the fixed start of the message
-		if !strings.Contains(logs.String(), healed) || !strings.Contains(logs.String(), "Se rechazaron 3 eventos") {
+		if !strings.Contains(logs.String(), healed) || !strings.Contains(logs.String(), "Eventos rechazados: 3,") {
 			t.Fatalf("the log does not say receiving resumed after 3 refusals:\n%s", logs.String())
 		}
 

@@ -71,7 +71,7 @@ type refusals struct {
 func openRefusals(dir string, o *Options) *refusals {
 	rf := &refusals{o: o, dir: dir}
 	if err := rf.open(); err != nil {
-		o.Log.Warn(o.text("lst.log.refused.unsaved"), "error", err)
+		o.Log.Warn(o.text("lst.log.refused.unsaved"), "error", o.cause(err))
 		rf.warned = true
 	}
 	return rf
@@ -87,7 +87,7 @@ func (rf *refusals) open() error {
 	if err != nil {
 		// A torn or foreign file: say so, and count on from what this
 		// process knows rather than never persisting again.
-		rf.o.Log.Warn(rf.o.text("lst.log.refused.unreadable", filepath.Join(rf.dir, RefusedFile)), "error", err)
+		rf.o.Log.Warn(rf.o.text("lst.log.refused.unreadable", filepath.Join(rf.dir, RefusedFile)), "error", rf.o.cause(err))
 		r = Refusals{}
 	}
 	rf.f = f
@@ -166,7 +166,7 @@ func (rf *refusals) add(kind Refusal, n int, now time.Time) (Refusals, int64) {
 	}
 	switch {
 	case err != nil && !rf.warned:
-		rf.o.Log.Warn(rf.o.text("lst.log.refused.unsaved"), "error", err)
+		rf.o.Log.Warn(rf.o.text("lst.log.refused.unsaved"), "error", rf.o.cause(err))
 		rf.warned = true
 	case err == nil && rf.warned:
 		rf.warned = false

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/nxbatch/nxbatch/msg"
 )
@@ -65,24 +66,37 @@ func LoadSecret(dir string) (secret []byte, ok bool, err error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		return nil, false, &msg.Error{Msg: msg.New("lst.notdir", dir)}
+	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, secretError(path, err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, false, fmt.Errorf("secret %s: %w", path, err)
+		return nil, false, secretError(path, err)
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
 		return nil, false, &msg.Error{Msg: msg.New("lst.secret.open", path, fmt.Sprintf("%04o", perm), path)}
 	}
 	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil {
-		return nil, false, fmt.Errorf("secret %s: %w", path, err)
+		return nil, false, secretError(path, err)
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return nil, false, &msg.Error{Msg: msg.New("lst.secret.empty", path)}
 	}
 	return b, true, nil
+}
+
+// secretError is a failure to read the secret file at path, in the user's
+// words unless it already is.
+func secretError(path string, err error) error {
+	var me *msg.Error
+	if errors.As(err, &me) {
+		return err
+	}
+	return &msg.Error{Msg: msg.New("lst.secret.read", path, msg.CauseOf(err)), Err: err}
 }

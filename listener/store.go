@@ -82,6 +82,18 @@ func (o *Options) defaults() {
 // text renders a catalog message in the log's language.
 func (o *Options) text(key string, args ...any) string { return msg.New(key, args...).In(o.Lang) }
 
+// cause is an error as a log line's "error" attribute: the system failure
+// in the user's words when it is a known one, else quoted as the technical
+// detail it is: the system's own words, not the wrapping sentences of this
+// package.
+func (o *Options) cause(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return msg.CauseText(err, o.Lang)
+}
+
 // snapshotVersion changes whenever State.Apply changes what it makes of the
 // log: a snapshot of another version is rebuilt from the log, the truth.
 // Version 2 stopped treating every body seen within the replay window as a
@@ -192,7 +204,7 @@ func loadSnapshot(dir string, o *Options) (snapshotFile, error) {
 	}
 	if err != nil || sf.State == nil || sf.State.Articulos == nil {
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			o.Log.Warn(o.text("lst.log.snapshot.rebuild"), "error", err)
+			o.Log.Warn(o.text("lst.log.snapshot.rebuild"), "error", o.cause(err))
 		}
 		return snapshotFile{State: NewState()}, nil
 	}
@@ -291,7 +303,7 @@ func (s *Store) onDurable(end int64) {
 // onFailed says in the log, once per outage, that events are being refused
 // and why.
 func (s *Store) onFailed(err error) {
-	s.o.Log.Error(s.o.text("lst.log.unstored.first", s.o.ProbeEvery.String()), "error", err)
+	s.o.Log.Error(s.o.text("lst.log.unstored.first", s.o.ProbeEvery.String()), "error", s.o.cause(err))
 }
 
 // onRefused counts events the disk refused, persistently, and says so.
@@ -363,7 +375,7 @@ func (s *Store) process(applied int64, dirty bool) {
 			err := s.save(applied)
 			switch {
 			case err != nil && !saveFailing:
-				s.o.Log.Warn(s.o.text("lst.log.snapshot.failed"), "error", err)
+				s.o.Log.Warn(s.o.text("lst.log.snapshot.failed"), "error", s.o.cause(err))
 			case err == nil && saveFailing:
 				s.o.Log.Info(s.o.text("lst.log.snapshot.saved"))
 			}
@@ -388,7 +400,7 @@ func (s *Store) fold(from, end int64) int64 {
 		// Only a damaged disk can give this: the writer wrote these lines
 		// whole and fsynced them. Go on with what comes after; the next
 		// start refuses the log and says where it is damaged.
-		s.o.Log.Error(s.o.text("lst.log.corrupt"), "error", err)
+		s.o.Log.Error(s.o.text("lst.log.corrupt"), "error", s.o.cause(err))
 		return end
 	}
 	return reached

@@ -35,6 +35,10 @@ func init() {
 			ES: "La dirección de la API %q no es válida: tiene que ser una dirección completa que empiece con http:// o https://.",
 			EN: "The API address %q is not valid: it must be a full address starting with http:// or https://.",
 		},
+		"cli.baseurl.unparsable": {
+			ES: "La dirección de la API no es válida (¿tiene espacios o caracteres especiales?): escriba en NX_BASE_URL o --base-url una dirección completa, como https://api.ejemplo.com.ar.",
+			EN: "The API address is not valid (does it hold blanks or special characters?): give NX_BASE_URL or --base-url a full address, like https://api.example.com.",
+		},
 		"cli.baseurl.userinfo": {
 			ES: "La dirección de la API no puede incluir usuario ni contraseña: quítelos de NX_BASE_URL; el token va en NX_TOKEN o --token-file.",
 			EN: "The API address must not include a user name or password: remove them from NX_BASE_URL; the token goes in NX_TOKEN or --token-file.",

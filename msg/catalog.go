@@ -182,7 +182,13 @@ func (e *Error) In(l Lang) string {
 		// does not already say it; a technical detail goes in the message's
 		// own arguments when it matters.
 		if cause, words := causeText(e.Err, l); words && !strings.Contains(text, cause) {
-			text += ": " + cause
+			// A message that ends a sentence takes its cause before the
+			// full stop: "No se pudo leer el archivo X: no existe.".
+			if body, ok := strings.CutSuffix(text, "."); ok {
+				text = body + ": " + cause + "."
+			} else {
+				text += ": " + cause
+			}
 		}
 	}
 	if w := e.Pos.Message(); w.Key != "" {

@@ -43,3 +43,21 @@ func TestInRendersLanguageAndUnknownKey(t *testing.T) {
 		t.Errorf("unknown = %q", got)
 	}
 }
+
+func TestSourceInTheRunsLanguage(t *testing.T) {
+	tests := []struct {
+		src  string
+		l    Lang
+		want string
+	}{
+		{"ventas.csv rows 2-5, 9", ES, "ventas.csv filas 2-5, 9"},
+		{"ventas.csv rows 2-5, 9", EN, "ventas.csv rows 2-5, 9"},
+		{"libro.xlsx [Stock] row 7", ES, "libro.xlsx [Stock] fila 7"},
+		{"sin filas", ES, "sin filas"},
+	}
+	for _, tc := range tests {
+		if got := Source(tc.src, tc.l); got != tc.want {
+			t.Errorf("Source(%q, %s) = %q, want %q", tc.src, tc.l, got, tc.want)
+		}
+	}
+}

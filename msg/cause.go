@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"net"
+	"strings"
 	"syscall"
 )
 
@@ -21,6 +22,7 @@ var causes = []struct {
 	{func(err error) bool { return errors.Is(err, syscall.EISDIR) }, "cause.isdir"},
 	{func(err error) bool { return errors.Is(err, syscall.ENOTDIR) }, "cause.notdir"},
 	{func(err error) bool { return errors.Is(err, syscall.ECONNREFUSED) }, "cause.refused"},
+	{func(err error) bool { return errors.Is(err, syscall.EADDRINUSE) }, "cause.addrinuse"},
 	{func(err error) bool { var d *net.DNSError; return errors.As(err, &d) }, "cause.dns"},
 	{func(err error) bool {
 		var ne net.Error
@@ -48,6 +50,22 @@ func causeText(err error, l Lang) (string, bool) {
 	if errors.As(err, &me) && me.Msg.Key != "" {
 		return me.In(l), true
 	}
+	// Another error of nxbatch's that speaks the user's language (a
+	// reader's or a file's error, a journal's refusal).
+	var lz interface {
+		error
+		In(Lang) string
+	}
+	if errors.As(err, &lz) {
+		return lz.In(l), true
+	}
+	var mr interface {
+		error
+		Message() Message
+	}
+	if errors.As(err, &mr) {
+		return mr.Message().In(l), true
+	}
 	for _, c := range causes {
 		if c.is(err) {
 			return New(c.key).In(l), true
@@ -65,3 +83,15 @@ func (c causeArg) In(l Lang) string { return CauseText(c.err, l) }
 // CauseOf is err as a message argument: rendered by CauseText in the
 // language the message is rendered in.
 func CauseOf(err error) Localizer { return causeArg{err} }
+
+// Source renders a journal entry's source ("ventas.csv rows 2-5", "stock.csv
+// row 7": the file and its rows, as the journal keeps it, in English words
+// whatever the run's language) in language l.
+func Source(src string, l Lang) string {
+	for _, w := range []struct{ word, key string }{{" rows ", "src.rows"}, {" row ", "src.row"}} {
+		if i := strings.LastIndex(src, w.word); i >= 0 {
+			return src[:i] + " " + New(w.key).In(l) + " " + src[i+len(w.word):]
+		}
+	}
+	return src
+}

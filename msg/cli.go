@@ -18,6 +18,16 @@ func init() {
 		"cli.kong.command":      {ES: "indique un comando: uno de %s", EN: "give a command: one of %s"},
 		"cli.kong.badvalue":     {ES: "el valor de %s no es válido: %s", EN: "the value of %s is not valid: %s"},
 		"cli.kong.other":        {ES: "la línea de comandos no es válida: %s", EN: "the command line is not valid: %s"},
+		"cli.kong.novalue":      {ES: "falta el valor de %s", EN: "%s needs a value"},
+		"cli.kong.type":         {ES: "el valor de %s no es válido: se esperaba %s y se indicó %s%s", EN: "the value of %s is not valid: expected %s, got %s%s"},
+		"cli.kong.type.try":     {ES: "; si es un valor negativo, escríbalo así: %s", EN: "; if it is a negative value, write it as %s"},
+		"cli.kong.t.duration":   {ES: "una duración (por ejemplo 30s, 5m o 1h)", EN: "a duration (for example 30s, 5m or 1h)"},
+		"cli.kong.t.number":     {ES: "un número", EN: "a number"},
+		"cli.kong.t.int":        {ES: "un número entero", EN: "a whole number"},
+		"cli.kong.t.bool":       {ES: "true o false", EN: "true or false"},
+		"cli.kong.t.path":       {ES: "la ruta de un archivo", EN: "a file path"},
+		"cli.kong.t.keyvalue":   {ES: "NOMBRE=VALOR", EN: "NAME=VALUE"},
+		"cli.kong.t.value":      {ES: "un valor", EN: "a value"},
 		"log.error":             {ES: "ERROR", EN: "ERROR"},
 		"progress.bar":          {ES: "enviando", EN: "sending"},
 		"log.progress":          {ES: "enviadas %d de %s", EN: "%d of %s sent"},
@@ -48,7 +58,7 @@ func init() {
 	register(map[string]Text{
 		"run.sandbox":     {ES: "sandbox de la API en %s (datos de demostración)", EN: "API sandbox at %s (demo data)"},
 		"run.interrupted": {ES: "ejecución interrumpida: lo enviado quedó registrado y el resto queda pendiente", EN: "run interrupted: what was sent is journaled and the rest is pending"},
-		"run.maxerrors":   {ES: "se detuvo el envío tras %d rechazos seguidos (--max-errors): revise el motivo en el informe", EN: "sending stopped after %d rejections in a row (--max-errors): check the reason in the report"},
+		"run.maxerrors":   {ES: "se detuvo el envío al llegar al límite de rechazos seguidos (--max-errors %d): revise el motivo en el informe", EN: "sending stopped at the limit of rejections in a row (--max-errors %d): check the reason in the report"},
 	})
 }
 
@@ -60,8 +70,8 @@ func init() {
 			EN: "ids (bank accounts, cards, reasons) are not checked against any catalog: give --catalog FOLDER, or set NX_BASE_URL (or use --sandbox) to fetch them from the API",
 		},
 		"cmd.nocatalog": {
-			ES: "no se verifican los ids contra los catálogos de la API: %s (use --catalog DIR, o --offline para no intentarlo)",
-			EN: "ids are not checked against the API's catalogs: %s (use --catalog DIR, or --offline not to try)",
+			ES: "no se verifican los ids contra los catálogos de la API: %s (use --catalog CARPETA, o --offline para no intentarlo)",
+			EN: "ids are not checked against the API's catalogs: %s (use --catalog FOLDER, or --offline not to try)",
 		},
 	})
 }
@@ -74,8 +84,8 @@ func init() {
 			EN: "the API at %s could not be reached (%s): nothing was sent. Check NX_BASE_URL (or --base-url) and the network, and run again; the reports are written with the rows pending",
 		},
 		"conn.tenantwindow": {
-			ES: "la ventana de 60 s de los parámetros de la API no permite todavía preguntar qué integración es (GET /config) hasta las %s: vuelva a ejecutar después",
-			EN: "the API's 60 s parameter window does not yet allow asking which integration this is (GET /config) until %s: run again then",
+			ES: "la API permite una consulta de parámetros por minuto, y todavía no se puede preguntar qué integración es (GET /config): vuelva a ejecutar después de las %s",
+			EN: "the API allows one parameter request a minute, and it cannot be asked yet which integration this is (GET /config): run again after %s",
 		},
 		"conn.noappid": {
 			ES: "la API en %s no dice qué integración es (GET /config sin appId): nxbatch no puede saber qué ya se envió a esta cuenta, y no envía nada. Verifique la dirección",
@@ -94,6 +104,7 @@ func init() {
 		"cause.isdir":       {ES: "es una carpeta, no un archivo", EN: "it is a folder, not a file"},
 		"cause.symlink":     {ES: "en ese lugar hay un enlace simbólico, y nxbatch no escribe a través de enlaces: bórrelo o elija otro nombre", EN: "a symbolic link is in that place, and nxbatch does not write through links: remove it or choose another name"},
 		"cause.notdir":      {ES: "una parte de la ruta no es una carpeta", EN: "part of the path is not a folder"},
+		"cause.addrinuse":   {ES: "la dirección ya está en uso: otro programa escucha en ese puerto", EN: "the address is in use: another program listens on that port"},
 		"cause.refused":     {ES: "la conexión fue rechazada: no hay nada escuchando en esa dirección", EN: "the connection was refused: nothing listens at that address"},
 		"cause.dns":         {ES: "no se encontró el servidor (DNS)", EN: "the server was not found (DNS)"},
 		"cause.timeout":     {ES: "se agotó el tiempo de espera", EN: "the time ran out"},
@@ -107,7 +118,7 @@ func init() {
 func init() {
 	register(map[string]Text{
 		"cli.only.bad":        {ES: "--only %s: no es un catálogo; use %s", EN: "--only %s: not a catalog; use %s"},
-		"cli.catalogs.failed": {ES: "no se pudo usar el caché de catálogos: %s", EN: "the catalog cache could not be used: %s"},
+		"cli.catalogs.failed": {ES: "no se pudieron usar las copias guardadas de los catálogos: %s", EN: "the cached catalogs could not be used: %s"},
 		"cli.export.failed":   {ES: "no se pudieron exportar los catálogos a %s: %s", EN: "the catalogs could not be exported to %s: %s"},
 		"cli.nohome": {
 			ES: "no hay carpeta personal donde guardar el diario: indique --journal ARCHIVO o defina XDG_STATE_HOME",
@@ -116,8 +127,8 @@ func init() {
 		"cli.timescale":       {ES: "--time-scale debe ser mayor que cero", EN: "--time-scale must be greater than zero"},
 		"cli.env":             {ES: "--env %s: use production o test", EN: "--env %s: use production or test"},
 		"cli.sandbox.start":   {ES: "no se pudo iniciar el sandbox: %s", EN: "the sandbox could not be started: %s"},
-		"cli.key.bad":         {ES: "%s no es una clave del diario: cópiela como la muestra «nxbatch journal list» (inquilino/tipo/clave)", EN: "%s is not a journal key: copy it as «nxbatch journal list» shows it (tenant/kind/key)"},
-		"cli.listen.addr":     {ES: "no se puede escuchar en %s", EN: "cannot listen on %s"},
+		"cli.key.bad":         {ES: "%s no es una clave del diario: cópiela como la muestra «nxbatch journal list» (integración/tipo/clave)", EN: "%s is not a journal key: copy it as «nxbatch journal list» shows it (integration/kind/key)"},
+		"cli.listen.addr":     {ES: "no se puede escuchar en %s: revise que la dirección sea de esta máquina y que el puerto esté libre, o indique otra con --addr", EN: "cannot listen on %s: check that the address is this machine's and the port is free, or give another with --addr"},
 		"cli.settleafter":     {ES: "--settle-after no puede ser negativo", EN: "--settle-after must not be negative"},
 		"cli.snapshot.read":   {ES: "no se pudo leer la foto de stock de %s", EN: "the stock snapshot in %s could not be read"},
 		"cli.headerrow":       {ES: "--header-row debe ser un número de fila, desde 1", EN: "--header-row must be a row number, from 1"},

@@ -13,8 +13,8 @@ func init() {
 			EN: "Another nxbatch run is using the journal %s: wait for it to finish or stop it, then try again",
 		},
 		"jrn.too_soon": {
-			ES: "%s se envió hace menos de %s: la API retiene la clave; se puede reenviar en %s",
-			EN: "%s was sent less than %s ago: the API holds the key; it can be sent again in %s",
+			ES: "%s se envió hace menos de %s y la API puede estar procesando ese envío todavía: se podrá reenviar en %s",
+			EN: "%s was sent less than %s ago and the API may still be processing it: it can be sent again in %s",
 		},
 		"jrn.not_sendable": {
 			ES: "%s figura como «%s» en el diario: no se reenvía para no duplicarlo",
@@ -60,7 +60,26 @@ func init() {
 			ES: "CLAVE\tESTADO\tINTENTOS\tÚLTIMO\tFACTURAID\tNUMERO\tPVNUMERO\tORIGEN\tMENSAJE\tNOTA",
 			EN: "KEY\tSTATE\tATTEMPTS\tLAST\tFACTURAID\tNUMERO\tPVNUMERO\tSOURCE\tMESSAGE\tNOTE",
 		},
-		"jrn.resolved": {ES: "%s: registrado como %s", EN: "%s: recorded as %s"},
+		"jrn.mkdir": {
+			ES: "No se pudo crear la carpeta del diario %s: %s. Indique con --journal (o NXBATCH_JOURNAL) un archivo en una carpeta donde pueda escribir",
+			EN: "The journal's folder for %s could not be made: %s. Give --journal (or NXBATCH_JOURNAL) a file in a folder you can write to",
+		},
+		"jrn.writefailed": {
+			ES: "No se pudo escribir en el diario %s: %s. La ejecución se detiene para no enviar nada sin registrarlo: revise el disco (o el servidor PostgreSQL) y vuelva a ejecutar",
+			EN: "The journal %s could not be written: %s. The run stops so that nothing is sent without a record: check the disk (or the PostgreSQL server) and run again",
+		},
+		"jrn.accept.open": {
+			ES: "No se puede aceptar el diario %s: %s. Indique con --journal la ruta del diario que quiere usar como está",
+			EN: "The journal %s cannot be accepted: %s. Give --journal the path of the journal to use as it is",
+		},
+		"jrn.accept.setaside": {
+			ES: "No se pudo apartar el registro %s del diario: %s. Revise los permisos de su carpeta y vuelva a intentar",
+			EN: "The journal record %s could not be set aside: %s. Check its folder's permissions and try again",
+		},
+		"src.rows":         {ES: "filas", EN: "rows"},
+		"src.row":          {ES: "fila", EN: "row"},
+		"jrn.notprocessed": {ES: "no procesada: %s", EN: "not processed: %s"},
+		"jrn.resolved":     {ES: "%s: registrado como %s", EN: "%s: recorded as %s"},
 		"jrn.resolve.failed": {
 			ES: "no se pudo resolver %s: %s",
 			EN: "could not resolve %s: %s",

@@ -20,8 +20,8 @@ func init() {
 			EN: "Another \"nxbatch listen\" is using %s: stop it or use another --store",
 		},
 		"lst.stopped": {
-			ES: "Recepción detenida: %d eventos aplicados en total, %d repeticiones ignoradas",
-			EN: "Receiving stopped: %d events applied in all, %d replays ignored",
+			ES: "Recepción detenida: eventos aplicados en total: %d; repeticiones ignoradas: %d",
+			EN: "Receiving stopped: events applied in all: %d; replays ignored: %d",
 		},
 		"lst.since.bad": {
 			ES: "--since %q no se entiende: use una duración (24h, 90m) o una fecha (20/11/2026 o 2026-11-20)",
@@ -35,9 +35,13 @@ func init() {
 			ES: "%d filas de stock escritas en %s",
 			EN: "%d stock rows written to %s",
 		},
+		"lst.exported.one": {
+			ES: "%d fila de stock escrita en %s",
+			EN: "%d stock row written to %s",
+		},
 		"lst.refused.status": {
-			ES: "Atención: se rechazaron %d eventos del ERP (%d por no poder guardarlos, %d demasiado grandes, %d mal formados), el último el %s. El ERP no los reenvía: el stock local puede estar desactualizado; haga una resincronización completa del stock",
-			EN: "Warning: %d events from the ERP were refused (%d could not be stored, %d too large, %d malformed), the last on %s. The ERP does not resend them: the local stock may be out of date; do a full stock resync",
+			ES: "Atención: eventos del ERP rechazados: %d (no guardados: %d; demasiado grandes: %d; mal formados: %d), el último el %s. El ERP no los reenvía: el stock local puede estar desactualizado; haga una resincronización completa del stock",
+			EN: "Warning: events from the ERP refused: %d (not stored: %d; too large: %d; malformed: %d), the last on %s. The ERP does not resend them: the local stock may be out of date; do a full stock resync",
 		},
 		"lst.unavailable": {
 			ES: "Atención: al detenerse todavía no se podía escribir en el disco: %v",
@@ -63,6 +67,14 @@ func init() {
 		"lst.secret.open": {
 			ES: "El secreto %s lo pueden leer otros usuarios (permisos %s): ejecute chmod 600 %s",
 			EN: "The secret %s is readable by other users (mode %s): run chmod 600 %s",
+		},
+		"lst.secret.read": {
+			ES: "No se pudo leer el secreto %s: %s. Revise --store y los permisos de esa carpeta",
+			EN: "The secret %s could not be read: %s. Check --store and that folder's permissions",
+		},
+		"lst.open": {
+			ES: "No se pudo abrir el almacén de eventos %s: %s. Revise --store y los permisos de esa carpeta",
+			EN: "The event store %s could not be opened: %s. Check --store and that folder's permissions",
 		},
 		"lst.secret.empty": {
 			ES: "El secreto %s está vacío: genere uno con «nxbatch webhooks set --secret»",
@@ -102,12 +114,12 @@ func init() {
 			EN: "Events refused (503) because they could not be stored: %d now, %d since the disk stopped accepting writes, %d in all",
 		},
 		"lst.log.healed": {
-			ES: "El disco vuelve a aceptar escrituras: se reanuda la recepción. Se rechazaron %d eventos desde el %s; el stock local no los refleja: haga una resincronización completa del stock",
-			EN: "The disk accepts writes again: receiving resumes. %d events were refused since %s; the local stock does not reflect them: do a full stock resync",
+			ES: "El disco vuelve a aceptar escrituras: se reanuda la recepción. Eventos rechazados: %d, desde el %s; el stock local no los refleja: haga una resincronización completa del stock",
+			EN: "The disk accepts writes again: receiving resumes. Events refused: %d, since %s; the local stock does not reflect them: do a full stock resync",
 		},
 		"lst.log.refused.before": {
-			ES: "Se rechazaron %d eventos en total, el último el %s: si no hizo una resincronización completa del stock después, hágala",
-			EN: "%d events were refused in all, the last on %s: if no full stock resync was done after that, do one",
+			ES: "Eventos rechazados en total: %d, el último el %s: si no hizo una resincronización completa del stock después, hágala",
+			EN: "Events refused in all: %d, the last on %s: if no full stock resync was done after that, do one",
 		},
 		"lst.log.refused.unsaved": {
 			ES: "No se pudo guardar la cuenta de eventos rechazados; se reintenta con el próximo rechazo",
@@ -135,7 +147,7 @@ func init() {
 		},
 		// Answers to the ERP (plain text bodies).
 		"lst.http.post": {
-			ES: "sólo se acepta POST",
+			ES: "solo se acepta POST",
 			EN: "POST only",
 		},
 		"lst.http.badsecret": {

@@ -5,16 +5,16 @@ package msg
 func init() {
 	register(map[string]Text{
 		"pgj.locked": {
-			ES: "Otra ejecución de nxbatch está usando el diario %s para el inquilino %s (%s): espere a que termine o deténgala, y vuelva a intentar",
-			EN: "Another nxbatch run is using the journal %s for tenant %s (%s): wait for it to finish or stop it, then try again",
+			ES: "Otra ejecución de nxbatch está usando el diario %s para la integración %s (%s): espere a que termine o deténgala, y vuelva a intentar",
+			EN: "Another nxbatch run is using the journal %s for the integration %s (%s): wait for it to finish or stop it, then try again",
 		},
 		"pgj.holder": {
 			ES: "en %s, pid %d, turno vigente hasta las %s",
 			EN: "on %s, pid %d, lease held until %s",
 		},
 		"pgj.leaselost": {
-			ES: "Esta ejecución perdió el turno del inquilino %s en el diario %s (no pudo renovarlo a tiempo y otra ejecución pudo tomarlo): no envía nada más. Lo que estaba en curso quedará como desconocido",
-			EN: "This run lost its lease on tenant %s in the journal %s (it could not renew it in time and another run may have taken it): it sends nothing more. What was in flight will be unknown",
+			ES: "Esta ejecución perdió el turno de la integración %s en el diario %s (no pudo renovarlo a tiempo y otra ejecución pudo tomarlo): no envía nada más. Lo que estaba en curso quedará como desconocido",
+			EN: "This run lost its lease on the integration %s in the journal %s (it could not renew it in time and another run may have taken it): it sends nothing more. What was in flight will be unknown",
 		},
 		"pgj.failed": {
 			ES: "No se pudo escribir en el diario %s (%s): esta ejecución se detiene y no envía nada más. Vuelva a ejecutar cuando el servidor PostgreSQL responda; lo que estaba en curso quedará como desconocido",
@@ -59,8 +59,8 @@ func init() {
 func init() {
 	register(map[string]Text{
 		"jrn.copied": {
-			ES: "%d entradas, %d filas y %d ventanas leídas de %s: %d escritas en %s, %d ya estaban iguales, %d distintas (no se sobrescribieron)",
-			EN: "%d entries, %d rows and %d windows read from %s: %d written to %s, %d already the same, %d different (not overwritten)",
+			ES: "leído de %[4]s: entradas: %[1]d; filas: %[2]d; ventanas de límite de la API: %[3]d. Escrito en %[6]s: %[5]d; ya estaban iguales: %[7]d; distintas (no se sobrescribieron): %[8]d",
+			EN: "read from %[4]s: entries: %[1]d; rows: %[2]d; API rate windows: %[3]d. Written to %[6]s: %[5]d; already the same: %[7]d; different (not overwritten): %[8]d",
 		},
 		"jrn.copy.differs": {
 			ES: "%s: el diario de destino ya la tiene distinta (%s); no se sobrescribe. Revise cuál es la correcta antes de usar el destino",

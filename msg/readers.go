@@ -114,8 +114,8 @@ func init() {
 			EN: "the cell has %d bytes, more than the maximum of %d: shorten the text",
 		},
 		"rd.ragged": {
-			ES: "la fila tiene %d celdas pero el encabezado tiene %d columnas (las de más dicen %s): borre las celdas de más o agregue un título a esa columna en el encabezado",
-			EN: "the row has %d cells but the header has %d columns (the extra ones say %s): delete the extra cells or add a title for that column to the header",
+			ES: "la fila tiene %d celdas, más que las columnas del encabezado (%d; las de más dicen %s): borre las celdas de más o agregue un título a esa columna en el encabezado",
+			EN: "the row has %d cells, more than the header's columns (%d; the extra ones say %s): delete the extra cells or add a title for that column to the header",
 		},
 		"rd.ragged.more": {ES: "%s y %d más", EN: "%s and %d more"},
 		"rd.xlsxrowtoolarge": {

@@ -6,8 +6,8 @@ package msg
 func init() {
 	register(map[string]Text{
 		"rec.plan": {
-			ES: "conciliación: %d desconocidos — %d preventas, %d ventas, %d movimientos de stock; %d demasiado recientes",
-			EN: "reconciliation: %d unknown — %d presales, %d sales, %d stock movements; %d too recent",
+			ES: "conciliación: solicitudes con resultado desconocido: %d (preventas: %d; ventas: %d; movimientos de stock: %d); enviadas hace muy poco para conciliarlas ahora: %d",
+			EN: "reconciliation: requests with an unknown outcome: %d (presales: %d; sales: %d; stock movements: %d); sent too recently to reconcile now: %d",
 		},
 		"rec.plan.presales": {
 			ES: "lecturas: %d de GET /comprobante, una por preventa",
@@ -22,8 +22,8 @@ func init() {
 			EN: "least time the API's windows allow: %s",
 		},
 		"rec.recent": {
-			ES: "todavía dentro de los 30 s en que la API retiene la clave (puede estar procesándose): conciliar después de %s",
-			EN: "still inside the 30 s the API holds the key (it may be in process): reconcile after %s",
+			ES: "se envió hace menos de 30 s y la API puede estar procesando ese envío todavía: concilie después de %s",
+			EN: "sent less than 30 s ago and the API may still be processing it: reconcile after %s",
 		},
 		"rec.badkey": {
 			ES: "la clave %q no es un número de comprobante u orden: verifique en el ERP y resuelva a mano",
@@ -154,12 +154,12 @@ func init() {
 			EN: "to see what the local stock snapshot knows of those articles, give --store with the folder of «nxbatch listen»",
 		},
 		"rec.summary": {
-			ES: "conciliación: %d decididos (%d ok, %d failed), %d siguen desconocidos",
-			EN: "reconciliation: %d decided (%d ok, %d failed), %d stay unknown",
+			ES: "conciliación: decididas: %d (se registraron en el ERP: %d; no se registraron: %d); siguen con resultado desconocido: %d",
+			EN: "reconciliation: decided: %d (recorded in the ERP, ok: %d; not recorded, failed: %d); still unknown: %d",
 		},
 		"rec.written": {
-			ES: "%d decisiones escritas en el diario con su evidencia («nxbatch journal list --evidence» las muestra)",
-			EN: "%d decisions written to the journal with their evidence («nxbatch journal list --evidence» shows them)",
+			ES: "decisiones escritas en el diario con su evidencia: %d («nxbatch journal list --evidence» las muestra)",
+			EN: "decisions written to the journal with their evidence: %d («nxbatch journal list --evidence» shows them)",
 		},
 		"rec.dryrun": {
 			ES: "--dry-run: no se escribió nada en el diario",
@@ -170,7 +170,7 @@ func init() {
 			EN: "reconcile again after %s to decide %d more",
 		},
 		"rec.reads": {
-			ES: "lecturas: %d de la exportación y %d de GET /comprobante (%d rechazadas por la ventana y repetidas) en %s; el mínimo que permiten las ventanas de la API es %s",
+			ES: "lecturas de la exportación: %d; de GET /comprobante: %d (rechazadas por la ventana de la API y repetidas: %d); tiempo: %s; el mínimo que permiten las ventanas de la API es %s",
 			EN: "reads: %d of the export and %d of GET /comprobante (%d refused for the window and asked again) in %s; the least the API's windows allow is %s",
 		},
 		"rec.unauthorized": {
@@ -182,7 +182,7 @@ func init() {
 			EN: "reconciliation interrupted: only the decisions with complete evidence are written",
 		},
 		"rec.run.hold": {
-			ES: "--reconcile: esperando %s a que la API libere las claves de los últimos envíos",
+			ES: "--reconcile: esperando %s a que la API termine de procesar los últimos envíos",
 			EN: "--reconcile: waiting %s for the API to release the keys of the last requests",
 		},
 		"rec.run.skipped": {

@@ -28,7 +28,7 @@ func init() {
 			EN: "Sandbox stopped",
 		},
 		"sbx.loopback": {
-			ES: "--addr %s no es una dirección local (127.0.0.1, ::1 o localhost): el sandbox es para pruebas en esta máquina. Si de verdad debe escucharse desde la red, agregue --allow-remote",
+			ES: "--addr %s no es una dirección local (127.0.0.1, ::1 o localhost): el sandbox es para pruebas en esta máquina. Si de verdad tiene que poder usarse desde la red, agregue --allow-remote",
 			EN: "--addr %s is not a local address (127.0.0.1, ::1 or localhost): the sandbox is meant for tests on this machine. If it really must be reachable from the network, add --allow-remote",
 		},
 		"sbx.remote": {
@@ -40,12 +40,12 @@ func init() {
 			EN: "--addr %s is not a valid address (HOST:PORT expected, e.g. 127.0.0.1:8091)",
 		},
 		"sbx.data.bad": {
-			ES: "No se pudo leer el archivo de datos del sandbox %s",
-			EN: "The sandbox data file %s could not be read",
+			ES: "No se pudo leer el archivo de datos del sandbox %s: %s. Indique en --data un JSON con la forma de samples/sandbox.json",
+			EN: "The sandbox data file %s could not be read: %s. Give --data a JSON file shaped like samples/sandbox.json",
 		},
 		"sbx.start": {
-			ES: "No se pudo iniciar el sandbox en %s",
-			EN: "The sandbox could not be started on %s",
+			ES: "No se pudo iniciar el sandbox en %s: %s. Indique otra dirección con --addr (127.0.0.1:0 elige un puerto libre)",
+			EN: "The sandbox could not be started on %s: %s. Give another address with --addr (127.0.0.1:0 picks a free port)",
 		},
 	})
 }

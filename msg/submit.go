@@ -9,7 +9,7 @@ func init() {
 			EN: "the API rejected it (HTTP %d): «%s». Fix the data and run the file again; what was already sent is not repeated",
 		},
 		"sub.unknown": {
-			ES: "resultado desconocido (%s): puede haberse registrado. No se reenvía solo: verifique en el ERP y resuelva con «%s»",
+			ES: "resultado desconocido (%s): puede haberse registrado. No se reenvía automáticamente: verifique en el ERP y resuelva con «%s»",
 			EN: "outcome unknown (%s): it may have been recorded. It is not resent automatically: check the ERP and settle it with «%s»",
 		},
 		"sub.stillunknown": {
@@ -35,16 +35,16 @@ func init() {
 		"sub.movid":  {ES: "movimiento %d de la API", EN: "the API's movement %d"},
 		"sub.movkey": {ES: "movimiento %s del diario", EN: "journal movement %s"},
 		"sub.unreachable": {
-			ES: "no enviado: no se pudo conectar con la API en %s (%s). Revise NX_BASE_URL (o --base-url) y la red, y vuelva a ejecutar: se envía entonces",
+			ES: "no enviado: no se pudo conectar con la API en %s (%s). Revise NX_BASE_URL (o --base-url) y la red, y vuelva a ejecutar el archivo: se enviará entonces",
 			EN: "not sent: the API at %s could not be reached (%s). Check NX_BASE_URL (or --base-url) and the network, and run again: it is sent then",
 		},
 		"sub.pending.journal": {
-			ES: "no enviado: el diario no pudo registrar un envío y la ejecución se detuvo (ver el mensaje del diario); se envía al volver a ejecutar",
+			ES: "no enviado: el diario no pudo registrar un envío y la ejecución se detuvo (vea el mensaje del diario); se enviará al volver a ejecutar el archivo",
 			EN: "not sent: the journal could not record a request and the run stopped (see the journal's message); it is sent when the file is run again",
 		},
 		"sub.pending.maxerrors": {
-			ES: "no enviado: la ejecución se detuvo tras %d rechazos seguidos (--max-errors); corrija el motivo de los rechazos y vuelva a ejecutar",
-			EN: "not sent: the run stopped after %d rejections in a row (--max-errors); fix what the API rejected and run again",
+			ES: "no enviado: la ejecución se detuvo al llegar al límite de rechazos seguidos (--max-errors %d); corrija el motivo de los rechazos y vuelva a ejecutar",
+			EN: "not sent: the run stopped at the limit of rejections in a row (--max-errors %d); fix what the API rejected and run again",
 		},
 		"sub.notsent": {
 			ES: "no se envió: la API lo rechazó antes de procesarlo (%s). Vuelva a ejecutar el archivo más tarde",

@@ -18,12 +18,13 @@ func init() {
 		"tpl.intro.facturar": {ES: "Una fila por preventa a facturar: la preventa debe existir y estar PENDIENTE. Un mismo facturaId no puede repetirse.", EN: "One row per presale to invoice: the presale must exist and be PENDIENTE. A facturaId may not repeat."},
 		"tpl.intro.stock":    {ES: "Una fila por artículo. Las filas con el mismo depósito, tipo, motivo, fecha, detalle, sref, depósito de destino y sucursal de destino (o la misma columna movimiento) van juntas en un solo movimiento.", EN: "One row per article. Rows with the same warehouse, type, reason, date, detail, sref, destination warehouse and destination branch (or the same movimiento column) go together in one movement."},
 
-		"tpl.h.column":   {ES: "Columna", EN: "Column"},
-		"tpl.h.required": {ES: "¿Obligatoria?", EN: "Required?"},
-		"tpl.h.type":     {ES: "Formato", EN: "Format"},
-		"tpl.h.what":     {ES: "Qué poner", EN: "What to enter"},
-		"tpl.h.list":     {ES: "Lista desplegable", EN: "Drop-down list"},
-		"tpl.list.yes":   {ES: "sí (%d valores)", EN: "yes (%d values)"},
+		"tpl.h.column":     {ES: "Columna", EN: "Column"},
+		"tpl.h.required":   {ES: "¿Obligatoria?", EN: "Required?"},
+		"tpl.h.type":       {ES: "Formato", EN: "Format"},
+		"tpl.h.what":       {ES: "Qué poner", EN: "What to enter"},
+		"tpl.h.list":       {ES: "Lista desplegable", EN: "Drop-down list"},
+		"tpl.list.yes":     {ES: "sí (%d valores)", EN: "yes (%d values)"},
+		"tpl.list.yes.one": {ES: "sí (%d valor)", EN: "yes (%d value)"},
 
 		"tpl.lists.title":    {ES: "Valores de las listas desplegables", EN: "Values of the drop-down lists"},
 		"tpl.catalogs.title": {ES: "Catálogos usados para esta planilla", EN: "Catalogs used for this template"},
@@ -44,7 +45,7 @@ func init() {
 		"tpl.type.medio":     {ES: "nombre del medio de pago (o su número)", EN: "payment type name (or its number)"},
 		"tpl.type.stocktipo": {ES: "nombre del tipo de movimiento (o su número)", EN: "movement type name (or its number)"},
 		"tpl.type.condicion": {ES: "condición frente al IVA (nombre o código 0-5)", EN: "VAT status (name or code 0-5)"},
-		"tpl.type.digits":    {ES: "texto: solo dígitos cuentan (guiones y puntos se ignoran)", EN: "text: only digits count (dashes and dots ignored)"},
+		"tpl.type.digits":    {ES: "texto: solo cuentan los dígitos (se ignoran guiones y puntos)", EN: "text: only digits count (dashes and dots ignored)"},
 		"tpl.type.text":      {ES: "texto, tal como se escribe", EN: "text, kept as typed"},
 
 		"tpl.col.ordenId":                           {ES: "Número de orden de la venta en su sistema (entero positivo). Todas las filas de una misma venta llevan el mismo ordenId; también será el número del comprobante.", EN: "The sale's order number in your system (positive whole number). Every row of one sale has the same ordenId; it is also the voucher's number."},

@@ -81,8 +81,8 @@ func init() {
 			EN: "usuario.cuit «%s» holds characters that are not digits: write 11 digits, with or without dashes (20-12345678-6)",
 		},
 		"val.cuit.length": {
-			ES: "usuario.cuit «%s» tiene %d dígitos: un CUIT o CUIL tiene 11",
-			EN: "usuario.cuit «%s» has %d digits: a CUIT or CUIL has 11",
+			ES: "usuario.cuit «%s» no tiene 11 dígitos (tiene %d): un CUIT o CUIL tiene 11; revise que no falte ni sobre un dígito",
+			EN: "usuario.cuit «%s» does not have 11 digits (it has %d): a CUIT or CUIL has 11; check for a missing or extra digit",
 		},
 		"val.cuit.checkDigit": {
 			ES: "usuario.cuit «%s»: el dígito verificador no corresponde (con esos 10 primeros dígitos debería ser %d); revise que no haya un dígito cambiado",
@@ -145,7 +145,7 @@ func init() {
 			EN: "%s %d does not exist in the company's catalogs; the closest values are %s (see them all with `nxbatch catalog show`)",
 		},
 		"val.catalog.none": {
-			ES: "%s %d no existe: la empresa no tiene ninguno cargado en el ERP; cárguelo allí y actualice con `nxbatch catalog pull`",
+			ES: "%s %d no existe: ese catálogo de la empresa está vacío en el ERP; cargue los datos allí y actualice con `nxbatch catalog pull`",
 			EN: "%s %d does not exist: the company has none in the ERP; add it there and refresh with `nxbatch catalog pull`",
 		},
 		"val.motivo.deleted": {

@@ -17,11 +17,11 @@ func init() {
 			EN: "The URL %q cannot be used: it must be absolute and start with http:// or https://",
 		},
 		"wh.topic.required": {
-			ES: "Falta el topic del webhook; el único es articulos",
+			ES: "Falta el tema (topic) del webhook; el único es articulos",
 			EN: "The webhook topic is missing; the only one is articulos",
 		},
 		"wh.topic.bad": {
-			ES: "El topic %q no existe; el único es articulos",
+			ES: "El tema (topic) %q no existe; el único es articulos",
 			EN: "The topic %q does not exist; the only one is articulos",
 		},
 		"wh.extra.bad": {
@@ -41,7 +41,7 @@ func init() {
 			EN: "The name of header %d is too long; the API accepts at most %d characters",
 		},
 		"wh.key.bad": {
-			ES: "El nombre de encabezado %q tiene espacios o caracteres especiales: use sólo letras, números, - y _",
+			ES: "El nombre de encabezado %q tiene espacios o caracteres especiales: use solo letras, números, - y _",
 			EN: "The header name %q has spaces or special characters: use only letters, digits, - and _",
 		},
 		"wh.key.repeated": {
@@ -101,7 +101,7 @@ func init() {
 			EN: "Webhook %d does not exist: on this API deleting a missing id is an error (a delete cannot be repeated). See the ids with \"nxbatch webhooks list\"",
 		},
 		"wh.secret.created": {
-			ES: "Se generó un secreto compartido, guardado en %s (sólo lo lee su dueño). Se muestra esta única vez: %s",
+			ES: "Se generó un secreto compartido, guardado en %s (solo lo lee su dueño). Se muestra esta única vez: %s",
 			EN: "A shared secret was generated and stored in %s (readable by its owner only). It is shown this once only: %s",
 		},
 		"wh.secret.kept": {
@@ -109,7 +109,7 @@ func init() {
 			EN: "The shared secret stored in %s is still sent",
 		},
 		"wh.insecure": {
-			ES: "La URL %s usa http:// sin cifrar hacia un equipo que no es este: el ERP enviaría el secreto compartido (encabezado %s) a la vista de cualquiera en el camino, que podría falsificar eventos. Use https:// (por ejemplo con un proxy TLS delante de «nxbatch listen») o, sólo en una red de confianza, agregue --allow-insecure-http. No se envió nada a la API",
+			ES: "La URL %s usa http:// sin cifrar hacia un equipo que no es este: el ERP enviaría el secreto compartido (encabezado %s) a la vista de cualquiera en el camino, que podría falsificar eventos. Use https:// (por ejemplo con un proxy TLS delante de «nxbatch listen») o, solo en una red de confianza, agregue --allow-insecure-http. No se envió nada a la API",
 			EN: "The URL %s uses unencrypted http:// to a host that is not this one: the ERP would send the shared secret (header %s) in plain sight of anyone on the path, who could forge events. Use https:// (for example with a TLS proxy in front of \"nxbatch listen\") or, only on a trusted network, add --allow-insecure-http. Nothing was sent to the API",
 		},
 		"wh.insecure.allowed": {

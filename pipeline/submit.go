@@ -453,7 +453,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		sd.Sent++
 		if out.Class == apiclient.Resend && s.o.Resend.Again(sends) {
 			wait := s.o.Resend.RefusedWait(out.Wait, sends)
-			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: "not processed: " + resendReason(out),
+			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: msg.New("jrn.notprocessed", resendReason(out)).In(msg.ES),
 				Window: s.stockAnswered(isStock, wait)})
 			s.log.Info(msg.New("log.resend.window", jb.key.String(), out.Status, wait.String()).In(s.o.Lang))
 			if !isStock && sendrules.Sleep(ctx, wait) != nil {
@@ -557,7 +557,7 @@ func resendReason(out apiclient.Outcome) string {
 		return out.Message
 	}
 	if out.Err != nil {
-		return out.Err.Error()
+		return msg.CauseText(out.Err, msg.ES) // kept in the journal, in the users' language
 	}
 	return "HTTP " + strconv.Itoa(out.Status)
 }

@@ -220,7 +220,7 @@ func TestCSVRows(t *testing.T) {
 			wantRow:    1,
 			want: []row{
 				{Row: 2, Cells: []string{"1", "2"}},
-				{Row: 3, Cells: []string{"3", "4"}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 2 columnas (las de más dicen «5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 3, Cells: []string{"3", "4"}, Problem: "la fila tiene 3 celdas, más que las columnas del encabezado (2; las de más dicen «5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 			},
 		},
 		{
@@ -230,7 +230,7 @@ func TestCSVRows(t *testing.T) {
 			wantRow:    1,
 			want: []row{
 				{Row: 2, Cells: []string{"1", "2"}},
-				{Row: 3, Cells: []string{"1", "2"}, Problem: "la fila tiene 4 celdas pero el encabezado tiene 2 columnas (las de más dicen «3», «4»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 3, Cells: []string{"1", "2"}, Problem: "la fila tiene 4 celdas, más que las columnas del encabezado (2; las de más dicen «3», «4»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 				{Row: 4, Cells: []string{"5", ""}},
 			},
 		},
@@ -302,7 +302,7 @@ func TestCSVProblemPosition(t *testing.T) {
 	if rec.Problem.Pos != want {
 		t.Errorf("problem at %+v, want %+v", rec.Problem.Pos, want)
 	}
-	if en := rec.Problem.In(msg.EN); !strings.Contains(en, "row 3: the row has 3 cells but the header has 2 columns") {
+	if en := rec.Problem.In(msg.EN); !strings.Contains(en, "row 3: the row has 3 cells, more than the header's columns (2;") {
 		t.Errorf("english text %q", en)
 	}
 }
@@ -593,7 +593,7 @@ func TestCSVKeepsCRInsideQuotes(t *testing.T) {
 			name:    "a quote inside an unquoted cell opens nothing",
 			content: "a,b\r\n1,\"x\r\ny\",3\r\n",
 			opts:    Options{Delimiter: ','},
-			want:    []row{{Row: 2, Cells: []string{"1", "x\r\ny"}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 2 columnas (las de más dicen «3»): borre las celdas de más o agregue un título a esa columna en el encabezado"}},
+			want:    []row{{Row: 2, Cells: []string{"1", "x\r\ny"}, Problem: "la fila tiene 3 celdas, más que las columnas del encabezado (2; las de más dicen «3»): borre las celdas de más o agregue un título a esa columna en el encabezado"}},
 		},
 		{
 			name:    "multi-byte delimiter",

@@ -49,8 +49,8 @@ func TestHeaderRowFoundOrNamed(t *testing.T) {
 			wantHeader: []string{"Ventas de noviembre"}, wantRow: 1,
 			want: []krow{
 				{Row: 3, Cells: []string{"Sucursal Centro"}},
-				{Row: 4, Cells: []string{"ordenId"}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 1 columnas (las de más dicen «total», «result.status»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
-				{Row: 5, Cells: []string{"7"}, Kinds: "N", Problem: "la fila tiene 2 celdas pero el encabezado tiene 1 columnas (las de más dicen «10.5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 4, Cells: []string{"ordenId"}, Problem: "la fila tiene 3 celdas, más que las columnas del encabezado (1; las de más dicen «total», «result.status»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 5, Cells: []string{"7"}, Kinds: "N", Problem: "la fila tiene 2 celdas, más que las columnas del encabezado (1; las de más dicen «10.5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 			},
 		},
 		{
@@ -59,8 +59,8 @@ func TestHeaderRowFoundOrNamed(t *testing.T) {
 			wantHeader: []string{"Ventas de noviembre"}, wantRow: 1,
 			want: []krow{
 				{Row: 3, Cells: []string{"Sucursal Centro"}},
-				{Row: 4, Cells: []string{"ordenId"}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 1 columnas (las de más dicen «total», «result.status»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
-				{Row: 5, Cells: []string{"7"}, Kinds: "N", Problem: "la fila tiene 2 celdas pero el encabezado tiene 1 columnas (las de más dicen «10.5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 4, Cells: []string{"ordenId"}, Problem: "la fila tiene 3 celdas, más que las columnas del encabezado (1; las de más dicen «total», «result.status»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 5, Cells: []string{"7"}, Kinds: "N", Problem: "la fila tiene 2 celdas, más que las columnas del encabezado (1; las de más dicen «10.5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 			},
 		},
 		{
@@ -68,8 +68,8 @@ func TestHeaderRowFoundOrNamed(t *testing.T) {
 			opts:       Options{HeaderRow: 3, IsHeader: hasOrdenID},
 			wantHeader: []string{"Sucursal Centro"}, wantRow: 3, wantTitles: 1,
 			want: []krow{
-				{Row: 4, Cells: []string{"ordenId"}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 1 columnas (las de más dicen «total», «result.status»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
-				{Row: 5, Cells: []string{"7"}, Kinds: "N", Problem: "la fila tiene 2 celdas pero el encabezado tiene 1 columnas (las de más dicen «10.5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 4, Cells: []string{"ordenId"}, Problem: "la fila tiene 3 celdas, más que las columnas del encabezado (1; las de más dicen «total», «result.status»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 5, Cells: []string{"7"}, Kinds: "N", Problem: "la fila tiene 2 celdas, más que las columnas del encabezado (1; las de más dicen «10.5»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 			},
 		},
 		{
@@ -123,7 +123,7 @@ func TestHeaderProbeReplaysRowsCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []krow{{Row: 2, Cells: []string{"x"}, Problem: "la fila tiene 2 celdas pero el encabezado tiene 1 columnas (las de más dicen «5»): borre las celdas de más o agregue un título a esa columna en el encabezado"}}
+	want := []krow{{Row: 2, Cells: []string{"x"}, Problem: "la fila tiene 2 celdas, más que las columnas del encabezado (1; las de más dicen «5»): borre las celdas de más o agregue un título a esa columna en el encabezado"}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
 	}

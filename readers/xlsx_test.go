@@ -107,7 +107,7 @@ func TestXLSXSheets(t *testing.T) {
 			wantRow:    1,
 			want: []row{
 				{Row: 2, Cells: []string{"5", "10"}},
-				{Row: 5, Cells: []string{"", ""}, Problem: "la fila tiene 3 celdas pero el encabezado tiene 2 columnas (las de más dicen «extra»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 5, Cells: []string{"", ""}, Problem: "la fila tiene 3 celdas, más que las columnas del encabezado (2; las de más dicen «extra»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 			},
 		},
 	}

@@ -195,8 +195,8 @@ func TestXLSXCells(t *testing.T) {
 				`<row r="3">` + is("C3", "c") + is("D3", "d") + is("E3", strings.Repeat("é", 40)) + is("F3", "f") + is("G3", "  ") + `</row>`),
 			wantHeader: []string{"a", "b"},
 			want: []krow{
-				{Row: 2, Cells: []string{"1", ""}, Kinds: "NE", Problem: "la fila tiene 16384 celdas pero el encabezado tiene 2 columnas (las de más dicen «lejos»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
-				{Row: 3, Cells: []string{"", ""}, Kinds: "", Problem: "la fila tiene 6 celdas pero el encabezado tiene 2 columnas (las de más dicen «c», «d», «" + strings.Repeat("é", 30) + "…» y 1 más): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 2, Cells: []string{"1", ""}, Kinds: "NE", Problem: "la fila tiene 16384 celdas, más que las columnas del encabezado (2; las de más dicen «lejos»): borre las celdas de más o agregue un título a esa columna en el encabezado"},
+				{Row: 3, Cells: []string{"", ""}, Kinds: "", Problem: "la fila tiene 6 celdas, más que las columnas del encabezado (2; las de más dicen «c», «d», «" + strings.Repeat("é", 30) + "…» y 1 más): borre las celdas de más o agregue un título a esa columna en el encabezado"},
 			},
 		},
 		{

@@ -365,7 +365,7 @@ func (b *builder) writeInstructions(ls []list) error {
 	for _, c := range b.kind.Columns() {
 		listWord := ""
 		if l, ok := hasList[c.Path]; ok {
-			listWord = msg.New("tpl.list.yes", len(l.values)).In(lang)
+			listWord = msg.Count("tpl.list.yes", len(l.values)).In(lang)
 			if l.note.Key != "" {
 				listWord = l.note.In(lang)
 			}

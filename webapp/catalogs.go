@@ -87,13 +87,13 @@ func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
 			s.renderCatalogs(w, r, http.StatusConflict, nil, msg.New("web.catalogs.locked").In(l))
 			return
 		}
-		s.renderCatalogs(w, r, http.StatusInternalServerError, nil, msg.New("web.history.nojournal", err.Error()).In(l))
+		s.renderCatalogs(w, r, http.StatusInternalServerError, nil, msg.New("web.history.nojournal", msg.CauseOf(err)).In(l))
 		return
 	}
 	t, err := s.tenantKey(r.Context(), j)
 	if err != nil {
 		release()
-		s.renderCatalogs(w, r, http.StatusServiceUnavailable, nil, msg.New("web.send.notenant", err.Error()).In(l))
+		s.renderCatalogs(w, r, http.StatusServiceUnavailable, nil, msg.New("web.send.notenant", msg.CauseOf(err)).In(l))
 		return
 	}
 	cache := s.cfg.Backend.Catalogs(t, j)
@@ -103,7 +103,7 @@ func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
 	_, pulled, err := cache.Pull(r.Context(), catalog.PullOptions{Names: names})
 	release()
 	if err != nil {
-		s.renderCatalogs(w, r, http.StatusInternalServerError, nil, msg.New("web.history.nojournal", err.Error()).In(l))
+		s.renderCatalogs(w, r, http.StatusInternalServerError, nil, msg.New("web.history.nojournal", msg.CauseOf(err)).In(l))
 		return
 	}
 	now := s.now()
@@ -152,7 +152,7 @@ func (s *Server) templateFile(w http.ResponseWriter, r *http.Request) {
 	}
 	x, err := template.Build(k, &snap, template.Options{Notes: notes, Now: s.now()})
 	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", err.Error()))
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(err)))
 		return
 	}
 	defer x.Close()

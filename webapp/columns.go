@@ -270,7 +270,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 	}
 	store := profiles.Store{Dir: profiles.DirIn(s.cfg.Backend.StateDir)}
 	if err := store.Save(prof); err != nil {
-		s.renderColumns(w, r, u, http.StatusInternalServerError, string(k), chosen, name, []string{err.Error()})
+		s.renderColumns(w, r, u, http.StatusInternalServerError, string(k), chosen, name, []string{msg.New("web.profile.savefailed", name, msg.CauseOf(err)).In(l)})
 		return
 	}
 	u.mu.Lock()

@@ -90,14 +90,14 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	case err != nil && errLocked(err):
 		d.Listing = msg.New("web.history.locked").In(l)
 	case err != nil:
-		d.Listing = msg.New("web.history.nojournal", err.Error()).In(l)
+		d.Listing = msg.New("web.history.nojournal", msg.CauseOf(err)).In(l)
 	}
 	for _, e := range entries {
 		if e.State != journal.Unknown && e.State != journal.Sending {
 			continue
 		}
 		d.Unknown = append(d.Unknown, unknownEntry{Key: e.Key.String(), FormID: "u" + strconv.Itoa(len(d.Unknown)),
-			Kind: e.Key.Kind, Business: e.Key.Business, Source: s.shortSource(e.Source), Attempts: e.Attempts,
+			Kind: e.Key.Kind, Business: e.Key.Business, Source: msg.Source(s.shortSource(e.Source), l), Attempts: e.Attempts,
 			Last: e.Last.Local().Format("02/01/2006 15:04:05"), Message: e.Message, Evidence: e.Evidence})
 	}
 	if k := r.URL.Query().Get("resuelta"); k != "" {
@@ -202,7 +202,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusConflict, msg.New("web.resolve.locked"))
 			return
 		}
-		s.fail(w, r, http.StatusInternalServerError, msg.New("web.history.nojournal", err.Error()))
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
 	err = j.Resolve(k, journal.Verdict{As: journal.State(as), Note: note})
@@ -215,7 +215,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusConflict, msg.New("jrn.resolve.notunknown"))
 		return
 	case err != nil:
-		s.fail(w, r, http.StatusInternalServerError, msg.New("web.history.nojournal", err.Error()))
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
 	s.log.Info("resolved from the page", "key", inert(key), "as", as)

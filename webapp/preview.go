@@ -253,7 +253,7 @@ func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
 		if errors.As(err, &tm) {
 			return msg.New("web.toomanyrows", tm.rows, tm.max).In(l)
 		}
-		text = msg.New("web.readfailed", err.Error()).In(l)
+		text = msg.New("web.readfailed", msg.CauseOf(err)).In(l)
 	}
 	for _, d := range []string{filepath.Dir(u.fixed()) + string(filepath.Separator), filepath.Dir(u.original()) + string(filepath.Separator), u.dir} {
 		text = strings.ReplaceAll(text, d, "")
@@ -312,7 +312,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	u.mu.Unlock()
 	if saveErr != nil {
 		s.uploads.remove(u)
-		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", saveErr.Error()))
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(saveErr)))
 		return
 	}
 	if _, mapping := headerProblem(err); err != nil && !mapping {
@@ -369,7 +369,7 @@ func (s *Server) uploadFailed(w http.ResponseWriter, r *http.Request, u *upload,
 		s.fail(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20))
 		return
 	}
-	s.fail(w, r, http.StatusBadRequest, msg.New("web.readfailed", err.Error()))
+	s.fail(w, r, http.StatusBadRequest, msg.New("web.readfailed", msg.CauseOf(err)))
 }
 
 // uploadOf returns the upload the path names, answering 404 when none.
@@ -586,14 +586,14 @@ func (s *Server) errorsXLSX(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)) + ".errores.xlsx"
 	tmp, err := os.CreateTemp(u.dir, ".errores-*.xlsx")
 	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", err.Error()))
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(err)))
 		return
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
 	sum := v.file.Summary(pipeline.ReportOptions{Lang: l, Command: "validate", Tool: s.cfg.Tool, Started: s.now()})
 	if err := writers.WriteXLSX(tmp.Name(), tables, sum, l); err != nil {
-		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", err.Error()))
+		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(err)))
 		return
 	}
 	serveDownload(w, r, tmp.Name(), name)

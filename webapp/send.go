@@ -184,7 +184,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 	}
 	tenant, err := s.tenantKey(ctx, j)
 	if err != nil {
-		finish(nil, runner.Result{}, msg.New("web.send.notenant", err.Error()))
+		finish(nil, runner.Result{}, msg.New("web.send.notenant", msg.CauseOf(err)))
 		return
 	}
 	// A journal shared by several machines (PostgreSQL) sends for a tenant
@@ -235,7 +235,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 			return func(done int) { job.update(func() { job.done = max(job.done, done) }) }
 		}})
 	if err != nil {
-		finish(nil, runner.Result{}, msg.New("web.send.nojournal", err.Error()))
+		finish(nil, runner.Result{}, msg.New("web.send.nojournal", msg.CauseOf(err)))
 		return
 	}
 	if res.ToSend == 0 && !res.Stopped() {
@@ -246,7 +246,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 		Names:         map[string]pipeline.ReportName{f.Path: {Base: filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))}},
 		ReportOptions: pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started}})
 	if rerr != nil {
-		res.Said = msg.New("web.send.noreports", rerr.Error())
+		res.Said = msg.New("web.send.noreports", msg.CauseOf(rerr))
 	}
 	rows, _ := f.Counts()
 	rec := sendRecord{Started: started, Finished: s.now(), Sent: res.Sent, Rows: map[string]int{}}

@@ -118,17 +118,17 @@ const keepLoaded = 3
 
 func newUploadStore(dir string) (*uploadStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("uploads folder: %w", err)
+		return nil, &msg.Error{Msg: msg.New("web.uploads.folder", dir, msg.CauseOf(err)), Err: err}
 	}
 	// The folder may be older than this rule, or made by a umask that
 	// shares it: uploads hold a company's sales.
 	if err := os.Chmod(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("uploads folder: %w", err)
+		return nil, &msg.Error{Msg: msg.New("web.uploads.folder", dir, msg.CauseOf(err)), Err: err}
 	}
 	st := &uploadStore{dir: dir, byID: map[string]*upload{}}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("uploads folder: %w", err)
+		return nil, &msg.Error{Msg: msg.New("web.uploads.folder", dir, msg.CauseOf(err)), Err: err}
 	}
 	for _, e := range entries {
 		if !e.IsDir() || !validID(e.Name()) {

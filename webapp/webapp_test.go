@@ -428,7 +428,7 @@ func TestResolveUnknown(t *testing.T) {
 	}
 	j.Close()
 	a := b.get("/history")
-	for _, want := range []string{"70001", "ventas.csv rows 2-3", "sin respuesta (timeout)", `value="t1/venta/70001"`, "Qué muestra el ERP"} {
+	for _, want := range []string{"70001", "ventas.csv filas 2-3", "sin respuesta (timeout)", `value="t1/venta/70001"`, "Qué muestra el ERP"} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("history lacks %q", want)
 		}

@@ -58,16 +58,50 @@ func needsEscape(r rune) bool {
 // in English, into the catalog's sentences; what they quote (a flag, a
 // value) is kept as it came.
 var kongPatterns = []struct {
-	re  *regexp.Regexp
-	key string
+	re   *regexp.Regexp
+	key  string
+	args func(m []string, l msg.Lang) []any // the message's arguments from the match; nil: the groups as they came
 }{
-	{regexp.MustCompile(`^unexpected argument (.+)$`), "cli.kong.unexpected"},
-	{regexp.MustCompile(`^missing flags?: (.+)$`), "cli.kong.missingflags"},
-	{regexp.MustCompile(`^expected "(.+)"$`), "cli.kong.expected"},
-	{regexp.MustCompile(`^unknown flag (\S+).*$`), "cli.kong.unknownflag"},
-	{regexp.MustCompile(`^(--\S+) must be one of (.+) but got (.+)$`), "cli.kong.enum"},
-	{regexp.MustCompile(`^expected one of (.+)$`), "cli.kong.command"},
-	{regexp.MustCompile(`^(--\S+): (.+)$`), "cli.kong.badvalue"},
+	{regexp.MustCompile(`^unexpected argument (.+)$`), "cli.kong.unexpected", nil},
+	{regexp.MustCompile(`^missing flags?: (.+)$`), "cli.kong.missingflags", nil},
+	{regexp.MustCompile(`^expected "(.+)"$`), "cli.kong.expected", nil},
+	{regexp.MustCompile(`^unknown flag (\S+).*$`), "cli.kong.unknownflag", nil},
+	{regexp.MustCompile(`^(--\S+|<\S+>) must be one of (.+) but got (.+)$`), "cli.kong.enum", nil},
+	{regexp.MustCompile(`^expected one of (.+)$`), "cli.kong.command", nil},
+	// A flag given last, without its value.
+	{regexp.MustCompile(`^(--\S+|<\S+>): expected .* but got "EOL" \(<EOL>\)$`), "cli.kong.novalue", nil},
+	// A value of the wrong type: "expected int value but got "-3" (short
+	// flag); perhaps try --rows="-3"?", "expected a float but got "x"
+	// (string)", "expected duration but got "3x": time: unknown unit...".
+	{regexp.MustCompile(`^(--\S+|<\S+>): expected (.+?) but got (".*?")(?:.*; perhaps try (\S+?)\?)?`), "cli.kong.type",
+		func(m []string, l msg.Lang) []any {
+			args := []any{m[1], msg.New(kongType(m[2])).In(l), m[3]}
+			if m[4] != "" {
+				return append(args, msg.New("cli.kong.type.try", m[4]).In(l))
+			}
+			return append(args, "")
+		}},
+	{regexp.MustCompile(`^(--\S+|<\S+>): (.+)$`), "cli.kong.badvalue", nil},
+}
+
+// kongType is the catalog key that names the kind of value kong expected,
+// from its words for it ("int value", "a valid 64 bit int", "duration").
+func kongType(s string) string {
+	switch {
+	case strings.Contains(s, "duration"):
+		return "cli.kong.t.duration"
+	case strings.Contains(s, "float"):
+		return "cli.kong.t.number"
+	case strings.Contains(s, "int") || strings.Contains(s, "counter"):
+		return "cli.kong.t.int"
+	case strings.Contains(s, "bool"):
+		return "cli.kong.t.bool"
+	case strings.Contains(s, "file") || strings.Contains(s, "path") || strings.Contains(s, "dir"):
+		return "cli.kong.t.path"
+	case strings.Contains(s, "<key>=<value>"):
+		return "cli.kong.t.keyvalue"
+	}
+	return "cli.kong.t.value"
 }
 
 // kongText renders a parse error of kong in language l.
@@ -77,6 +111,9 @@ func kongText(s string, l msg.Lang) string {
 	}
 	for _, p := range kongPatterns {
 		if m := p.re.FindStringSubmatch(s); m != nil {
+			if p.args != nil {
+				return msg.New(p.key, p.args(m, l)...).In(l)
+			}
 			args := make([]any, len(m)-1)
 			for i, a := range m[1:] {
 				args[i] = a

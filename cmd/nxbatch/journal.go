@@ -103,7 +103,7 @@ func (c *journalListCmd) Run(e *env) error {
 	for _, en := range entries {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", en.Key, en.State, en.Attempts,
 			en.Last.Local().Format("2006-01-02 15:04:05"), en.FacturaID, en.Numero, en.PVNumero,
-			inert(en.Source), inert(en.Message), inert(en.Note))
+			inert(msg.Source(en.Source, l)), inert(en.Message), inert(en.Note))
 	}
 	if err := tw.Flush(); err != nil || !c.Evidence {
 		return err

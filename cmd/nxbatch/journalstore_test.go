@@ -119,7 +119,7 @@ func TestJournalCopyRoundTrip(t *testing.T) {
 	for _, c := range []struct {
 		from, to string
 		written  string
-	}{{src, url, "9 escritas"}, {url, back, "9 escritas"}, {src, url, "0 escritas"}} {
+	}{{src, url, ": 9; ya estaban iguales"}, {url, back, ": 9; ya estaban iguales"}, {src, url, ": 0; ya estaban iguales"}} {
 		code, out, errs := nxcli(t, dir, "journal", "copy", "--from", c.from, "--to", c.to)
 		if code != 0 || !strings.Contains(out, c.written) {
 			t.Fatalf("copy %s -> %s: exit %d\n%s%s", pgjournal.Redact(c.from), pgjournal.Redact(c.to), code, out, errs)
@@ -168,7 +168,7 @@ func TestJournalCopyRoundTrip(t *testing.T) {
 	}
 	pj.Close()
 	code, out, errs := nxcli(t, dir, "journal", "copy", "--from", src, "--to", url)
-	if code != 1 || !strings.Contains(errs, "app7@production/venta/901") || !strings.Contains(out, "1 distintas") {
+	if code != 1 || !strings.Contains(errs, "app7@production/venta/901") || !strings.Contains(out, "distintas (no se sobrescribieron): 1") {
 		t.Errorf("copy over a different entry: exit %d, want 1 naming it\n%s%s", code, out, errs)
 	}
 }
@@ -254,7 +254,7 @@ func TestRunOnPostgreSQL(t *testing.T) {
 	report := filepath.Join(dir, "r", "ventas.result.csv")
 	before, _ := os.Stat(report)
 	code, out, errs = nxcli(t, dir, args...)
-	if code != exitAborted || !strings.Contains(errs, "para el inquilino "+tenant) || !strings.Contains(errs, "Otra ejecución de nxbatch está usando el diario") {
+	if code != exitAborted || !strings.Contains(errs, "para la integración "+tenant) || !strings.Contains(errs, "Otra ejecución de nxbatch está usando el diario") {
 		t.Errorf("run while another holds the tenant: exit %d, want 4 naming the tenant\n%s%s", code, out, errs)
 	}
 	if after, _ := os.Stat(report); !after.ModTime().Equal(before.ModTime()) {

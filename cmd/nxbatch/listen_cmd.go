@@ -41,6 +41,10 @@ func (c *listenCmd) Run(e *env) error {
 		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("lst.locked", c.Store)}}
 	}
 	if err != nil {
+		var me *msg.Error
+		if !errors.As(err, &me) {
+			err = &msg.Error{Msg: msg.New("lst.open", c.Store, msg.CauseOf(err)), Err: err}
+		}
 		return &exitError{code: exitUsage, err: err}
 	}
 	ln, err := net.Listen("tcp", c.Addr)

@@ -149,8 +149,8 @@ func TestStockExportReportsRefusedEvents(t *testing.T) {
 	tests := []struct {
 		lang, want string
 	}{
-		{"es", "Atención: se rechazaron 2 eventos del ERP (0 por no poder guardarlos, 1 demasiado grandes, 1 mal formados)"},
-		{"en", "Warning: 2 events from the ERP were refused (0 could not be stored, 1 too large, 1 malformed)"},
+		{"es", "Atención: eventos del ERP rechazados: 2 (no guardados: 0; demasiado grandes: 1; mal formados: 1)"},
+		{"en", "Warning: events from the ERP refused: 2 (not stored: 0; too large: 1; malformed: 1)"},
 	}
 	for _, tt := range tests {
 		out := filepath.Join(dir, "stock-"+tt.lang+".csv")

@@ -206,7 +206,7 @@ func printReconcile(e *env, res *reconcile.Result, store bool, l msg.Lang) {
 	}
 	for _, s := range res.Stock {
 		say(e.stdout, msg.New("rec.stock.head", s.Key.String(), s.LastAttempt.Local().Format("02/01/2006 15:04:05"),
-			s.Source, s.Key.String()).In(l))
+			msg.Source(s.Source, l), s.Key.String()).In(l))
 		for _, r := range s.Rows {
 			if r.Unreadable {
 				say(e.stdout, msg.New("rec.stock.unreadable", r.ID).In(l))
@@ -217,7 +217,7 @@ func printReconcile(e *env, res *reconcile.Result, store bool, l msg.Lang) {
 			if a.Cantidad != nil {
 				qty = a.Cantidad.String()
 			}
-			say(e.stdout, msg.New("rec.stock.row", r.Source, a.ArticuloID, a.ColorID, a.TalleID, qty).In(l))
+			say(e.stdout, msg.New("rec.stock.row", msg.Source(r.Source, l), a.ArticuloID, a.ColorID, a.TalleID, qty).In(l))
 			if !store {
 				continue
 			}

@@ -84,7 +84,7 @@ func TestReconcileCommand(t *testing.T) {
 	}
 
 	code, out, errOut = runCLI(t, dir, append([]string{"reconcile", "--settle-after", "1s", "--lang", "en"}, conn...)...)
-	if code != exitOK || !strings.Contains(out, fmt.Sprintf("%d decisions written", unknown)) || !strings.Contains(out, "least the API's windows allow") {
+	if code != exitOK || !strings.Contains(out, fmt.Sprintf("decisions written to the journal with their evidence: %d", unknown)) || !strings.Contains(out, "least the API's windows allow") {
 		t.Fatalf("reconcile: exit %d\n%s\n%s", code, out, errOut)
 	}
 	vouchers := map[string]int64{}

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"github.com/nxbatch/nxbatch/apiclient"
 	"log/slog"
 	"net"
@@ -55,7 +55,7 @@ func (c *sandboxCmd) Run(e *env) error {
 	l := c.lang()
 	local, err := loopbackAddr(c.Addr)
 	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", msg.New("sbx.addr.bad", c.Addr).In(l), err)}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("sbx.addr.bad", c.Addr), Err: err}}
 	}
 	if !local && !c.AllowRemote {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("sbx.loopback", c.Addr)}}
@@ -63,7 +63,7 @@ func (c *sandboxCmd) Run(e *env) error {
 	data := sandbox.DemoData()
 	if c.Data != "" {
 		if data, err = loadSandboxData(c.Data); err != nil {
-			return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", msg.New("sbx.data.bad", c.Data).In(l), err)}
+			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("sbx.data.bad", c.Data, msg.CauseOf(unwrapAll(err))), Err: err}}
 		}
 	}
 	o := sandbox.Options{Token: c.Token, Env: c.Env, TimeScale: c.TimeScale,
@@ -71,7 +71,7 @@ func (c *sandboxCmd) Run(e *env) error {
 	c.faultFlags.apply(&o)
 	srv, err := sandbox.Start(data, o, c.Addr)
 	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("%s: %w", msg.New("sbx.start", c.Addr).In(l), err)}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("sbx.start", c.Addr, msg.CauseOf(unwrapAll(err))), Err: err}}
 	}
 	if !local {
 		say(e.stderr, msg.New("sbx.remote", srv.URL).In(l))
@@ -96,4 +96,16 @@ func loadSandboxData(path string) (*sandbox.Data, error) {
 	}
 	defer fh.Close()
 	return sandbox.LoadData(fh)
+}
+
+// unwrapAll is the innermost cause of err: the system's or the library's
+// own words, without the English sentences that wrap them on the way up.
+func unwrapAll(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }

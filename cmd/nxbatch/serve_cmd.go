@@ -83,11 +83,11 @@ func (c *serveCmd) Run(e *env) error {
 		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password,
 		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve"))})
 	if err != nil {
-		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", err.Error()), Err: err}}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", msg.CauseOf(err)), Err: err}}
 	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
-		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", err.Error()), Err: err}}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.listen.addr", c.Addr), Err: err}}
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(e.log.Handler(), slog.LevelWarn)}
@@ -103,7 +103,7 @@ func (c *serveCmd) Run(e *env) error {
 	select {
 	case <-e.ctx.Done():
 	case err := <-served:
-		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", err.Error()), Err: err}}
+		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", msg.CauseOf(err)), Err: err}}
 	}
 	say(e.stderr, msg.New("serve.stopping").In(l))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -186,7 +186,7 @@ func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) 
 		// The tenant only: a send takes its lease itself, for as long as
 		// it holds the journal.
 		if err := x.identify(ctx, false); err != nil {
-			return "", errors.New(render(x.resolveError(err), l))
+			return "", x.resolveError(err) // rendered by the page, in its language
 		}
 		return x.tenant, nil
 	}

@@ -42,7 +42,7 @@ func (c *stockExportCmd) Run(e *env) error {
 	if len(st.Articulos) == 0 {
 		say(e.stderr, msg.New("lst.empty", c.Store).In(l))
 	}
-	say(e.stdout, msg.New("lst.exported", len(rows), c.File).In(l))
+	say(e.stdout, msg.Count("lst.exported", len(rows), c.File).In(l))
 	// Events listen had to refuse are stock this file cannot show.
 	ref, err := listener.LoadRefusals(c.Store)
 	if err != nil {

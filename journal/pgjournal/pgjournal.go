@@ -295,7 +295,7 @@ func (s *Store) fail(err error) error {
 		if !errors.As(err, &me) {
 			err = &msg.Error{Msg: msg.New("pgj.failed", s.display, msg.CauseOf(&scrubbed{err: err, text: s.scrub(err.Error())})), Err: err}
 		}
-		s.broken = fmt.Errorf("journal: write to %s failed, stop the run: %w", s.display, err)
+		s.broken = err
 	}
 	return s.broken
 }

@@ -55,7 +55,7 @@ func TestTenantsProceedInParallel(t *testing.T) {
 		t.Fatalf("Acquire of a tenant another machine holds = %v, want ErrLocked", err)
 	}
 	got := me.Msg.In(msg.ES)
-	for _, want := range []string{"Otra ejecución de nxbatch está usando el diario", "para el inquilino t2", "en test, pid"} {
+	for _, want := range []string{"Otra ejecución de nxbatch está usando el diario", "para la integración t2", "en test, pid"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("locked message %q does not say %q", got, want)
 		}
