@@ -17,6 +17,26 @@ import (
 	"github.com/nxbatch/nxbatch/writers"
 )
 
+// isFolder reports whether path names a folder: an existing directory, or
+// a path ending in a separator.
+func isFolder(path string) bool {
+	st, err := os.Stat(path)
+	return (err == nil && st.IsDir()) || strings.HasSuffix(path, string(filepath.Separator)) || strings.HasSuffix(path, "/")
+}
+
+// Exportable reports whether Export can write path: an .xlsx or .csv file,
+// or a folder.
+func Exportable(path string) bool {
+	if isFolder(path) {
+		return true
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".xlsx", ".csv":
+		return true
+	}
+	return false
+}
+
 // Export writes tables to path: an .xlsx workbook with one sheet per
 // catalog, or one .csv in long form (catalog, then the table's own
 // columns), ;-separated UTF-8 with a BOM and CRLF, so that Excel in Spanish
@@ -24,7 +44,7 @@ import (
 // (an existing directory, or a path ending in a separator) gets the API's
 // own JSON answers, which `validate --catalog` reads.
 func Export(path string, s *Snapshot, tables []Table, l msg.Lang) error {
-	if st, err := os.Stat(path); (err == nil && st.IsDir()) || strings.HasSuffix(path, string(filepath.Separator)) || strings.HasSuffix(path, "/") {
+	if isFolder(path) {
 		return ExportDir(path, s)
 	}
 	if !slices.ContainsFunc(tables, Table.Known) {
@@ -155,8 +175,10 @@ func ExportDir(dir string, s *Snapshot) error {
 	if s.MediosPago == nil && s.Motivos == nil {
 		return &msg.Error{Msg: msg.New("catc.export.nothing")}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("export catalogs: %w", err)
+	// The catalogs name bank accounts: their folder is owner-only, as
+	// every other folder nxbatch creates.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
 	}
 	write := func(name string, v any) error {
 		return writers.WriteFileAtomic(filepath.Join(dir, name), func(w io.Writer) error {

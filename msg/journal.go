@@ -64,6 +64,14 @@ func init() {
 			ES: "No se pudo crear la carpeta del diario %s: %s. Indique con --journal (o NXBATCH_JOURNAL) un archivo en una carpeta donde pueda escribir",
 			EN: "The journal's folder for %s could not be made: %s. Give --journal (or NXBATCH_JOURNAL) a file in a folder you can write to",
 		},
+		"jrn.notthere": {
+			ES: "no hay un diario en %s: revise --journal (o NXBATCH_JOURNAL); el diario lo crea la primera ejecución que envía",
+			EN: "there is no journal at %s: check --journal (or NXBATCH_JOURNAL); the first run that sends creates it",
+		},
+		"cli.journal.scheme": {
+			ES: "--journal empieza con %s, que no es un diario que nxbatch conozca: use un archivo o una URL postgres://",
+			EN: "--journal starts with %s, which is not a journal nxbatch knows: use a file or a postgres:// URL",
+		},
 		"jrn.writefailed": {
 			ES: "No se pudo escribir en el diario %s: %s. La ejecución se detiene para no enviar nada sin registrarlo: revise el disco (o el servidor PostgreSQL) y vuelva a ejecutar",
 			EN: "The journal %s could not be written: %s. The run stops so that nothing is sent without a record: check the disk (or the PostgreSQL server) and run again",

@@ -133,6 +133,11 @@ type catalogExportCmd struct {
 
 // Run writes the catalogs to the file.
 func (c *catalogExportCmd) Run(e *env) error {
+	if !catalog.Exportable(c.File) {
+		// Said before anything is fetched: the API's window is spent on
+		// nothing otherwise.
+		return usage("catc.export.ext", c.File)
+	}
 	s, err := loadForShow(e, c.apiFlags, c.Offline, c.MaxAge)
 	if err != nil {
 		return err

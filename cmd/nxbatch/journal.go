@@ -82,6 +82,9 @@ func (c *journalListCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := existingJournal(e, path); err != nil {
+		return err
+	}
 	entries, err := listJournal(e, path, journal.State(c.Status))
 	if err != nil {
 		return localized(err, l)
@@ -164,6 +167,9 @@ func (c *journalResolveCmd) Run(e *env) error {
 	}
 	path, err := c.path(e)
 	if err != nil {
+		return err
+	}
+	if err := existingJournal(e, path); err != nil {
 		return err
 	}
 	j, _, err := openJournal(e, path, 0, journal.Options{}, l)

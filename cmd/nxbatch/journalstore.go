@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -85,6 +87,10 @@ func stateDirOf(e *env, spec string) (string, error) {
 // filePath makes a journal file name absolute, with ~ for the home folder
 // (what kong's path type did when --journal could only be a file).
 func filePath(spec string, e *env) (string, error) {
+	if i := strings.Index(spec, "://"); i > 0 {
+		// A URL that is not PostgreSQL's would become a file named after it.
+		return "", usage("cli.journal.scheme", spec[:i]+"://")
+	}
 	if spec == "~" || strings.HasPrefix(spec, "~/") {
 		home := e.getenv("HOME")
 		if home == "" {
@@ -129,5 +135,22 @@ func defaultStore(e *env, store *string) error {
 		return usage("cli.nohome")
 	}
 	*store = filepath.Join(filepath.Dir(def), "listen")
+	return nil
+}
+
+// existingJournal refuses a journal file that is not there, for the
+// commands that read or settle entries: opening it would create an empty
+// journal and answer as if nothing had ever been sent.
+func existingJournal(e *env, spec string) error {
+	if pgjournal.IsURL(spec) {
+		return nil
+	}
+	path, err := filePath(spec, e)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return usage("jrn.notthere", path)
+	}
 	return nil
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -279,6 +281,49 @@ func TestJournalURLProblems(t *testing.T) {
 		code, out, errs := nxcli(t, dir, "journal", "list", "--journal", c.url)
 		if code != c.code || !strings.Contains(errs, c.want) || strings.Contains(out+errs, pg.Password()) {
 			t.Errorf("journal list --journal %s: exit %d\n%s%s\nwant exit %d saying %q, without the password", pgjournal.Redact(c.url), code, out, errs, c.code, c.want)
+		}
+	}
+}
+
+// TestNothingMadeOfAMistypedPath: commands that read or settle entries do
+// not create a journal where there is none (it would answer that nothing
+// was ever sent), a URL nxbatch does not know is not taken for a file name,
+// and an export to a kind of file nxbatch cannot write is refused before
+// anything is fetched.
+func TestNothingMadeOfAMistypedPath(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no-existe", "journal")
+	from := filepath.Join(dir, "origen")
+	j, err := journal.Open(from, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"list", []string{"journal", "list", "--journal", missing}, "no hay un diario en " + missing},
+		{"resolve", []string{"journal", "resolve", "t/venta/1", "--as", "ok", "--note", "visto", "--journal", missing}, "no hay un diario en"},
+		{"copy to another kind of URL", []string{"journal", "copy", "--from", from, "--to", "mysql://x"}, "mysql://"},
+		{"run with another kind of URL", []string{"run", "--sandbox", "--journal", "mysql://x/db", filepath.Join(dir, "v.csv")}, "use un archivo o una URL postgres://"},
+		{"export to .ods", []string{"catalog", "export", "--base-url", "http://127.0.0.1:1", filepath.Join(dir, "c.ods")}, "use un nombre terminado en .xlsx o .csv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errb := runCLI(t, dir, tt.args...)
+			if code != exitUsage || !strings.Contains(errb, tt.want) {
+				t.Errorf("exit %d, want %d saying %q:\n%s", code, exitUsage, tt.want, errb)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Dir(missing)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a journal folder was made where there was none: %v", err)
+	}
+	for _, made := range []string{"mysql:", "c.ods"} {
+		if _, err := os.Stat(filepath.Join(dir, made)); err == nil {
+			t.Errorf("%s was made", made)
 		}
 	}
 }
