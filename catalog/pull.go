@@ -152,14 +152,14 @@ func failure(p Pulled) msg.Message {
 	return msg.New("cat.fetchfailed", p.Err.Error())
 }
 
-// age writes how old a copy is, to the minute (to the second when younger
+// age says how old a copy is, to the minute (to the second when younger
 // than a minute, which is what tests and a second pull see).
-func age(now, t time.Time) string {
+func age(now, t time.Time) msg.Duration {
 	d := now.Sub(t)
 	if d < time.Minute {
-		return d.Round(time.Second).String()
+		return msg.Duration(d.Round(time.Second))
 	}
-	return d.Round(time.Minute).String()
+	return msg.Duration(d.Round(time.Minute))
 }
 
 func seconds(d time.Duration) int { return int((d + time.Second - 1) / time.Second) }

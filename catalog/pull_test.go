@@ -183,7 +183,7 @@ func TestPullWaitingSaysWhen(t *testing.T) {
 		p    Pulled
 		want string
 	}{
-		{got[0], "medios-pago: no se consultó (la API permite una consulta de parámetros por minuto para todos los catálogos juntos; se podrá pedir a las 10:01:00 (en 40 s)); queda la copia guardada de hace 20s"},
+		{got[0], "medios-pago: no se consultó (la API permite una consulta de parámetros por minuto para todos los catálogos juntos; se podrá pedir a las 10:01:00 (en 40 s)); queda la copia guardada de hace 20 segundos"},
 		{got[1], "motivos: no se consultó (la API permite una consulta de parámetros por minuto para todos los catálogos juntos; se podrá pedir a las 10:01:00 (en 40 s)) y no hay copia guardada"},
 	}
 	for _, tt := range tests {
@@ -207,7 +207,7 @@ func TestPullFreshCopyIsKept(t *testing.T) {
 	if got[0].Status != Fresh || len(api.calls) != 1 {
 		t.Errorf("got %+v after %d calls, want Fresh without a second call", got, len(api.calls))
 	}
-	if s := got[0].Message(clk.now).In(msg.EN); s != "motivos: the cached copy is 10m0s old; no need to fetch it" {
+	if s := got[0].Message(clk.now).In(msg.EN); s != "motivos: the cached copy is 10 minutes old; no need to fetch it" {
 		t.Errorf("message = %s", s)
 	}
 }
@@ -282,7 +282,7 @@ func TestPullFailureKeepsCachedCopy(t *testing.T) {
 	if s.MediosPago == nil || !got[0].Fetched.Equal(t0) {
 		t.Fatalf("snapshot lost the cached copy: %+v %+v", s, got)
 	}
-	want := "medios-pago: not fetched (could not be fetched: dial tcp 127.0.0.1:1: connection refused); the cached copy from 2h0m0s ago stays"
+	want := "medios-pago: not fetched (could not be fetched: dial tcp 127.0.0.1:1: connection refused); the cached copy from 2 hours ago stays"
 	if m := got[0].Message(clk.now).In(msg.EN); m != want {
 		t.Errorf("message\n got %s\nwant %s", m, want)
 	}

@@ -87,7 +87,7 @@ func TestShow(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		"Cuentas bancarias (medioPago.cuentaBancariaId) — copia de hace 2m0s",
+		"Cuentas bancarias (medioPago.cuentaBancariaId) — copia de hace 2 minutos",
 		"  id  descripción  banco          alias       CBU",
 		"  10  Nación CC    Banco Nación",
 		"Motivos de movimiento de stock vigentes (motivoId)",

@@ -225,7 +225,7 @@ func (e *TooSoonError) Is(target error) bool { return target == ErrTooSoon }
 
 // Message is the user-facing text of e.
 func (e *TooSoonError) Message() msg.Message {
-	return msg.New("jrn.too_soon", e.Key.Business, e.Hold.String(), e.Wait.Round(time.Second/10).String())
+	return msg.New("jrn.too_soon", e.Key.Business, msg.Duration(e.Hold), msg.Duration(e.Wait.Round(time.Second/10)))
 }
 
 // NotSendableError is Begin's refusal of a key whose entry is OK, Unknown or

@@ -215,7 +215,7 @@ func TestRefusalMessagesComeFromTheCatalog(t *testing.T) {
 		want string
 	}{
 		{&TooSoonError{Key: k, Hold: 30 * time.Second, Wait: 12 * time.Second},
-			"ORD-9 se envió hace menos de 30s y la API puede estar procesando ese envío todavía: se podrá reenviar en 12s"},
+			"ORD-9 se envió hace menos de 30 segundos y la API puede estar procesando ese envío todavía: se podrá reenviar en 12 segundos"},
 		{&NotSendableError{Key: k, State: Unknown},
 			"ORD-9 figura como «unknown» en el diario: no se reenvía para no duplicarlo"},
 	}

@@ -441,7 +441,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 				return // pending: the next run sends it
 			}
 			wait := s.o.Resend.NotSentWait(failures)
-			s.log.Info(msg.New("log.resend.unsent", jb.key.String(), wait.String()).In(s.o.Lang))
+			s.log.Info(msg.New("log.resend.unsent", jb.key.String(), msg.Duration(wait)).In(s.o.Lang))
 			if sendrules.Sleep(ctx, wait) != nil {
 				return
 			}
@@ -455,7 +455,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 			wait := s.o.Resend.RefusedWait(out.Wait, sends)
 			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: msg.New("jrn.notprocessed", resendReason(out)).In(msg.ES),
 				Window: s.stockAnswered(isStock, wait)})
-			s.log.Info(msg.New("log.resend.window", jb.key.String(), out.Status, wait.String()).In(s.o.Lang))
+			s.log.Info(msg.New("log.resend.window", jb.key.String(), out.Status, msg.Duration(wait)).In(s.o.Lang))
 			if !isStock && sendrules.Sleep(ctx, wait) != nil {
 				return
 			}

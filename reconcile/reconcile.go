@@ -480,13 +480,6 @@ func (p *Plan) Messages() []msg.Message {
 // clock renders a time for messages: the user's local time.
 func clock(t time.Time) string { return t.Local().Format("02/01/2006 15:04:05") }
 
-// duration renders a wait for messages, rounded for people.
-func duration(d time.Duration) string {
-	switch {
-	case d >= time.Minute:
-		return d.Round(time.Second).String()
-	case d >= time.Second:
-		return d.Round(100 * time.Millisecond).String()
-	}
-	return d.Round(time.Millisecond).String()
-}
+// duration renders a wait for messages, in words of the message's
+// language.
+func duration(d time.Duration) msg.Duration { return msg.Duration(d) }

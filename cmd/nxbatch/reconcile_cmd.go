@@ -76,7 +76,7 @@ func (c *reconcileCmd) Run(e *env) error {
 func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRun, store bool, l msg.Lang) (*reconcile.Result, error) {
 	o.Tenant, o.Env, o.Scale = cn.tenant, cn.env, cn.scale
 	o.Waiting = func(w sendrules.Window, d time.Duration) {
-		say(e.stderr, msg.New("rec.waiting", d.Round(100*time.Millisecond).String(), string(w)).In(l))
+		say(e.stderr, msg.New("rec.waiting", msg.Duration(d), string(w)).In(l))
 	}
 	p, err := reconcile.Prepare(cn.journal, o)
 	if err == nil && len(p.Ventas()) > 0 {
@@ -129,7 +129,7 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 	}
 	if r := res.Reads; r.Exports+r.Comprobantes > 0 {
 		say(e.stdout, msg.New("rec.reads", r.Exports, r.Comprobantes, r.Refused,
-			r.Took().Round(time.Millisecond).String(), r.Floor.Round(time.Millisecond).String()).In(l))
+			msg.Duration(r.Took()), msg.Duration(r.Floor)).In(l))
 	}
 	var retry time.Time
 	later := 0
@@ -171,7 +171,7 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile
 	snap, err := cache.Load()
 	if err == nil && (snap.Config == nil || time.Since(snap.ConfigFetched) > ttl) {
 		if next, nerr := cn.journal.NextAllowed(cn.tenant, catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
-			say(e.stderr, msg.New("rec.waiting", time.Until(next).Round(100*time.Millisecond).String(), catalog.WindowName).In(l))
+			say(e.stderr, msg.New("rec.waiting", msg.Duration(time.Until(next)), catalog.WindowName).In(l))
 		}
 		var pulled []catalog.Pulled
 		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{catalog.Config}, MaxAge: ttl, Wait: true})
@@ -250,7 +250,7 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 	// Every attempt of the run has answered by now: once the key hold has
 	// passed, the API holds none of them, and all are older than the hold.
 	hold := cn.scaled(sendrules.KeyHold)
-	say(e.stderr, msg.New("rec.run.hold", hold.String()).In(l))
+	say(e.stderr, msg.New("rec.run.hold", msg.Duration(hold)).In(l))
 	if err := sendrules.Sleep(e.ctx, hold); err != nil {
 		return code, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.interrupted")}}
 	}

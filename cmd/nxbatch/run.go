@@ -114,7 +114,7 @@ func (c *runCmd) Run(e *env) error {
 	var prog *progress
 	res, err := runner.Send(e.ctx, files, cn.client, cn.journal, runner.Options{Submit: so, Pacing: pacing,
 		BaseURL: cn.client.BaseURL(), Planned: func(toSend int, least time.Duration) func(int) {
-			say(e.stdout, msg.New("plan.tosend", msg.Count("n.requests", toSend), least.Round(time.Second).String()).In(l))
+			say(e.stdout, msg.New("plan.tosend", msg.Count("n.requests", toSend), msg.Duration(least.Round(time.Second))).In(l))
 			prog = newProgress(e, toSend, l)
 			return prog.update
 		}})

@@ -81,7 +81,7 @@ func (c *sandboxCmd) Run(e *env) error {
 	say(e.stdout, msg.New("sbx.token", c.Token).In(l))
 	say(e.stdout, msg.New("sbx.inspect", srv.URL+sandbox.InspectPath).In(l))
 	if c.ExportLag > 0 {
-		say(e.stdout, msg.New("sbx.exportlag", c.ExportLag).In(l))
+		say(e.stdout, msg.New("sbx.exportlag", msg.Duration(c.ExportLag)).In(l))
 	}
 	<-e.ctx.Done()
 	say(e.stdout, msg.New("sbx.stopping").In(l))

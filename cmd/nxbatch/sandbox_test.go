@@ -49,7 +49,7 @@ func TestSandboxCmdStaysLocal(t *testing.T) {
 		{"not HOST:PORT", []string{"--addr", "127.0.0.1"}, exitUsage,
 			nil, []string{"no es una dirección válida"}},
 		{"export lag", []string{"--addr", "127.0.0.1:0", "--export-lag", "2m", "--lang", "en"}, exitOK,
-			[]string{"sales appear in the exports 2m0s (API time) after they were created"}, nil},
+			[]string{"sales appear in the exports 2 minutes (API time) after they were created"}, nil},
 		{"negative export lag", []string{"--addr", "127.0.0.1:0", "--export-lag=-1m"}, exitUsage,
 			nil, []string{"No se pudo iniciar el sandbox en 127.0.0.1:0", "export lag -1m0s must not be negative"}},
 		{"remote allowed, warned", []string{"--addr", "0.0.0.0:0", "--allow-remote"}, exitOK,

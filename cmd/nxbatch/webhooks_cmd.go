@@ -33,7 +33,7 @@ func (f *apiFlags) admin(e *env) (*webhook.Admin, *conn, error) {
 	return &webhook.Admin{API: cn.client, Windows: cn.journal, Tenant: cn.tenant,
 		ListWindow: cn.scaled(lw), WriteWindow: cn.scaled(ww), Scale: cn.scale,
 		Waiting: func(d time.Duration) {
-			say(e.stderr, msg.New("wh.waiting", d.Round(time.Millisecond).String()).In(l))
+			say(e.stderr, msg.New("wh.waiting", msg.Duration(d)).In(l))
 		}}, cn, nil
 }
 
