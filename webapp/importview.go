@@ -111,8 +111,9 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	d.Preview = s.previewData(l, u, v, q, "")
 	u.mu.Lock()
 	d.Profile, d.Edits = u.meta.Profile, u.meta.Edits
-	for _, sr := range u.meta.Sends {
-		d.Sends = append(d.Sends, sendLine(sr, now, l))
+	// Newest first, as the history lists them.
+	for i := len(u.meta.Sends) - 1; i >= 0; i-- {
+		d.Sends = append(d.Sends, sendLine(u.meta.Sends[i], now, l))
 	}
 	d.HasResult = len(u.reports) > 0
 	u.mu.Unlock()
