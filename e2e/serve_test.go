@@ -330,6 +330,12 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	if c := text(t, ctx, "#live-counts"); !strings.Contains(c, "2 enviadas y aceptadas") {
 		t.Errorf("live counts at the end: %q", c)
 	}
+	// The heading followed the send to its end.
+	var title string
+	_ = chromedp.Run(ctx, chromedp.Title(&title))
+	if h := text(t, ctx, "#send-heading"); h != "Envío de errores.csv terminado" || !strings.HasPrefix(title, h) {
+		t.Errorf("at the end the heading says %q and the title %q, want the send finished", h, title)
+	}
 	docShot(t, ctx, "serve-progress.png")
 	if err := chromedp.Run(ctx, chromedp.Click("#result-link a", chromedp.ByQuery), chromedp.WaitVisible("table.rows", chromedp.ByQuery)); err != nil {
 		t.Fatal(err)

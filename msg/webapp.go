@@ -217,3 +217,16 @@ func init() {
 		"web.template.nolist":      {ES: "%s no está descargado: su lista desplegable no se incluye (actualícelo en Catálogos)", EN: "%s is not fetched: its drop-down list is left out (refresh it in Catalogs)"},
 	})
 }
+
+// Messages added by the review of the page (kept apart so that the texts
+// above keep their lines).
+func init() {
+	register(map[string]Text{
+		// The progress page's heading, as the send goes and once it ended.
+		"web.send.title.stopping": {ES: "Deteniendo el envío de %s", EN: "Stopping the send of %s"},
+		"web.send.title.done":     {ES: "Envío de %s terminado", EN: "Send of %s finished"},
+		"web.send.title.stopped":  {ES: "Envío de %s detenido", EN: "Send of %s stopped"},
+		"web.send.title.cut":      {ES: "Envío de %s interrumpido", EN: "Send of %s cut short"},
+		"web.send.title.failed":   {ES: "No se envió %s", EN: "%s was not sent"},
+	})
+}

@@ -25,3 +25,21 @@ func TestImportPageListsSendsNewestFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressHeadingSaysTheSendEnded: once a send ended, its progress page
+// no longer says "Enviando": it says the send finished (or was stopped, see
+// TestStopSettlesInFlight), in its heading and its title.
+func TestProgressHeadingSaysTheSendEnded(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	page := b.uploadSample("ventas.csv")
+	b.post(page+"/send", nil)
+	b.waitSent(page)
+	a := b.get(page + "/send")
+	if strings.Contains(a.body, "Enviando") || !strings.Contains(a.body, `<h1 id="send-heading">Envío de ventas.csv terminado</h1>`) ||
+		!strings.Contains(a.body, "<title>Envío de ventas.csv terminado") {
+		t.Errorf("progress page after the end:\n%s", a.body)
+	}
+	if a := b.get(page + "/events"); !strings.Contains(a.body, `"heading":"Envío de ventas.csv terminado"`) {
+		t.Errorf("the done event does not carry the heading:\n%s", a.body)
+	}
+}

@@ -34,6 +34,10 @@ type sendJob struct {
 	failed   msg.Message // the send could not start (journal, tenant)
 	changed  chan struct{}
 	finished time.Time
+	// end is how the send ended, for the page's heading: done, stopped
+	// (the stop button), cut (the API or the journal cut it short, or too
+	// many rejections), failed (it could not start).
+	end string
 }
 
 // update changes the job under its lock and wakes the pages following it.
@@ -48,6 +52,8 @@ func (j *sendJob) update(fn func()) {
 // progress is what a progress page shows, as the events carry it.
 type progress struct {
 	State   string  `json:"state"`
+	Heading string  `json:"heading"`
+	Count   string  `json:"count"`
 	ToSend  int     `json:"toSend"`
 	Done    int     `json:"done"`
 	Percent int     `json:"percent"`
@@ -60,6 +66,8 @@ type progress struct {
 // snapshot renders the job's state in language l; j.mu is held.
 func (j *sendJob) snapshot(s *Server, l msg.Lang) progress {
 	p := progress{State: j.state, ToSend: j.toSend, Done: j.done, Counts: counts(j.rows, l)}
+	p.Heading = msg.New(j.headingKey(), s.nameOf(j.id)).In(l)
+	p.Count = msg.New("web.send.count", j.done, j.toSend).In(l)
 	if j.toSend > 0 {
 		p.Percent = j.done * 100 / j.toSend
 	} else if j.state == "done" {
@@ -78,6 +86,26 @@ func (j *sendJob) snapshot(s *Server, l msg.Lang) progress {
 		p.Result = "/u/" + j.id + "/result"
 	}
 	return p
+}
+
+// headingKey is the key of the progress page's heading: sending, stopping,
+// or how the send ended; j.mu is held.
+func (j *sendJob) headingKey() string {
+	switch {
+	case j.state == "stopping":
+		return "web.send.title.stopping"
+	case j.state != "done":
+		return "web.send.title"
+	}
+	return "web.send.title." + j.end
+}
+
+// nameOf is the file name of upload id, as the page shows it.
+func (s *Server) nameOf(id string) string {
+	if u := s.uploads.get(id); u != nil {
+		return u.meta.Name
+	}
+	return ""
 }
 
 // eta is how long the rest of the send will take: at least what the API's
@@ -173,6 +201,16 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 		job.update(func() {
 			job.state, job.finished = "done", s.now()
 			job.said, job.failed = res.Said, failed
+			switch {
+			case failed.Key != "":
+				job.end = "failed"
+			case res.Interrupted:
+				job.end = "stopped"
+			case res.Stopped() || res.MaxErrors:
+				job.end = "cut"
+			default:
+				job.end = "done"
+			}
 			if f != nil && failed.Key == "" {
 				job.rows, _ = f.Counts()
 			}
@@ -333,7 +371,10 @@ func (s *Server) progressPage(w http.ResponseWriter, r *http.Request) {
 	job.mu.Lock()
 	p := job.snapshot(s, lang(r))
 	job.mu.Unlock()
-	s.render(w, r, http.StatusOK, "progress", &progressData{base: s.base(r, "web.send.title", u.meta.Name),
+	job.mu.Lock()
+	title := job.headingKey()
+	job.mu.Unlock()
+	s.render(w, r, http.StatusOK, "progress", &progressData{base: s.base(r, title, u.meta.Name),
 		ID: u.meta.ID, Name: u.meta.Name, P: p, Running: p.State != "done"})
 }
 

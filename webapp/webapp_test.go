@@ -340,6 +340,9 @@ func TestStopSettlesInFlight(t *testing.T) {
 	if a := b.get(page + "/result"); !strings.Contains(a.body, "pendiente") {
 		t.Errorf("result does not show the pending rows")
 	}
+	if a := b.get(page + "/send"); strings.Contains(a.body, "Enviando") || !strings.Contains(a.body, "Envío de muchas.csv detenido") {
+		t.Errorf("the progress page after a stop does not say the send was stopped:\n%s", a.body)
+	}
 }
 
 // TestEventsStream: the progress page's events end with "done".
