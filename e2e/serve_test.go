@@ -310,6 +310,10 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	if s := text(t, ctx, "#fix-status"); !strings.Contains(s, "Fila 2 corregida: ahora está válida") {
 		t.Fatalf("after the fix the page says %q", s)
 	}
+	// The plan at the top follows the fix without a reload.
+	if plan := text(t, ctx, "#plan"); !strings.Contains(plan, "13 filas → 12 ventas (10 con errores)") || !strings.Contains(plan, "1 celda corregida") {
+		t.Errorf("after the fix the plan says %q", plan)
+	}
 	var focused string
 	_ = chromedp.Run(ctx, chromedp.Evaluate(`document.activeElement.id`, &focused))
 	if focused != "fix-status" {

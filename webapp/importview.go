@@ -27,6 +27,9 @@ type importData struct {
 	Sending   bool
 	HasResult bool
 	Alert     string
+	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
+	// page's (hx-swap-oob).
+	OOB bool
 }
 
 // sheetTab is one sheet of a workbook, for the preview's tabs.

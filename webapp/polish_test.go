@@ -2,6 +2,8 @@ package webapp
 
 import (
 	"net/http"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -42,4 +44,34 @@ func TestProgressHeadingSaysTheSendEnded(t *testing.T) {
 	if a := b.get(page + "/events"); !strings.Contains(a.body, `"heading":"Envío de ventas.csv terminado"`) {
 		t.Errorf("the done event does not carry the heading:\n%s", a.body)
 	}
+}
+
+// TestFixUpdatesThePlan: the answer to a fix in place carries the plan
+// again, swapped out of band, so that the line at the top ("13 filas → 12
+// ventas (N con errores)") agrees with the table without a reload.
+func TestFixUpdatesThePlan(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	page := b.uploadSample("errores.csv")
+	if a := b.get(page); !strings.Contains(a.body, "13 filas → 12 ventas (11 con errores)") {
+		t.Fatalf("plan before the fix:\n%s", a.body)
+	}
+	a := b.fix(page, url.Values{"sheet": {"0"}, "page": {"1"}, "version": {"0"}, "row": {"0"}, "col": {"11"}, "value": {"1000"}})
+	plan := regexp.MustCompile(`(?s)<section [^>]*id="plan" hx-swap-oob="true">(.*?)</section>`).FindStringSubmatch(a.body)
+	if a.status != http.StatusOK || plan == nil {
+		t.Fatalf("fix: %d, want the plan out of band:\n%s", a.status, a.body)
+	}
+	for _, want := range []string{"13 filas → 12 ventas (10 con errores)", "1 celda corregida"} {
+		if !strings.Contains(plan[1], want) {
+			t.Errorf("the plan sent with the fix lacks %q:\n%s", want, plan[1])
+		}
+	}
+}
+
+// fix posts a fix in place as htmx does.
+func (b *bed) fix(page string, form url.Values) answer {
+	b.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, b.ts.URL+page+"/cells", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("HX-Request", "true")
+	return b.do(req)
 }

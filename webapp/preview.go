@@ -517,7 +517,12 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"?"+q.values().Encode(), http.StatusSeeOther)
 		return
 	}
-	s.renderFragment(w, "import", "preview", s.previewData(l, u, next, q, status))
+	// The plan's counts changed with the row: it comes along, swapped out
+	// of band, so that the line at the top agrees with the table.
+	d := s.importData(r, u, next, q, "")
+	d.Preview = s.previewData(l, u, next, q, status)
+	d.OOB = true
+	s.renderFragment(w, "import", "fixed", d)
 }
 
 // applyFix writes the fixed version with the cell changed, validates it
