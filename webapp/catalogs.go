@@ -69,8 +69,13 @@ func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, status i
 		} else {
 			ct.Age = msg.New("web.catalogs.never").In(l)
 		}
-		if t.Note.Key != "" {
-			ct.Note = t.Note.In(l)
+		switch {
+		case t.Note.Key == "catc.notfetched":
+			// The command line says which command fetches it; the page
+			// has its own button for that.
+			ct.Note = msg.New("web.catalogs.notfetched").In(l)
+		case t.Note.Key != "":
+			ct.Note = msg.ForPage(t.Note).In(l)
 		}
 		d.Tables = append(d.Tables, ct)
 	}

@@ -162,7 +162,7 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 		if q.Only {
 			i = int(attn[q.Sheet][k])
 		}
-		rv := sh.RowView(i, l)
+		rv := sh.RowViewFor(i, l, msg.ForPage)
 		rd := rowData{Index: i, Row: rv.SourceRow, Status: rv.Status.String(), StatusText: statusText(rv.Status, l),
 			Tone: toneClass(rv.Status), Message: rv.Message, Request: rv.Request}
 		if result && rv.FacturaID != 0 {

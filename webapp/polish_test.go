@@ -1,11 +1,14 @@
 package webapp
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // TestImportPageListsSendsNewestFirst: the import page lists an upload's
@@ -74,4 +77,49 @@ func (b *bed) fix(page string, form url.Values) answer {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("HX-Request", "true")
 	return b.do(req)
+}
+
+// TestPageHintsPointAtThePage: where the command line would send the user
+// to a terminal (nxbatch catalog pull/show, --max-errors, "el informe"),
+// the page points at its own controls; the command line keeps its words.
+func TestPageHintsPointAtThePage(t *testing.T) {
+	b := newBed(t, bedOptions{maxErrors: 2, workers: 1})
+	// A catalog never fetched: the refresh button, not a command.
+	a := b.get("/catalogs")
+	if strings.Contains(a.body, "nxbatch catalog") || !strings.Contains(a.body, "Todavía no se descargó: use «Actualizar desde la API», arriba") {
+		t.Errorf("the catalogs page sends the user to a terminal:\n%s", a.body)
+	}
+	// A row error: the Catálogos page, not `nxbatch catalog show`.
+	csv := "ordenId,usuario.email,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n" +
+		"90001,a@example.com,105,10,1,10,0,0,0,10,DEPOSITO_BANCO\n"
+	page := b.upload("banco.csv", []byte(csv)).location
+	a = b.get(page)
+	if strings.Contains(a.body, "nxbatch catalog show") || !strings.Contains(a.body, "indique la cuenta bancaria (vea las cuentas en Catálogos y plantillas, arriba)") {
+		t.Errorf("a row error sends the user to a terminal:\n%s", a.body)
+	}
+	// The rejection limit: the page's limit and its Reportes, not
+	// --max-errors and "el informe".
+	stock := "depositoId,motivoId,tipo,fecha,detalle,depositoDosId,articulos.articuloId,articulos.colorId,articulos.talleId,articulos.cantidad\n"
+	for i := range 4 {
+		stock += fmt.Sprintf("1,1,INGRESO_STOCK,2026-11-20,Recuento %d,,%d,,,1\n", i, 99990+i)
+	}
+	page = b.upload("rechazos.csv", []byte(stock)).location
+	b.post(page+"/send", nil)
+	b.waitSent(page)
+	for _, p := range []string{page + "/send", page + "/result", page, "/history"} {
+		a := b.get(p)
+		if strings.Contains(a.body, "--max-errors") || strings.Contains(a.body, "en el informe") {
+			t.Errorf("%s speaks of --max-errors or \"el informe\":\n%s", p, a.body)
+		}
+	}
+	if a := b.get(page + "/send"); !strings.Contains(a.body, "se detuvo el envío tras 2 rechazos seguidos (el límite con que se inició esta página): revise el motivo en las filas rechazadas del resultado, o en los Reportes") {
+		t.Errorf("the stop for the rejection limit does not point at the page:\n%s", a.body)
+	}
+	if a := b.get(page + "/result"); !strings.Contains(a.body, "no enviado: el envío se detuvo tras 2 rechazos seguidos; corrija el motivo de los rechazos y vuelva a enviar") {
+		t.Errorf("the rows left by the rejection limit do not say it as the page does:\n%s", a.body)
+	}
+	// The command line's words are unchanged.
+	if got := msg.New("run.maxerrors", 2).In(msg.ES); !strings.Contains(got, "--max-errors") {
+		t.Errorf("the command line's message changed: %q", got)
+	}
 }

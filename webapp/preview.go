@@ -562,7 +562,7 @@ func (s *Server) fixStatus(v *version, sheet int, before pipeline.RowView, ed ed
 	sh := v.file.Sheets[sheet]
 	// A fix keeps every row where it was, unless it emptied its row.
 	if i := before.Index; i < sh.Rows() {
-		if rv := sh.RowView(i, l); rv.SourceRow == before.SourceRow {
+		if rv := sh.RowViewFor(i, l, msg.ForPage); rv.SourceRow == before.SourceRow {
 			if pipeline.NeedsAttention(rv.Status) {
 				return msg.New("web.fix.still", ed.Row, rv.Message).In(l)
 			}

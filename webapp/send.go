@@ -77,7 +77,7 @@ func (j *sendJob) snapshot(s *Server, l msg.Lang) progress {
 	case j.failed.Key != "":
 		p.Said = j.failed.In(l)
 	case j.said.Key != "":
-		p.Said = j.said.In(l)
+		p.Said = msg.ForPage(j.said).In(l)
 	}
 	if j.state == "sending" {
 		p.ETA = msg.New("web.send.eta", duration(j.eta(s, s.now()), l)).In(l)
@@ -289,7 +289,8 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 	rows, _ := f.Counts()
 	rec := sendRecord{Started: started, Finished: s.now(), Sent: res.Sent, Rows: map[string]int{}}
 	if res.Said.Key != "" {
-		rec.Said = map[msg.Lang]string{msg.ES: res.Said.In(msg.ES), msg.EN: res.Said.In(msg.EN)}
+		said := msg.ForPage(res.Said)
+		rec.Said = map[msg.Lang]string{msg.ES: said.In(msg.ES), msg.EN: said.In(msg.EN)}
 	}
 	for st, n := range rows {
 		rec.Rows[st.String()] = n
