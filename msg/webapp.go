@@ -267,6 +267,10 @@ func init() {
 			ES: "resultado desconocido (%s): puede haberse registrado. No se reenvía solo: verifique en el ERP y resuélvalo en Historial, «Resultados desconocidos»%.0s",
 			EN: "outcome unknown (%s): it may have been recorded. It is not resent automatically: check the ERP and settle it in History, \"Unknown outcomes\"%.0s",
 		},
+		// The catalogs' column titles: the command line names the kinds as
+		// its commands do (venta, facturar); the page in the user's words.
+		"web.page.catc.col.venta":    {ES: "sirve para ventas", EN: "usable in sales"},
+		"web.page.catc.col.facturar": {ES: "sirve para facturar preventas", EN: "usable to invoice presales"},
 		"web.page.sub.stillunknown": {
 			ES: "resultado desconocido de un envío anterior: verifique en el ERP y resuélvalo en Historial, «Resultados desconocidos»%.0s",
 			EN: "outcome unknown from an earlier send: check the ERP and settle it in History, \"Unknown outcomes\"%.0s",

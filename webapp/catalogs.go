@@ -62,7 +62,7 @@ func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, status i
 	for _, t := range catalog.Tables(&snap, l) {
 		ct := catalogTable{Title: t.Title.In(l), Rows: t.Rows}
 		for _, h := range t.Header {
-			ct.Header = append(ct.Header, h.In(l))
+			ct.Header = append(ct.Header, msg.ForPage(h).In(l))
 		}
 		if t.Known() {
 			ct.Age = msg.New("web.catalogs.age", ago(now, t.Fetched, l)).In(l)

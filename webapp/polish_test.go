@@ -123,3 +123,20 @@ func TestPageHintsPointAtThePage(t *testing.T) {
 		t.Errorf("the command line's message changed: %q", got)
 	}
 }
+
+// TestCatalogHeadersInEnglish: the catalogs page in English names the
+// payment types' columns in English, not "valid for venta".
+func TestCatalogHeadersInEnglish(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	b.post("/lang", url.Values{"lang": {"en"}, "back": {"/"}})
+	b.uploadSample("ventas.csv") // fetches the payment types
+	a := b.get("/catalogs")
+	if strings.Contains(a.body, "for venta") || strings.Contains(a.body, "for facturar") ||
+		!strings.Contains(a.body, `<th scope="col">usable in sales</th><th scope="col">usable to invoice presales</th>`) {
+		t.Errorf("English catalog headers:\n%s", a.body)
+	}
+	b.post("/lang", url.Values{"lang": {"es"}, "back": {"/"}})
+	if a := b.get("/catalogs"); !strings.Contains(a.body, `<th scope="col">sirve para ventas</th><th scope="col">sirve para facturar preventas</th>`) {
+		t.Errorf("Spanish catalog headers:\n%s", a.body)
+	}
+}
