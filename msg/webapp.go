@@ -231,6 +231,21 @@ func init() {
 
 		"web.catalogs.notfetched": {ES: "Todavía no se descargó: use «Actualizar desde la API», arriba (la API permite un catálogo por minuto).", EN: "Not fetched yet: use \"Refresh from the API\", above (the API allows one catalog a minute)."},
 
+		// What a refresh of the catalogs did, as the page says it.
+		"web.catname.medios-pago":        {ES: "Medios de pago", EN: "Payment methods"},
+		"web.catname.motivos":            {ES: "Motivos de stock", EN: "Stock reasons"},
+		"web.catname.config":             {ES: "Configuración de la empresa", EN: "Company configuration"},
+		"web.catname.depositos":          {ES: "Depósitos", EN: "Warehouses"},
+		"web.catname.puntos-venta":       {ES: "Puntos de venta", EN: "Points of sale"},
+		"web.catname.empleados":          {ES: "Empleados", EN: "Employees"},
+		"web.catalogs.pull.fetched":      {ES: "%s: actualizado desde la API.", EN: "%s: fetched from the API."},
+		"web.catalogs.pull.fresh":        {ES: "%s: la copia guardada es de %s; no hace falta consultarlo.", EN: "%s: the cached copy is from %s; no need to fetch it."},
+		"web.catalogs.pull.window":       {ES: "la API permite una consulta de catálogos por minuto; se podrá pedir a las %s (en %s)", EN: "the API allows one catalog request a minute; it can be fetched at %s (in %s)"},
+		"web.catalogs.pull.unauthorized": {ES: "la API rechazó el token (HTTP 401): quien inició esta página debe revisarlo", EN: "the API refused the token (HTTP 401): whoever started this page must check it"},
+		"web.catalogs.pull.apiwait":      {ES: "la API pidió esperar %s: «%s»; se podrá pedir a las %s", EN: "the API asked to wait %s: \"%s\"; it can be fetched at %s"},
+		"web.catalogs.pull.none":         {ES: "%s: no se descargó (%s) y no hay copia guardada.", EN: "%s: not fetched (%s) and there is no cached copy."},
+		"web.catalogs.pull.cached":       {ES: "%s: no se descargó (%s); queda la copia guardada, descargada %s.", EN: "%s: not fetched (%s); the cached copy, fetched %s, stays."},
+
 		// The page's wording of messages whose command-line wording sends
 		// the user to a terminal (ForPage): the same arguments, pointing at
 		// the page's own controls. An argument the page does not say is

@@ -1,10 +1,12 @@
 package webapp
 
 import (
+	"errors"
 	"net/http"
 	"sort"
 	"time"
 
+	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
@@ -61,8 +63,16 @@ func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, status i
 	now := s.now()
 	for _, t := range catalog.Tables(&snap, l) {
 		ct := catalogTable{Title: t.Title.In(l), Rows: t.Rows}
-		for _, h := range t.Header {
+		for c, h := range t.Header {
 			ct.Header = append(ct.Header, msg.ForPage(h).In(l))
+			if h.Key == "catc.col.modificado" {
+				// The API's timestamps, as the page writes dates.
+				for _, row := range ct.Rows {
+					if c < len(row) {
+						row[c] = shownTimestamp(row[c])
+					}
+				}
+			}
 		}
 		if t.Known() {
 			ct.Age = msg.New("web.catalogs.age", ago(now, t.Fetched, l)).In(l)
@@ -114,10 +124,57 @@ func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
 	var notes []string
 	for _, p := range pulled {
-		notes = append(notes, p.Message(now).In(l))
+		notes = append(notes, pulledText(p, now, l))
 	}
 	s.log.Info("catalogs refreshed from the page")
 	s.renderCatalogs(w, r, http.StatusOK, notes, "")
+}
+
+// pulledText says what a refresh did to one catalog, as the page says it:
+// the catalog by the name the page shows, ages in words, no command.
+func pulledText(p catalog.Pulled, now time.Time, l msg.Lang) string {
+	name := catalogName(p.Name)
+	var why msg.Message
+	switch p.Status {
+	case catalog.Fetched:
+		return msg.New("web.catalogs.pull.fetched", name).In(l)
+	case catalog.Fresh:
+		return msg.New("web.catalogs.pull.fresh", name, ago(now, p.Fetched, l)).In(l)
+	case catalog.Waiting:
+		why = msg.New("web.catalogs.pull.window", p.Next.Local().Format("15:04:05"), duration(p.Next.Sub(now), l))
+	default:
+		var we *apiclient.WaitError
+		switch {
+		case errors.Is(p.Err, apiclient.ErrUnauthorized):
+			why = msg.New("web.catalogs.pull.unauthorized")
+		case errors.As(p.Err, &we) && we.Message != "" && !p.Next.IsZero():
+			why = msg.New("web.catalogs.pull.apiwait", duration(we.Wait, l), we.Message, p.Next.Local().Format("15:04:05"))
+		default:
+			why = msg.New("cat.fetchfailed", msg.CauseOf(p.Err))
+		}
+	}
+	if p.Fetched.IsZero() {
+		return msg.New("web.catalogs.pull.none", name, why).In(l)
+	}
+	return msg.New("web.catalogs.pull.cached", name, why, ago(now, p.Fetched, l)).In(l)
+}
+
+// catalogName is catalog n as the page names it ("Depósitos"), in the
+// sentence's language.
+func catalogName(n catalog.Name) msg.Message { return msg.New("web.catname." + string(n)) }
+
+// shownTimestamp writes one of the API's timestamps ("2026-01-05T09:00:00")
+// as the page writes dates (05/01/2026 09:00); anything else as it came.
+func shownTimestamp(v string) string {
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t.Format("02/01/2006 15:04")
+		}
+	}
+	if t, err := time.Parse("2006-01-02", v); err == nil {
+		return t.Format("02/01/2006")
+	}
+	return v
 }
 
 // age is when catalog n was fetched (zero when never), for ordering.
@@ -152,7 +209,7 @@ func (s *Server) templateFile(w http.ResponseWriter, r *http.Request) {
 	var notes []msg.Message
 	for _, n := range template.Needs(k) {
 		if age(&snap, n).IsZero() {
-			notes = append(notes, msg.New("web.template.nolist", string(n)))
+			notes = append(notes, msg.New("web.template.nolist", catalogName(n)))
 		}
 	}
 	x, err := template.Build(k, &snap, template.Options{Notes: notes, Now: s.now()})

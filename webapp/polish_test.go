@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nxbatch/nxbatch/msg"
 )
@@ -138,5 +139,35 @@ func TestCatalogHeadersInEnglish(t *testing.T) {
 	b.post("/lang", url.Values{"lang": {"es"}, "back": {"/"}})
 	if a := b.get("/catalogs"); !strings.Contains(a.body, `<th scope="col">sirve para ventas</th><th scope="col">sirve para facturar preventas</th>`) {
 		t.Errorf("Spanish catalog headers:\n%s", a.body)
+	}
+}
+
+// TestCatalogRefreshSpeaksThePagesWords: what a refresh says names the
+// catalogs as the page does (not depositos, puntos-venta), gives ages in
+// words (not 3m0s), and the motivos' timestamps read dd/mm/yyyy hh:mm.
+func TestCatalogRefreshSpeaksThePagesWords(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	b.uploadSample("ventas.csv") // fetches the payment methods
+	time.Sleep(time.Second)      // the scaled parameter window (0.6 s) passes
+	b.srv.now = func() time.Time { return time.Now().Add(3 * time.Minute) }
+	a := b.post("/catalogs/refresh", nil)
+	if a.status == http.StatusSeeOther {
+		a = b.get(a.location)
+	}
+	notes := regexp.MustCompile(`(?s)<ul class="notice" role="status">(.*?)</ul>`).FindStringSubmatch(a.body)
+	if notes == nil {
+		t.Fatalf("the refresh says nothing:\n%s", a.body)
+	}
+	for _, want := range []string{"Motivos de stock: actualizado desde la API.", "Depósitos: no se descargó (la API permite una consulta de catálogos por minuto; se podrá pedir a las ",
+		"Puntos de venta: no se descargó", "Medios de pago: no se descargó (", "queda la copia guardada, descargada hace 3 minutos."} {
+		if !strings.Contains(notes[1], want) {
+			t.Errorf("the refresh's notes lack %q:\n%s", want, notes[1])
+		}
+	}
+	if bad := regexp.MustCompile(`\b(medios-pago|motivos|depositos|config|puntos-venta|empleados)\b|\d+m\d+s|\d+(\.\d+)?s\b`).FindString(notes[1]); bad != "" {
+		t.Errorf("the refresh's notes say %q, program output:\n%s", bad, notes[1])
+	}
+	if strings.Contains(a.body, "2026-01-05T09:00:00") || !strings.Contains(a.body, "<td>05/01/2026 09:00</td>") {
+		t.Errorf("the motivos' timestamps are not written as dates:\n%s", a.body)
 	}
 }
