@@ -50,10 +50,11 @@ func (s *Server) snapshot(r *http.Request) (catalog.Snapshot, bool) {
 }
 
 func (s *Server) catalogs(w http.ResponseWriter, r *http.Request) {
-	s.renderCatalogs(w, r, http.StatusOK, nil, "")
+	problem, notes := s.noticeOf(r)
+	s.renderCatalogs(w, r, notes, problem)
 }
 
-func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, status int, notes []string, problem string) {
+func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, notes []string, problem string) {
 	l := lang(r)
 	d := &catalogsData{base: s.base(r, "web.catalogs.title"), Notes: notes, Problem: problem, Kinds: []string{"venta", "facturar", "stock"}}
 	snap, ok := s.snapshot(r)
@@ -89,26 +90,27 @@ func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, status i
 		}
 		d.Tables = append(d.Tables, ct)
 	}
-	s.render(w, r, status, "catalogs", d)
+	s.render(w, r, http.StatusOK, "catalogs", d)
 }
 
 // refreshCatalogs fetches the catalogs the shared parameter window allows
 // now, the oldest first, never waiting: one a minute against the real API.
+// It answers with a redirect to the catalogs page, which says what it did.
 func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
-	l := lang(r)
+	fail := func(m msg.Message) { s.redirectWith(w, r, "/catalogs", notice{problem: m}) }
 	j, release, err := s.gate.acquire(0)
 	if err != nil {
 		if errLocked(err) {
-			s.renderCatalogs(w, r, http.StatusConflict, nil, msg.New("web.catalogs.locked").In(l))
+			fail(msg.New("web.catalogs.locked"))
 			return
 		}
-		s.renderCatalogs(w, r, http.StatusInternalServerError, nil, msg.New("web.history.nojournal", err.Error()).In(l))
+		fail(msg.New("web.history.nojournal", err.Error()))
 		return
 	}
 	t, err := s.tenantKey(r.Context(), j)
 	if err != nil {
 		release()
-		s.renderCatalogs(w, r, http.StatusServiceUnavailable, nil, msg.New("web.send.notenant", err.Error()).In(l))
+		fail(msg.New("web.send.notenant", err.Error()))
 		return
 	}
 	cache := s.cfg.Backend.Catalogs(t, j)
@@ -118,17 +120,26 @@ func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
 	_, pulled, err := cache.Pull(r.Context(), catalog.PullOptions{Names: names})
 	release()
 	if err != nil {
-		s.renderCatalogs(w, r, http.StatusInternalServerError, nil, msg.New("web.history.nojournal", err.Error()).In(l))
+		fail(msg.New("web.history.nojournal", err.Error()))
 		return
 	}
 	now := s.now()
-	var notes []string
+	var notes []msg.Localizer
 	for _, p := range pulled {
-		notes = append(notes, pulledText(p, now, l))
+		notes = append(notes, pulledNote{p, now})
 	}
 	s.log.Info("catalogs refreshed from the page")
-	s.renderCatalogs(w, r, http.StatusOK, notes, "")
+	s.redirectWith(w, r, "/catalogs", notice{notes: notes})
 }
+
+// pulledNote is what a refresh did to one catalog, in either language.
+type pulledNote struct {
+	p   catalog.Pulled
+	now time.Time
+}
+
+// In renders the note in language l.
+func (n pulledNote) In(l msg.Lang) string { return pulledText(n.p, n.now, l) }
 
 // pulledText says what a refresh did to one catalog, as the page says it:
 // the catalog by the name the page shows, ages in words, no command.

@@ -191,6 +191,7 @@ func catalogLine(c catalogUse, now time.Time, l msg.Lang) string {
 // home is the upload page.
 type homePage struct {
 	base
+	Problem string // why the last upload was refused
 	MaxMB   int64
 	MaxRows string
 	Recent  []recentUpload
@@ -206,6 +207,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	p := &homePage{base: s.base(r, "web.home.title"), MaxMB: s.cfg.Limits.MaxBytes >> 20,
 		MaxRows: thousands(s.cfg.Limits.MaxRows, l), Kinds: []string{"venta", "facturar", "stock"}}
+	p.Problem, _ = s.noticeOf(r)
 	now := s.now()
 	for i, u := range s.uploads.all() {
 		if i == 5 {

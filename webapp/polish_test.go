@@ -171,3 +171,37 @@ func TestCatalogRefreshSpeaksThePagesWords(t *testing.T) {
 		t.Errorf("the motivos' timestamps are not written as dates:\n%s", a.body)
 	}
 }
+
+// TestPostsRedirectSoReloadsDoNotRepost: a refresh of the catalogs, a
+// refused upload and a refused send answer with a redirect to a page that
+// says what happened (POST-redirect-GET): reloading it shows the same
+// words and posts nothing again.
+func TestPostsRedirectSoReloadsDoNotRepost(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	a := b.post("/catalogs/refresh", nil)
+	if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, "/catalogs?aviso=") {
+		t.Fatalf("refresh: %d %q, want a redirect to the catalogs page", a.status, a.location)
+	}
+	first := b.get(a.location)
+	if first.status != http.StatusOK || !strings.Contains(first.body, "Medios de pago: actualizado desde la API.") {
+		t.Fatalf("the catalogs page after a refresh does not say what it did:\n%s", first.body)
+	}
+	if again := b.get(a.location); !strings.Contains(again.body, "Medios de pago: actualizado desde la API.") {
+		t.Errorf("a reload of the catalogs page lost what the refresh did")
+	}
+	if plain := b.get("/catalogs"); strings.Contains(plain.body, `class="notice"`) {
+		t.Errorf("the catalogs page without a notice shows one")
+	}
+
+	a = b.upload("ventas.xlsx", []byte("not a workbook"))
+	if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, "/?aviso=") {
+		t.Fatalf("a refused upload: %d %q, want a redirect to the upload page", a.status, a.location)
+	}
+	if h := b.get(a.location); h.status != http.StatusOK || !strings.Contains(h.body, `id="upload-refused"`) ||
+		!strings.Contains(h.body, "no es un archivo .xlsx válido") || !strings.Contains(h.body, `id="file"`) {
+		t.Errorf("the upload page after a refused upload:\n%s", h.body)
+	}
+	if a := b.get("/?aviso=nada"); strings.Contains(a.body, `id="upload-refused"`) {
+		t.Errorf("an unknown notice shows something")
+	}
+}

@@ -265,16 +265,15 @@ func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
 // owner-only folder and shows its plan, or its mapping screen when its
 // headers need one.
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
-	l := lang(r)
 	limit := s.cfg.Limits.MaxBytes
 	if r.ContentLength > limit+64<<10 {
-		s.fail(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20))
+		s.refuseUpload(w, r, msg.New("web.toolarge", limit>>20))
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, msg.New("web.upload.nofile"))
+		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
 		return
 	}
 	var u *upload
@@ -300,7 +299,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		break
 	}
 	if u == nil {
-		s.fail(w, r, http.StatusBadRequest, msg.New("web.upload.nofile"))
+		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
 		return
 	}
 	u.mu.Lock()
@@ -312,14 +311,14 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	u.mu.Unlock()
 	if saveErr != nil {
 		s.uploads.remove(u)
-		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", saveErr.Error()))
+		s.refuseUpload(w, r, msg.New("web.readfailed", saveErr.Error()))
 		return
 	}
 	if _, mapping := headerProblem(err); err != nil && !mapping {
-		text := s.fileText(u, err, l)
+		why := fileMsg{s, u, err}
 		s.uploads.remove(u)
-		s.log.Info("upload refused", "reason", text)
-		s.render(w, r, http.StatusUnprocessableEntity, "error", &errorPage{base: s.base(r, "web.error.title"), Text: text})
+		s.log.Info("upload refused", "reason", why.In(msg.EN))
+		s.refuseUpload(w, r, why)
 		return
 	}
 	s.uploads.add(u)
@@ -366,10 +365,16 @@ func (s *Server) uploadFailed(w http.ResponseWriter, r *http.Request, u *upload,
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		s.fail(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20))
+		s.refuseUpload(w, r, msg.New("web.toolarge", limit>>20))
 		return
 	}
-	s.fail(w, r, http.StatusBadRequest, msg.New("web.readfailed", err.Error()))
+	s.refuseUpload(w, r, msg.New("web.readfailed", err.Error()))
+}
+
+// refuseUpload answers a refused upload with the upload page again, saying
+// why: a redirect, so that a reload does not send the file again.
+func (s *Server) refuseUpload(w http.ResponseWriter, r *http.Request, why msg.Localizer) {
+	s.redirectWith(w, r, "/", notice{problem: why})
 }
 
 // uploadOf returns the upload the path names, answering 404 when none.
@@ -442,7 +447,8 @@ func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
 	if v == nil {
 		return
 	}
-	s.render(w, r, http.StatusOK, "import", s.importData(r, u, v, parseQuery(r.URL.Query()), ""))
+	alert, _ := s.noticeOf(r)
+	s.render(w, r, http.StatusOK, "import", s.importData(r, u, v, parseQuery(r.URL.Query()), alert))
 }
 
 // rows answers one page of the preview: the table alone for htmx, the

@@ -173,21 +173,14 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/u/"+u.meta.ID+"/send", http.StatusSeeOther)
 }
 
-// refuseSend shows the import page with why the send did not start.
+// refuseSend shows the import page with why the send did not start: a
+// redirect, so that a reload does not try the send again.
 func (s *Server) refuseSend(w http.ResponseWriter, r *http.Request, u *upload, why msg.Message) {
-	l := lang(r)
 	if r.Header.Get("HX-Request") == "true" {
 		s.fail(w, r, http.StatusConflict, why)
 		return
 	}
-	u.mu.Lock()
-	v, err := s.loaded(r.Context(), u)
-	u.mu.Unlock()
-	if err != nil {
-		s.fail(w, r, http.StatusConflict, why)
-		return
-	}
-	s.render(w, r, http.StatusConflict, "import", s.importData(r, u, v, query{Page: 1}, why.In(l)))
+	s.redirectWith(w, r, "/u/"+u.meta.ID, notice{problem: why})
 }
 
 // runSend is the send itself: the same flow as `nxbatch run` (runner),
