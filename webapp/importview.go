@@ -94,7 +94,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	d := &importData{base: s.base(r, "web.import.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Alert: alert}
 	for _, pl := range v.file.Plan() {
 		pl.File = u.meta.Name
-		d.Plan = append(d.Plan, pl.Message().In(l))
+		d.Plan = append(d.Plan, counted(pl.Message(), l).In(l))
 	}
 	d.Least = duration(v.least, l)
 	now := s.now()
@@ -206,7 +206,7 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	if d.Shown == 1 {
 		caption += ".one"
 	}
-	d.Caption = msg.New(caption, d.Page, d.Pages, thousands(d.Shown, l)).In(l)
+	d.Caption = counted(msg.New(caption, d.Page, d.Pages, thousands(d.Shown, l)), l).In(l)
 	return d
 }
 

@@ -205,3 +205,44 @@ func TestPostsRedirectSoReloadsDoNotRepost(t *testing.T) {
 		t.Errorf("an unknown notice shows something")
 	}
 }
+
+// TestCountsHaveThousandsSeparators: every count the page shows is written
+// with the language's thousands separator (1.200 filas, 1,200 rows), as the
+// upload limit already was (300.000 filas); ids and row numbers are not.
+func TestCountsHaveThousandsSeparators(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	var csv strings.Builder
+	csv.WriteString("ordenId,usuario.email,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n")
+	for i := range 1200 {
+		total := "10"
+		if i == 0 {
+			total = "11" // one error, so that a row number shows
+		}
+		csv.WriteString(fmt.Sprintf("%d,a@example.com,105,10,1,10,0,0,0,%s,EFECTIVO\n", 100001+i, total))
+	}
+	page := b.upload("muchas.csv", []byte(csv.String())).location
+	a := b.get(page)
+	for _, want := range []string{"1.200 filas → 1.200 ventas (1 con errores)", "1.199 válidas", "Página 1 de 24 (1.200 filas)", "<span>Página 1 de 24</span>", `data-row="2"`, "<td>100001</td>"} {
+		if !strings.Contains(a.body, want) {
+			t.Errorf("import page lacks %q", want)
+		}
+	}
+	b.post(page+"/send", nil)
+	b.waitSent(page)
+	if a := b.get(page + "/send"); !strings.Contains(a.body, "1.199 de 1.199 solicitudes") || !strings.Contains(a.body, "1.199 enviadas y aceptadas") {
+		t.Errorf("progress page without separators:\n%s", a.body)
+	}
+	if a := b.get(page); !strings.Contains(a.body, "1.199 solicitudes; 1.199 enviadas y aceptadas, 1 con errores.") {
+		t.Errorf("the send's line without separators:\n%s", a.body)
+	}
+	b.post("/lang", url.Values{"lang": {"en"}, "back": {"/"}})
+	if a := b.get(page); !strings.Contains(a.body, "1,200 rows → 1,200 sales (1 with errors)") || !strings.Contains(a.body, "1,199 requests") {
+		t.Errorf("English import page without separators:\n%s", a.body)
+	}
+	b.post("/lang", url.Values{"lang": {"es"}, "back": {"/"}})
+	small := newBed(t, bedOptions{limits: Limits{MaxRows: 1000}})
+	a = small.upload("muchas.csv", []byte(csv.String()))
+	if a := small.get(a.location); !strings.Contains(a.body, "El archivo tiene 1.200 filas, más que las 1.000 que acepta la página") {
+		t.Errorf("the row limit's refusal without separators:\n%s", a.body)
+	}
+}

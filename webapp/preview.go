@@ -251,7 +251,7 @@ func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
 	default:
 		var tm *errTooManyRows
 		if errors.As(err, &tm) {
-			return msg.New("web.toomanyrows", tm.rows, tm.max).In(l)
+			return counted(msg.New("web.toomanyrows", tm.rows, tm.max), l).In(l)
 		}
 		text = msg.New("web.readfailed", err.Error()).In(l)
 	}

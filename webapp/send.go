@@ -67,7 +67,7 @@ type progress struct {
 func (j *sendJob) snapshot(s *Server, l msg.Lang) progress {
 	p := progress{State: j.state, ToSend: j.toSend, Done: j.done, Counts: counts(j.rows, l)}
 	p.Heading = msg.New(j.headingKey(), s.nameOf(j.id)).In(l)
-	p.Count = msg.New("web.send.count", j.done, j.toSend).In(l)
+	p.Count = counted(msg.New("web.send.count", j.done, j.toSend), l).In(l)
 	if j.toSend > 0 {
 		p.Percent = j.done * 100 / j.toSend
 	} else if j.state == "done" {
@@ -338,7 +338,7 @@ type joinMessages []any
 func (j joinMessages) In(l msg.Lang) string {
 	parts := make([]string, len(j))
 	for i, p := range j {
-		parts[i] = p.(msg.Message).In(l)
+		parts[i] = counted(p.(msg.Message), l).In(l)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -584,7 +584,7 @@ func serveFromRoot(w http.ResponseWriter, r *http.Request, dir, name string) {
 
 // sendLine says what one send did, for the import page and history.
 func sendLine(sr sendRecord, now time.Time, l msg.Lang) string {
-	return msg.New("web.send.line", ago(now, sr.Finished, l), msg.Count("n.requests", sr.Sent), countsText(sr.Rows, l)).In(l)
+	return msg.New("web.send.line", ago(now, sr.Finished, l), counted(msg.Count("n.requests", sr.Sent), l), countsText(sr.Rows, l)).In(l)
 }
 
 // countsText says how many rows ended in each status, from the status
