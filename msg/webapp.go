@@ -229,7 +229,7 @@ func init() {
 		"web.send.title.cut":      {ES: "Envío de %s interrumpido", EN: "Send of %s cut short"},
 		"web.send.title.failed":   {ES: "No se envió %s", EN: "%s was not sent"},
 
-		"web.catalogs.notfetched": {ES: "Todavía no se descargó: use «Actualizar desde la API», arriba (la API permite un catálogo por minuto).", EN: "Not fetched yet: use \"Refresh from the API\", above (the API allows one catalog a minute)."},
+		"web.catalogs.notfetched": {ES: "Para descargarlo use «Actualizar desde la API», arriba (la API permite un catálogo por minuto).", EN: "To fetch it, use \"Refresh from the API\", above (the API allows one catalog a minute)."},
 
 		// What a refresh of the catalogs did, as the page says it.
 		"web.catname.medios-pago":        {ES: "Medios de pago", EN: "Payment methods"},
@@ -243,8 +243,8 @@ func init() {
 		"web.catalogs.pull.window":       {ES: "la API permite una consulta de catálogos por minuto; se podrá pedir a las %s (en %s)", EN: "the API allows one catalog request a minute; it can be fetched at %s (in %s)"},
 		"web.catalogs.pull.unauthorized": {ES: "la API rechazó el token (HTTP 401): quien inició esta página debe revisarlo", EN: "the API refused the token (HTTP 401): whoever started this page must check it"},
 		"web.catalogs.pull.apiwait":      {ES: "la API pidió esperar %s: «%s»; se podrá pedir a las %s", EN: "the API asked to wait %s: \"%s\"; it can be fetched at %s"},
-		"web.catalogs.pull.none":         {ES: "%s: no se descargó (%s) y no hay copia guardada.", EN: "%s: not fetched (%s) and there is no cached copy."},
-		"web.catalogs.pull.cached":       {ES: "%s: no se descargó (%s); queda la copia guardada, descargada %s.", EN: "%s: not fetched (%s); the cached copy, fetched %s, stays."},
+		"web.catalogs.pull.none":         {ES: "%s: no se descargó y no hay copia guardada: %s.", EN: "%s: not fetched, and there is no cached copy: %s."},
+		"web.catalogs.pull.cached":       {ES: "%s: queda la copia descargada %s; no se volvió a descargar: %s.", EN: "%s: the copy fetched %s stays; it was not fetched again: %s."},
 
 		// The page's wording of messages whose command-line wording sends
 		// the user to a terminal (ForPage): the same arguments, pointing at

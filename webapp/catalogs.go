@@ -167,7 +167,7 @@ func pulledText(p catalog.Pulled, now time.Time, l msg.Lang) string {
 	if p.Fetched.IsZero() {
 		return msg.New("web.catalogs.pull.none", name, why).In(l)
 	}
-	return msg.New("web.catalogs.pull.cached", name, why, ago(now, p.Fetched, l)).In(l)
+	return msg.New("web.catalogs.pull.cached", name, ago(now, p.Fetched, l), why).In(l)
 }
 
 // catalogName is catalog n as the page names it ("Depósitos"), in the

@@ -87,7 +87,7 @@ func TestPageHintsPointAtThePage(t *testing.T) {
 	b := newBed(t, bedOptions{maxErrors: 2, workers: 1})
 	// A catalog never fetched: the refresh button, not a command.
 	a := b.get("/catalogs")
-	if strings.Contains(a.body, "nxbatch catalog") || !strings.Contains(a.body, "Todavía no se descargó: use «Actualizar desde la API», arriba") {
+	if strings.Contains(a.body, "nxbatch catalog") || !strings.Contains(a.body, "Para descargarlo use «Actualizar desde la API», arriba") {
 		t.Errorf("the catalogs page sends the user to a terminal:\n%s", a.body)
 	}
 	// A row error: the Catálogos page, not `nxbatch catalog show`.
@@ -158,8 +158,8 @@ func TestCatalogRefreshSpeaksThePagesWords(t *testing.T) {
 	if notes == nil {
 		t.Fatalf("the refresh says nothing:\n%s", a.body)
 	}
-	for _, want := range []string{"Motivos de stock: actualizado desde la API.", "Depósitos: no se descargó (la API permite una consulta de catálogos por minuto; se podrá pedir a las ",
-		"Puntos de venta: no se descargó", "Medios de pago: no se descargó (", "queda la copia guardada, descargada hace 3 minutos."} {
+	for _, want := range []string{"Motivos de stock: actualizado desde la API.", "Depósitos: no se descargó y no hay copia guardada: la API permite una consulta de catálogos por minuto; se podrá pedir a las ",
+		"Puntos de venta: no se descargó", "Medios de pago: queda la copia descargada hace 3 minutos; no se volvió a descargar: la API permite"} {
 		if !strings.Contains(notes[1], want) {
 			t.Errorf("the refresh's notes lack %q:\n%s", want, notes[1])
 		}
