@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"os/exec"
@@ -310,6 +311,10 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	if s := text(t, ctx, "#fix-status"); !strings.Contains(s, "Fila 2 corregida: ahora está válida") {
 		t.Fatalf("after the fix the page says %q", s)
 	}
+	// The plan at the top follows the fix without a reload.
+	if plan := text(t, ctx, "#plan"); !strings.Contains(plan, "13 filas → 12 ventas (10 con errores)") || !strings.Contains(plan, "1 celda corregida") {
+		t.Errorf("after the fix the plan says %q", plan)
+	}
 	var focused string
 	_ = chromedp.Run(ctx, chromedp.Evaluate(`document.activeElement.id`, &focused))
 	if focused != "fix-status" {
@@ -329,6 +334,12 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	}
 	if c := text(t, ctx, "#live-counts"); !strings.Contains(c, "2 enviadas y aceptadas") {
 		t.Errorf("live counts at the end: %q", c)
+	}
+	// The heading followed the send to its end.
+	var title string
+	_ = chromedp.Run(ctx, chromedp.Title(&title))
+	if h := text(t, ctx, "#send-heading"); h != "Envío de errores.csv terminado" || !strings.HasPrefix(title, h) {
+		t.Errorf("at the end the heading says %q and the title %q, want the send finished", h, title)
 	}
 	docShot(t, ctx, "serve-progress.png")
 	if err := chromedp.Run(ctx, chromedp.Click("#result-link a", chromedp.ByQuery), chromedp.WaitVisible("table.rows", chromedp.ByQuery)); err != nil {
@@ -484,5 +495,68 @@ func TestServeBrowserMapsColumnsForCLI(t *testing.T) {
 	}
 	if h := text(t, ctx, "main"); !strings.Contains(h, "sistema.csv") || !strings.Contains(h, "sistema.result.csv") {
 		t.Errorf("history does not list the command line's run:\n%s", h)
+	}
+}
+
+// TestServeAfterRunWithTheSamples is what the README and docs/serve.md tell
+// a newcomer: after the first command (`run --sandbox` with the samples),
+// the page, on the same journal, shows those samples as already sent and
+// sends nothing of them; samples/errores.csv, which that command does not
+// send, is sent from the page.
+func TestServeAfterRunWithTheSamples(t *testing.T) {
+	w := newWorkspace(t, "")
+	var samples []string
+	for _, n := range []string{"ventas.csv", "facturar.csv", "stock.csv", "demo.xlsx"} {
+		p, _ := filepath.Abs(filepath.Join("..", "samples", n))
+		samples = append(samples, p)
+	}
+	r := w.nx(t, append([]string{"run", "--sandbox", "--time-scale", strconv.FormatFloat(scale, 'g', -1, 64), "--journal", w.journal(),
+		"--report-dir", w.reportDir(), "--no-xlsx"}, samples...)...)
+	if r.code != 0 {
+		t.Fatalf("run with the samples:\n%s", r)
+	}
+	srv := w.serve(t)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	send := func(name string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join("..", "samples", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body strings.Builder
+		mw := multipart.NewWriter(&body)
+		fw, _ := mw.CreateFormFile("file", name)
+		_, _ = fw.Write(data)
+		_ = mw.Close()
+		resp, err := client.Post(srv.url+"/uploads", mw.FormDataContentType(), strings.NewReader(body.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		page := resp.Header.Get("Location")
+		if resp, err = client.Post(srv.url+page+"/send", "application/x-www-form-urlencoded", nil); err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		for range 300 {
+			resp, err := client.Get(srv.url + page + "/send")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if strings.Contains(string(b), "terminado</h1>") {
+				return string(b)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Fatalf("the send of %s did not end", name)
+		return ""
+	}
+	if p := send("ventas.csv"); !strings.Contains(p, "No se envió nada") || !strings.Contains(p, "6 ya enviadas antes") {
+		t.Errorf("ventas.csv after the first command:\n%s", p)
+	}
+	if p := send("errores.csv"); !strings.Contains(p, "1 enviada y aceptada") {
+		t.Errorf("errores.csv after the first command is not sent:\n%s", p)
 	}
 }

@@ -219,3 +219,104 @@ func init() {
 		"web.template.nolist":      {ES: "%s no está descargado: su lista desplegable no se incluye (actualícelo en Catálogos)", EN: "%s is not fetched: its drop-down list is left out (refresh it in Catalogs)"},
 	})
 }
+
+// Messages added by the review of the page (kept apart so that the texts
+// above keep their lines).
+func init() {
+	register(map[string]Text{
+		// The progress page's heading, as the send goes and once it ended.
+		"web.send.title.stopping": {ES: "Deteniendo el envío de %s", EN: "Stopping the send of %s"},
+		"web.send.title.done":     {ES: "Envío de %s terminado", EN: "Send of %s finished"},
+		"web.send.title.stopped":  {ES: "Envío de %s detenido", EN: "Send of %s stopped"},
+		"web.send.title.cut":      {ES: "Envío de %s interrumpido", EN: "Send of %s cut short"},
+		"web.send.title.failed":   {ES: "No se envió %s", EN: "%s was not sent"},
+
+		"web.catalogs.notfetched": {ES: "Para descargarlo use «Actualizar desde la API», arriba (la API permite un catálogo por minuto).", EN: "To fetch it, use \"Refresh from the API\", above (the API allows one catalog a minute)."},
+
+		// What a refresh of the catalogs did, as the page says it.
+		"web.catname.medios-pago":        {ES: "Medios de pago", EN: "Payment methods"},
+		"web.catname.motivos":            {ES: "Motivos de stock", EN: "Stock reasons"},
+		"web.catname.config":             {ES: "Configuración de la empresa", EN: "Company configuration"},
+		"web.catname.depositos":          {ES: "Depósitos", EN: "Warehouses"},
+		"web.catname.puntos-venta":       {ES: "Puntos de venta", EN: "Points of sale"},
+		"web.catname.empleados":          {ES: "Empleados", EN: "Employees"},
+		"web.catalogs.pull.fetched":      {ES: "%s: actualizado desde la API.", EN: "%s: fetched from the API."},
+		"web.catalogs.pull.fresh":        {ES: "%s: la copia guardada es de %s; no hace falta consultarlo.", EN: "%s: the cached copy is from %s; no need to fetch it."},
+		"web.catalogs.pull.window":       {ES: "la API permite una consulta de catálogos por minuto; se podrá pedir a las %s (en %s)", EN: "the API allows one catalog request a minute; it can be fetched at %s (in %s)"},
+		"web.catalogs.pull.unauthorized": {ES: "la API rechazó el token (HTTP 401): quien inició esta página debe revisarlo", EN: "the API refused the token (HTTP 401): whoever started this page must check it"},
+		"web.catalogs.pull.apiwait":      {ES: "la API pidió esperar %s: «%s»; se podrá pedir a las %s", EN: "the API asked to wait %s: \"%s\"; it can be fetched at %s"},
+		"web.catalogs.pull.none":         {ES: "%s: no se descargó y no hay copia guardada: %s.", EN: "%s: not fetched, and there is no cached copy: %s."},
+		"web.catalogs.pull.cached":       {ES: "%s: queda la copia descargada %s; no se volvió a descargar: %s.", EN: "%s: the copy fetched %s stays; it was not fetched again: %s."},
+
+		// The page's wording of messages whose command-line wording sends
+		// the user to a terminal (ForPage): the same arguments, pointing at
+		// the page's own controls. An argument the page does not say is
+		// written %.0s (printed as nothing).
+		"web.page.val.medioPago.cuenta": {
+			ES: "medioPago.cuentaBancariaId está vacío: con DEPOSITO_BANCO indique la cuenta bancaria (vea las cuentas en Catálogos y plantillas, arriba)",
+			EN: "medioPago.cuentaBancariaId is empty: with DEPOSITO_BANCO give the bank account (see the accounts in Catalogs and templates, at the top)",
+		},
+		"web.page.val.medioPago.tarjeta": {
+			ES: "medioPago.tarjetaId está vacío: con TARJETA indique la tarjeta (vea las tarjetas en Catálogos y plantillas, arriba)",
+			EN: "medioPago.tarjetaId is empty: with TARJETA give the card (see the cards in Catalogs and templates, at the top)",
+		},
+		"web.page.val.catalog.unknownMany": {
+			ES: "%s %d no existe en los catálogos de la empresa; los valores más cercanos son %s (vea todos en Catálogos y plantillas, arriba)",
+			EN: "%s %d does not exist in the company's catalogs; the closest values are %s (see them all in Catalogs and templates, at the top)",
+		},
+		"web.page.val.catalog.none": {
+			ES: "%s %d no existe: la empresa no tiene ninguno cargado en el ERP; cárguelo allí y actualice el catálogo con «Actualizar desde la API» en Catálogos y plantillas",
+			EN: "%s %d does not exist: the company has none in the ERP; add it there and refresh the catalog with \"Refresh from the API\" in Catalogs and templates",
+		},
+		"web.page.val.motivo.deleted": {
+			ES: "motivoId %d (%s) fue eliminado en el ERP: elija un motivo vigente (vea Catálogos y plantillas, arriba)",
+			EN: "motivoId %d (%s) was deleted in the ERP: choose a current reason (see Catalogs and templates, at the top)",
+		},
+		"web.page.run.maxerrors": {
+			ES: "se detuvo el envío al llegar al límite de rechazos seguidos (%d, el límite con que se inició esta página): revise el motivo en las filas rechazadas del resultado, o en los Informes",
+			EN: "sending stopped after %d rejections in a row (the limit this page was started with): check the reason on the rejected rows of the result, or in the Reports",
+		},
+		"web.page.sub.pending.maxerrors": {
+			ES: "no enviado: el envío se detuvo al llegar al límite de rechazos seguidos (%d); corrija el motivo de los rechazos y vuelva a enviar",
+			EN: "not sent: the send stopped after %d rejections in a row; fix what the API rejected and send again",
+		},
+		"web.page.sub.unknown": {
+			ES: "resultado desconocido (%s): puede haberse registrado. No se reenvía automáticamente: verifique en el ERP y resuélvalo en Historial, «Resultados desconocidos»%.0s",
+			EN: "outcome unknown (%s): it may have been recorded. It is not resent automatically: check the ERP and settle it in History, \"Unknown outcomes\"%.0s",
+		},
+		// The catalogs' column titles: the command line names the kinds as
+		// its commands do (venta, facturar); the page in the user's words.
+		"web.page.catc.col.venta":    {ES: "sirve para ventas", EN: "usable in sales"},
+		"web.page.catc.col.facturar": {ES: "sirve para facturar preventas", EN: "usable to invoice presales"},
+		"web.page.sub.stillunknown": {
+			ES: "resultado desconocido de un envío anterior: verifique en el ERP y resuélvalo en Historial, «Resultados desconocidos»%.0s",
+			EN: "outcome unknown from an earlier send: check the ERP and settle it in History, \"Unknown outcomes\"%.0s",
+		},
+	})
+}
+
+// pagePrefix prefixes the page's wording of a message: "web.page.K" says on
+// the page what K says in a terminal.
+const pagePrefix = "web.page."
+
+// ForPage returns m as the page says it: under its page wording when it has
+// one (the command line's points at a terminal: a command to run, a flag),
+// and so its nested messages. The arguments stay the same.
+func ForPage(m Message) Message {
+	if _, ok := catalog[pagePrefix+m.Key]; ok {
+		m.Key = pagePrefix + m.Key
+	}
+	var args []any
+	for i, a := range m.Args {
+		if n, ok := a.(Message); ok {
+			if args == nil {
+				args = append([]any(nil), m.Args...)
+			}
+			args[i] = ForPage(n)
+		}
+	}
+	if args != nil {
+		m.Args = args
+	}
+	return m
+}

@@ -202,19 +202,31 @@ func appendUnique(ns []note, n note) []note {
 }
 
 // RowMessage renders the messages of row i of the sheet in language l.
-func (sh *Sheet) RowMessage(i int, l msg.Lang) string {
+func (sh *Sheet) RowMessage(i int, l msg.Lang) string { return sh.rowMessage(i, l, nil) }
+
+// rowMessage is RowMessage with each message first passed through say
+// (nil: as it is).
+func (sh *Sheet) rowMessage(i int, l msg.Lang, say func(msg.Message) msg.Message) string {
 	ns := sh.msgs[int32(i)]
 	switch len(ns) {
 	case 0:
 		return ""
 	case 1:
-		return ns[0].msg.In(l)
+		return said(ns[0].msg, say).In(l)
 	}
 	parts := make([]string, len(ns))
 	for k, n := range ns {
-		parts[k] = n.msg.In(l)
+		parts[k] = said(n.msg, say).In(l)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// said is m passed through say, or m when say is nil.
+func said(m msg.Message, say func(msg.Message) msg.Message) msg.Message {
+	if say == nil {
+		return m
+	}
+	return say(m)
 }
 
 // CellIssue is one problem of a row, on the column it is about.
@@ -228,11 +240,13 @@ type CellIssue struct {
 
 // RowIssues returns the problems of row i with the cell each is about, in
 // language l: what a page shows on the cell itself.
-func (sh *Sheet) RowIssues(i int, l msg.Lang) []CellIssue {
+func (sh *Sheet) RowIssues(i int, l msg.Lang) []CellIssue { return sh.rowIssues(i, l, nil) }
+
+func (sh *Sheet) rowIssues(i int, l msg.Lang, say func(msg.Message) msg.Message) []CellIssue {
 	ns := sh.msgs[int32(i)]
 	out := make([]CellIssue, 0, len(ns))
 	for _, n := range ns {
-		ci := CellIssue{Column: -1, Field: n.field, Text: n.msg.In(l)}
+		ci := CellIssue{Column: -1, Field: n.field, Text: said(n.msg, say).In(l)}
 		if n.field != "" {
 			ci.Column = sh.Layout.Col(n.field)
 		}

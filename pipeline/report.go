@@ -177,10 +177,10 @@ type labelSlot struct {
 
 // rowText is what result.message says of row i: the outcome of sending
 // its request, then what the row itself says.
-func (sh *Sheet) rowText(i int, out Result, l msg.Lang) string {
-	text := sh.RowMessage(i, l)
+func (sh *Sheet) rowText(i int, out Result, l msg.Lang, say func(msg.Message) msg.Message) string {
+	text := sh.rowMessage(i, l, say)
 	if out.Outcome.Key != "" {
-		text = strings.TrimSuffix(out.Outcome.In(l)+"; "+text, "; ")
+		text = strings.TrimSuffix(said(out.Outcome, say).In(l)+"; "+text, "; ")
 	}
 	return text
 }
@@ -206,7 +206,7 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool)
 			}
 			// The outcome of sending comes first, then what the row itself says.
 			out := r.Result()
-			text := sh.rowText(i, out, l)
+			text := sh.rowText(i, out, l, nil)
 			res = res[:0]
 			res = append(res, r.Status.String(), text, strconv.Itoa(sh.sourceRow(i)))
 			if sh.Kind == schema.Stock {

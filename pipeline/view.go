@@ -34,14 +34,19 @@ func (sh *Sheet) RowStatus(i int) Status { return sh.Requests[sh.reqOf[i]].Statu
 
 // RowView returns row i rendered in language l. It only reads the sheet,
 // so pages may call it from several goroutines at once.
-func (sh *Sheet) RowView(i int, l msg.Lang) RowView {
+func (sh *Sheet) RowView(i int, l msg.Lang) RowView { return sh.RowViewFor(i, l, nil) }
+
+// RowViewFor is RowView with every message of the row passed through say
+// first: a page says with it what the command line's wording would send
+// to a terminal (msg.ForPage).
+func (sh *Sheet) RowViewFor(i int, l msg.Lang, say func(msg.Message) msg.Message) RowView {
 	ri := sh.reqOf[i]
 	r := sh.Requests[ri]
 	out := r.Result()
 	return RowView{
 		Index: i, Row: sh.store.rowNumber(i), SourceRow: sh.sourceRow(i),
 		Cells:  sh.store.cells(i, len(sh.Info.Header), nil),
-		Status: r.Status, Message: sh.rowText(i, out, l), Issues: sh.RowIssues(i, l),
+		Status: r.Status, Message: sh.rowText(i, out, l, say), Issues: sh.rowIssues(i, l, say),
 		Request: r.Label().In(l), Key: r.Key, PriorID: sh.priorID(i),
 		FacturaID: out.FacturaID, Numero: out.Numero, PVNumero: out.PVNumero,
 	}

@@ -66,6 +66,8 @@ type bedOptions struct {
 	limits   Limits
 	password string
 	workers  int
+	// maxErrors stops a send after this many rejections in a row.
+	maxErrors int
 	// journalURL, when set, is a PostgreSQL journal the page uses instead
 	// of a file.
 	journalURL string
@@ -112,7 +114,7 @@ func newBed(t *testing.T, o bedOptions) *bed {
 		workers = 4
 	}
 	srv, err := New(Config{Backend: be, Limits: o.limits, Password: o.password, Addr: "127.0.0.1:0",
-		Send: SendOptions{Workers: workers, Rate: 0, Env: env, TimeScale: scale, Timeout: 5 * time.Second},
+		Send: SendOptions{Workers: workers, Rate: 0, Env: env, TimeScale: scale, Timeout: 5 * time.Second, MaxErrors: o.maxErrors},
 		Tool: "nxbatch test", Log: newTestLogger(logs)})
 	if err != nil {
 		t.Fatalf("new server: %v", err)

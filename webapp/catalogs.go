@@ -1,10 +1,12 @@
 package webapp
 
 import (
+	"errors"
 	"net/http"
 	"sort"
 	"time"
 
+	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
@@ -48,10 +50,11 @@ func (s *Server) snapshot(r *http.Request) (catalog.Snapshot, bool) {
 }
 
 func (s *Server) catalogs(w http.ResponseWriter, r *http.Request) {
-	s.renderCatalogs(w, r, http.StatusOK, nil, "")
+	problem, notes := s.noticeOf(r)
+	s.renderCatalogs(w, r, notes, problem)
 }
 
-func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, status int, notes []string, problem string) {
+func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, notes []string, problem string) {
 	l := lang(r)
 	d := &catalogsData{base: s.base(r, "web.catalogs.title"), Notes: notes, Problem: problem, Kinds: []string{"venta", "facturar", "stock"}}
 	snap, ok := s.snapshot(r)
@@ -61,39 +64,53 @@ func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, status i
 	now := s.now()
 	for _, t := range catalog.Tables(&snap, l) {
 		ct := catalogTable{Title: t.Title.In(l), Rows: t.Rows}
-		for _, h := range t.Header {
-			ct.Header = append(ct.Header, h.In(l))
+		for c, h := range t.Header {
+			ct.Header = append(ct.Header, msg.ForPage(h).In(l))
+			if h.Key == "catc.col.modificado" {
+				// The API's timestamps, as the page writes dates.
+				for _, row := range ct.Rows {
+					if c < len(row) {
+						row[c] = shownTimestamp(row[c])
+					}
+				}
+			}
 		}
 		if t.Known() {
 			ct.Age = msg.New("web.catalogs.age", ago(now, t.Fetched, l)).In(l)
 		} else {
 			ct.Age = msg.New("web.catalogs.never").In(l)
 		}
-		if t.Note.Key != "" {
-			ct.Note = t.Note.In(l)
+		switch {
+		case t.Note.Key == "catc.notfetched":
+			// The command line says which command fetches it; the page
+			// has its own button for that.
+			ct.Note = msg.New("web.catalogs.notfetched").In(l)
+		case t.Note.Key != "":
+			ct.Note = msg.ForPage(t.Note).In(l)
 		}
 		d.Tables = append(d.Tables, ct)
 	}
-	s.render(w, r, status, "catalogs", d)
+	s.render(w, r, http.StatusOK, "catalogs", d)
 }
 
 // refreshCatalogs fetches the catalogs the shared parameter window allows
 // now, the oldest first, never waiting: one a minute against the real API.
+// It answers with a redirect to the catalogs page, which says what it did.
 func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
-	l := lang(r)
+	fail := func(m msg.Message) { s.redirectWith(w, r, "/catalogs", notice{problem: m}) }
 	j, release, err := s.gate.acquire(0)
 	if err != nil {
 		if errLocked(err) {
-			s.renderCatalogs(w, r, http.StatusConflict, nil, msg.New("web.catalogs.locked").In(l))
+			fail(msg.New("web.catalogs.locked"))
 			return
 		}
-		s.renderCatalogs(w, r, http.StatusInternalServerError, nil, msg.New("web.history.nojournal", msg.CauseOf(err)).In(l))
+		fail(msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
 	t, err := s.tenantKey(r.Context(), j)
 	if err != nil {
 		release()
-		s.renderCatalogs(w, r, http.StatusServiceUnavailable, nil, msg.New("web.send.notenant", msg.CauseOf(err)).In(l))
+		fail(msg.New("web.send.notenant", msg.CauseOf(err)))
 		return
 	}
 	cache := s.cfg.Backend.Catalogs(t, j)
@@ -103,16 +120,72 @@ func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
 	_, pulled, err := cache.Pull(r.Context(), catalog.PullOptions{Names: names})
 	release()
 	if err != nil {
-		s.renderCatalogs(w, r, http.StatusInternalServerError, nil, msg.New("web.history.nojournal", msg.CauseOf(err)).In(l))
+		fail(msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
 	now := s.now()
-	var notes []string
+	var notes []msg.Localizer
 	for _, p := range pulled {
-		notes = append(notes, p.Message(now).In(l))
+		notes = append(notes, pulledNote{p, now})
 	}
 	s.log.Info("catalogs refreshed from the page")
-	s.renderCatalogs(w, r, http.StatusOK, notes, "")
+	s.redirectWith(w, r, "/catalogs", notice{notes: notes})
+}
+
+// pulledNote is what a refresh did to one catalog, in either language.
+type pulledNote struct {
+	p   catalog.Pulled
+	now time.Time
+}
+
+// In renders the note in language l.
+func (n pulledNote) In(l msg.Lang) string { return pulledText(n.p, n.now, l) }
+
+// pulledText says what a refresh did to one catalog, as the page says it:
+// the catalog by the name the page shows, ages in words, no command.
+func pulledText(p catalog.Pulled, now time.Time, l msg.Lang) string {
+	name := catalogName(p.Name)
+	var why msg.Message
+	switch p.Status {
+	case catalog.Fetched:
+		return msg.New("web.catalogs.pull.fetched", name).In(l)
+	case catalog.Fresh:
+		return msg.New("web.catalogs.pull.fresh", name, ago(now, p.Fetched, l)).In(l)
+	case catalog.Waiting:
+		why = msg.New("web.catalogs.pull.window", p.Next.Local().Format("15:04:05"), duration(p.Next.Sub(now), l))
+	default:
+		var we *apiclient.WaitError
+		switch {
+		case errors.Is(p.Err, apiclient.ErrUnauthorized):
+			why = msg.New("web.catalogs.pull.unauthorized")
+		case errors.As(p.Err, &we) && we.Message != "" && !p.Next.IsZero():
+			why = msg.New("web.catalogs.pull.apiwait", duration(we.Wait, l), we.Message, p.Next.Local().Format("15:04:05"))
+		default:
+			why = msg.New("cat.fetchfailed", msg.CauseOf(p.Err))
+		}
+	}
+	if p.Fetched.IsZero() {
+		return msg.New("web.catalogs.pull.none", name, why).In(l)
+	}
+	return msg.New("web.catalogs.pull.cached", name, ago(now, p.Fetched, l), why).In(l)
+}
+
+// catalogName is catalog n as the page names it ("Depósitos"), in the
+// sentence's language.
+func catalogName(n catalog.Name) msg.Message { return msg.New("web.catname." + string(n)) }
+
+// shownTimestamp writes one of the API's timestamps ("2026-01-05T09:00:00")
+// as the page writes dates (05/01/2026 09:00); anything else as it came.
+func shownTimestamp(v string) string {
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t.Format("02/01/2006 15:04")
+		}
+	}
+	if t, err := time.Parse("2006-01-02", v); err == nil {
+		return t.Format("02/01/2006")
+	}
+	return v
 }
 
 // age is when catalog n was fetched (zero when never), for ordering.
@@ -147,7 +220,7 @@ func (s *Server) templateFile(w http.ResponseWriter, r *http.Request) {
 	var notes []msg.Message
 	for _, n := range template.Needs(k) {
 		if age(&snap, n).IsZero() {
-			notes = append(notes, msg.New("web.template.nolist", string(n)))
+			notes = append(notes, msg.New("web.template.nolist", catalogName(n)))
 		}
 	}
 	x, err := template.Build(k, &snap, template.Options{Notes: notes, Now: s.now()})

@@ -27,6 +27,9 @@ type importData struct {
 	Sending   bool
 	HasResult bool
 	Alert     string
+	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
+	// page's (hx-swap-oob).
+	OOB bool
 }
 
 // sheetTab is one sheet of a workbook, for the preview's tabs.
@@ -91,7 +94,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	d := &importData{base: s.base(r, "web.import.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Alert: alert}
 	for _, pl := range v.file.Plan() {
 		pl.File = u.meta.Name
-		d.Plan = append(d.Plan, pl.Message().In(l))
+		d.Plan = append(d.Plan, counted(pl.Message(), l).In(l))
 	}
 	d.Least = duration(v.least, l)
 	now := s.now()
@@ -111,8 +114,9 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	d.Preview = s.previewData(l, u, v, q, "")
 	u.mu.Lock()
 	d.Profile, d.Edits = u.meta.Profile, u.meta.Edits
-	for _, sr := range u.meta.Sends {
-		d.Sends = append(d.Sends, sendLine(sr, now, l))
+	// Newest first, as the history lists them.
+	for i := len(u.meta.Sends) - 1; i >= 0; i-- {
+		d.Sends = append(d.Sends, sendLine(u.meta.Sends[i], now, l))
 	}
 	d.HasResult = len(u.reports) > 0
 	u.mu.Unlock()
@@ -158,7 +162,7 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 		if q.Only {
 			i = int(attn[q.Sheet][k])
 		}
-		rv := sh.RowView(i, l)
+		rv := sh.RowViewFor(i, l, msg.ForPage)
 		rd := rowData{Index: i, Row: rv.SourceRow, Status: rv.Status.String(), StatusText: statusText(rv.Status, l),
 			Tone: toneClass(rv.Status), Message: rv.Message, Request: rv.Request}
 		if result && rv.FacturaID != 0 {
@@ -202,7 +206,7 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	if d.Shown == 1 {
 		caption += ".one"
 	}
-	d.Caption = msg.New(caption, d.Page, d.Pages, thousands(d.Shown, l)).In(l)
+	d.Caption = counted(msg.New(caption, d.Page, d.Pages, thousands(d.Shown, l)), l).In(l)
 	return d
 }
 

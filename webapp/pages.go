@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"strconv"
@@ -17,11 +18,60 @@ import (
 
 // funcs are the templates' helpers. t renders a catalog key in the page's
 // language: every sentence a page shows comes from package msg.
+// A number a template gives t or tn is a count or a page number: it is
+// written with the language's thousands separator.
 var funcs = template.FuncMap{
-	"t": func(l msg.Lang, key string, args ...any) string { return msg.New(key, args...).In(l) },
+	"t": func(l msg.Lang, key string, args ...any) string { return counted(msg.New(key, args...), l).In(l) },
 	// tn is t for a count n (its first argument): the key's singular when n is 1.
-	"tn":  func(l msg.Lang, key string, n int, args ...any) string { return msg.Count(key, n, args...).In(l) },
+	"tn": func(l msg.Lang, key string, n int, args ...any) string {
+		return counted(msg.Count(key, n, args...), l).In(l)
+	},
 	"inc": func(i int) int { return i + 1 },
+}
+
+// grouped is a count that a message's %d writes with language l's
+// thousands separator: 100.000 filas, 100,000 rows.
+type grouped struct {
+	n int
+	l msg.Lang
+}
+
+// Format writes the count for %d (and %v); any other verb as an int.
+func (g grouped) Format(f fmt.State, verb rune) {
+	if verb == 'd' || verb == 'v' {
+		_, _ = io.WriteString(f, thousands(g.n, g.l))
+		return
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), g.n)
+}
+
+// counted returns m with its numbers, and those of the messages nested in
+// it, written with language l's thousands separator: for a message of
+// counts (the plan, a status's count, a page number), never for one that
+// carries an id or a row number.
+func counted(m msg.Message, l msg.Lang) msg.Message {
+	var args []any
+	for i, a := range m.Args {
+		var x any
+		switch v := a.(type) {
+		case int:
+			x = grouped{v, l}
+		case int64:
+			x = grouped{int(v), l}
+		case msg.Message:
+			x = counted(v, l)
+		default:
+			continue
+		}
+		if args == nil {
+			args = append([]any(nil), m.Args...)
+		}
+		args[i] = x
+	}
+	if args != nil {
+		m.Args = args
+	}
+	return m
 }
 
 // parsePages parses every page with the layout and the shared fragments.
@@ -143,7 +193,7 @@ func counts(rows map[pipeline.Status]int, l msg.Lang) []count {
 	var out []count
 	for _, st := range pipeline.AllStatuses {
 		if n := rows[st]; n > 0 {
-			out = append(out, count{Status: st.String(), Text: msg.Count("st.count."+st.String(), n).In(l), N: n, Tone: toneClass(st)})
+			out = append(out, count{Status: st.String(), Text: counted(msg.Count("st.count."+st.String(), n), l).In(l), N: n, Tone: toneClass(st)})
 		}
 	}
 	return out
@@ -191,6 +241,7 @@ func catalogLine(c catalogUse, now time.Time, l msg.Lang) string {
 // home is the upload page.
 type homePage struct {
 	base
+	Problem string // why the last upload was refused
 	MaxMB   int64
 	MaxRows string
 	Recent  []recentUpload
@@ -206,6 +257,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	p := &homePage{base: s.base(r, "web.home.title"), MaxMB: s.cfg.Limits.MaxBytes >> 20,
 		MaxRows: thousands(s.cfg.Limits.MaxRows, l), Kinds: []string{"venta", "facturar", "stock"}}
+	p.Problem, _ = s.noticeOf(r)
 	now := s.now()
 	for i, u := range s.uploads.all() {
 		if i == 5 {
@@ -218,6 +270,9 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 
 // thousands writes n with the language's thousands separator.
 func thousands(n int, l msg.Lang) string {
+	if n < 0 {
+		return "-" + thousands(-n, l)
+	}
 	s := strconv.Itoa(n)
 	sep := "."
 	if l == msg.EN {

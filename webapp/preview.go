@@ -251,7 +251,7 @@ func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
 	default:
 		var tm *errTooManyRows
 		if errors.As(err, &tm) {
-			return msg.New("web.toomanyrows", tm.rows, tm.max).In(l)
+			return counted(msg.New("web.toomanyrows", tm.rows, tm.max), l).In(l)
 		}
 		text = msg.New("web.readfailed", msg.CauseOf(err)).In(l)
 	}
@@ -265,16 +265,15 @@ func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
 // owner-only folder and shows its plan, or its mapping screen when its
 // headers need one.
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
-	l := lang(r)
 	limit := s.cfg.Limits.MaxBytes
 	if r.ContentLength > limit+64<<10 {
-		s.fail(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20))
+		s.refuseUpload(w, r, msg.New("web.toolarge", limit>>20))
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, msg.New("web.upload.nofile"))
+		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
 		return
 	}
 	var u *upload
@@ -300,7 +299,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		break
 	}
 	if u == nil {
-		s.fail(w, r, http.StatusBadRequest, msg.New("web.upload.nofile"))
+		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
 		return
 	}
 	u.mu.Lock()
@@ -312,14 +311,14 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	u.mu.Unlock()
 	if saveErr != nil {
 		s.uploads.remove(u)
-		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(saveErr)))
+		s.refuseUpload(w, r, msg.New("web.readfailed", msg.CauseOf(saveErr)))
 		return
 	}
 	if _, mapping := headerProblem(err); err != nil && !mapping {
-		text := s.fileText(u, err, l)
+		why := fileMsg{s, u, err}
 		s.uploads.remove(u)
-		s.log.Info("upload refused", "reason", text)
-		s.render(w, r, http.StatusUnprocessableEntity, "error", &errorPage{base: s.base(r, "web.error.title"), Text: text})
+		s.log.Info("upload refused", "reason", why.In(msg.EN))
+		s.refuseUpload(w, r, why)
 		return
 	}
 	s.uploads.add(u)
@@ -366,10 +365,16 @@ func (s *Server) uploadFailed(w http.ResponseWriter, r *http.Request, u *upload,
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		s.fail(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20))
+		s.refuseUpload(w, r, msg.New("web.toolarge", limit>>20))
 		return
 	}
-	s.fail(w, r, http.StatusBadRequest, msg.New("web.readfailed", msg.CauseOf(err)))
+	s.refuseUpload(w, r, msg.New("web.readfailed", msg.CauseOf(err)))
+}
+
+// refuseUpload answers a refused upload with the upload page again, saying
+// why: a redirect, so that a reload does not send the file again.
+func (s *Server) refuseUpload(w http.ResponseWriter, r *http.Request, why msg.Localizer) {
+	s.redirectWith(w, r, "/", notice{problem: why})
 }
 
 // uploadOf returns the upload the path names, answering 404 when none.
@@ -442,7 +447,8 @@ func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
 	if v == nil {
 		return
 	}
-	s.render(w, r, http.StatusOK, "import", s.importData(r, u, v, parseQuery(r.URL.Query()), ""))
+	alert, _ := s.noticeOf(r)
+	s.render(w, r, http.StatusOK, "import", s.importData(r, u, v, parseQuery(r.URL.Query()), alert))
 }
 
 // rows answers one page of the preview: the table alone for htmx, the
@@ -517,7 +523,12 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"?"+q.values().Encode(), http.StatusSeeOther)
 		return
 	}
-	s.renderFragment(w, "import", "preview", s.previewData(l, u, next, q, status))
+	// The plan's counts changed with the row: it comes along, swapped out
+	// of band, so that the line at the top agrees with the table.
+	d := s.importData(r, u, next, q, "")
+	d.Preview = s.previewData(l, u, next, q, status)
+	d.OOB = true
+	s.renderFragment(w, "import", "fixed", d)
 }
 
 // applyFix writes the fixed version with the cell changed, validates it
@@ -557,7 +568,7 @@ func (s *Server) fixStatus(v *version, sheet int, before pipeline.RowView, ed ed
 	sh := v.file.Sheets[sheet]
 	// A fix keeps every row where it was, unless it emptied its row.
 	if i := before.Index; i < sh.Rows() {
-		if rv := sh.RowView(i, l); rv.SourceRow == before.SourceRow {
+		if rv := sh.RowViewFor(i, l, msg.ForPage); rv.SourceRow == before.SourceRow {
 			if pipeline.NeedsAttention(rv.Status) {
 				return msg.New("web.fix.still", ed.Row, rv.Message).In(l)
 			}

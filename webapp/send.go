@@ -34,6 +34,10 @@ type sendJob struct {
 	failed   msg.Message // the send could not start (journal, tenant)
 	changed  chan struct{}
 	finished time.Time
+	// end is how the send ended, for the page's heading: done, stopped
+	// (the stop button), cut (the API or the journal cut it short, or too
+	// many rejections), failed (it could not start).
+	end string
 }
 
 // update changes the job under its lock and wakes the pages following it.
@@ -48,6 +52,8 @@ func (j *sendJob) update(fn func()) {
 // progress is what a progress page shows, as the events carry it.
 type progress struct {
 	State   string  `json:"state"`
+	Heading string  `json:"heading"`
+	Count   string  `json:"count"`
 	ToSend  int     `json:"toSend"`
 	Done    int     `json:"done"`
 	Percent int     `json:"percent"`
@@ -60,6 +66,8 @@ type progress struct {
 // snapshot renders the job's state in language l; j.mu is held.
 func (j *sendJob) snapshot(s *Server, l msg.Lang) progress {
 	p := progress{State: j.state, ToSend: j.toSend, Done: j.done, Counts: counts(j.rows, l)}
+	p.Heading = msg.New(j.headingKey(), s.nameOf(j.id)).In(l)
+	p.Count = counted(msg.New("web.send.count", j.done, j.toSend), l).In(l)
 	if j.toSend > 0 {
 		p.Percent = j.done * 100 / j.toSend
 	} else if j.state == "done" {
@@ -69,7 +77,7 @@ func (j *sendJob) snapshot(s *Server, l msg.Lang) progress {
 	case j.failed.Key != "":
 		p.Said = j.failed.In(l)
 	case j.said.Key != "":
-		p.Said = j.said.In(l)
+		p.Said = msg.ForPage(j.said).In(l)
 	}
 	if j.state == "sending" {
 		p.ETA = msg.New("web.send.eta", duration(j.eta(s, s.now()), l)).In(l)
@@ -78,6 +86,26 @@ func (j *sendJob) snapshot(s *Server, l msg.Lang) progress {
 		p.Result = "/u/" + j.id + "/result"
 	}
 	return p
+}
+
+// headingKey is the key of the progress page's heading: sending, stopping,
+// or how the send ended; j.mu is held.
+func (j *sendJob) headingKey() string {
+	switch {
+	case j.state == "stopping":
+		return "web.send.title.stopping"
+	case j.state != "done":
+		return "web.send.title"
+	}
+	return "web.send.title." + j.end
+}
+
+// nameOf is the file name of upload id, as the page shows it.
+func (s *Server) nameOf(id string) string {
+	if u := s.uploads.get(id); u != nil {
+		return u.meta.Name
+	}
+	return ""
 }
 
 // eta is how long the rest of the send will take: at least what the API's
@@ -145,21 +173,14 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/u/"+u.meta.ID+"/send", http.StatusSeeOther)
 }
 
-// refuseSend shows the import page with why the send did not start.
+// refuseSend shows the import page with why the send did not start: a
+// redirect, so that a reload does not try the send again.
 func (s *Server) refuseSend(w http.ResponseWriter, r *http.Request, u *upload, why msg.Message) {
-	l := lang(r)
 	if r.Header.Get("HX-Request") == "true" {
 		s.fail(w, r, http.StatusConflict, why)
 		return
 	}
-	u.mu.Lock()
-	v, err := s.loaded(r.Context(), u)
-	u.mu.Unlock()
-	if err != nil {
-		s.fail(w, r, http.StatusConflict, why)
-		return
-	}
-	s.render(w, r, http.StatusConflict, "import", s.importData(r, u, v, query{Page: 1}, why.In(l)))
+	s.redirectWith(w, r, "/u/"+u.meta.ID, notice{problem: why})
 }
 
 // runSend is the send itself: the same flow as `nxbatch run` (runner),
@@ -173,6 +194,16 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 		job.update(func() {
 			job.state, job.finished = "done", s.now()
 			job.said, job.failed = res.Said, failed
+			switch {
+			case failed.Key != "":
+				job.end = "failed"
+			case res.Interrupted:
+				job.end = "stopped"
+			case res.Stopped() || res.MaxErrors:
+				job.end = "cut"
+			default:
+				job.end = "done"
+			}
 			if f != nil && failed.Key == "" {
 				job.rows, _ = f.Counts()
 			}
@@ -251,7 +282,8 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 	rows, _ := f.Counts()
 	rec := sendRecord{Started: started, Finished: s.now(), Sent: res.Sent, Rows: map[string]int{}}
 	if res.Said.Key != "" {
-		rec.Said = map[msg.Lang]string{msg.ES: res.Said.In(msg.ES), msg.EN: res.Said.In(msg.EN)}
+		said := msg.ForPage(res.Said)
+		rec.Said = map[msg.Lang]string{msg.ES: said.In(msg.ES), msg.EN: said.In(msg.EN)}
 	}
 	for st, n := range rows {
 		rec.Rows[st.String()] = n
@@ -306,7 +338,7 @@ type joinMessages []any
 func (j joinMessages) In(l msg.Lang) string {
 	parts := make([]string, len(j))
 	for i, p := range j {
-		parts[i] = p.(msg.Message).In(l)
+		parts[i] = counted(p.(msg.Message), l).In(l)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -333,7 +365,10 @@ func (s *Server) progressPage(w http.ResponseWriter, r *http.Request) {
 	job.mu.Lock()
 	p := job.snapshot(s, lang(r))
 	job.mu.Unlock()
-	s.render(w, r, http.StatusOK, "progress", &progressData{base: s.base(r, "web.send.title", u.meta.Name),
+	job.mu.Lock()
+	title := job.headingKey()
+	job.mu.Unlock()
+	s.render(w, r, http.StatusOK, "progress", &progressData{base: s.base(r, title, u.meta.Name),
 		ID: u.meta.ID, Name: u.meta.Name, P: p, Running: p.State != "done"})
 }
 
@@ -549,7 +584,7 @@ func serveFromRoot(w http.ResponseWriter, r *http.Request, dir, name string) {
 
 // sendLine says what one send did, for the import page and history.
 func sendLine(sr sendRecord, now time.Time, l msg.Lang) string {
-	return msg.New("web.send.line", ago(now, sr.Finished, l), msg.Count("n.requests", sr.Sent), countsText(sr.Rows, l)).In(l)
+	return msg.New("web.send.line", ago(now, sr.Finished, l), counted(msg.Count("n.requests", sr.Sent), l), countsText(sr.Rows, l)).In(l)
 }
 
 // countsText says how many rows ended in each status, from the status

@@ -156,6 +156,9 @@ type Server struct {
 	// lastJobs keeps each upload's last finished send, for its progress
 	// page after the end.
 	lastJobs sync.Map
+
+	// notices are what POSTs had to say to the pages they redirect to.
+	notices notices
 }
 
 // New builds the server; Handler serves it.

@@ -226,12 +226,12 @@ func TestRefusals(t *testing.T) {
 		}, http.StatusMisdirectedRequest, "no es el de este servidor"},
 		{"oversized upload", func() *http.Request {
 			return b.uploadRequest("big.csv", append(sample, make([]byte, 70<<10)...))
-		}, http.StatusRequestEntityTooLarge, "supera el máximo de 0 MB"},
+		}, http.StatusSeeOther, "supera el máximo de 0 MB"},
 		{"a binary renamed .xlsx", func() *http.Request {
 			return b.uploadRequest("ventas.xlsx", []byte("\x7fELF\x02\x01\x01\x00binary, not a workbook"))
-		}, http.StatusUnprocessableEntity, "no es un archivo .xlsx válido"},
+		}, http.StatusSeeOther, "no es un archivo .xlsx válido"},
 		{"too many rows", func() *http.Request { return b.uploadRequest("errores.csv", sample) },
-			http.StatusUnprocessableEntity, "más que las 5 que acepta"},
+			http.StatusSeeOther, "más que las 5 que acepta"},
 		{"an upload that does not exist", func() *http.Request {
 			r, _ := http.NewRequest(http.MethodGet, b.ts.URL+"/u/0123456789abcdef0123456789abcdef", nil)
 			return r
@@ -243,7 +243,7 @@ func TestRefusals(t *testing.T) {
 		{"no file", func() *http.Request {
 			r, _ := http.NewRequest(http.MethodPost, b.ts.URL+"/uploads", strings.NewReader(""))
 			return r
-		}, http.StatusBadRequest, "No llegó ningún archivo"},
+		}, http.StatusSeeOther, "No llegó ningún archivo"},
 		{"resolve without a note", func() *http.Request {
 			r, _ := http.NewRequest(http.MethodPost, b.ts.URL+"/journal/resolve", strings.NewReader("key=a/venta/1&as=ok&note="))
 			r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -253,6 +253,14 @@ func TestRefusals(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			a := b.do(tc.req())
+			if a.status == http.StatusSeeOther {
+				// A refused upload shows the upload page again, saying
+				// why (POST-redirect-GET: a reload does not post again).
+				if !strings.HasPrefix(a.location, "/?aviso=") {
+					t.Fatalf("a refused upload goes to %q", a.location)
+				}
+				a.body = b.get(a.location).body
+			}
 			if a.status != tc.status || !strings.Contains(a.body, tc.want) {
 				t.Errorf("%d, want %d with %q:\n%s", a.status, tc.status, tc.want, a.body)
 			}
@@ -276,8 +284,11 @@ func TestSendWhileCLIHoldsJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := b.post(page+"/send", nil)
-	if a.status != http.StatusConflict || !strings.Contains(a.body, "otro proceso de nxbatch") {
-		t.Fatalf("send while the journal is held: %d\n%s", a.status, a.body)
+	if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, page+"?aviso=") {
+		t.Fatalf("send while the journal is held: %d %s, want the import page again\n%s", a.status, a.location, a.body)
+	}
+	if a := b.get(a.location); !strings.Contains(a.body, "otro proceso de nxbatch") {
+		t.Fatalf("send while the journal is held: the import page does not say why\n%s", a.body)
 	}
 	if n := len(b.sb.Server.State().Vouchers); n != 0 {
 		t.Fatalf("%d vouchers created while the journal was held", n)
@@ -339,6 +350,9 @@ func TestStopSettlesInFlight(t *testing.T) {
 	}
 	if a := b.get(page + "/result"); !strings.Contains(a.body, "pendiente") {
 		t.Errorf("result does not show the pending rows")
+	}
+	if a := b.get(page + "/send"); strings.Contains(a.body, "Enviando") || !strings.Contains(a.body, "Envío de muchas.csv detenido") {
+		t.Errorf("the progress page after a stop does not say the send was stopped:\n%s", a.body)
 	}
 }
 

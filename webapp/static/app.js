@@ -44,12 +44,17 @@
     var said = document.getElementById("said");
     var link = document.getElementById("result-link");
     var stop = document.getElementById("stop-form");
+    var heading = document.getElementById("send-heading");
     var es = new EventSource(box.dataset.events);
     function show(p) {
       box.dataset.state = p.state;
       bar.value = p.percent;
       bar.textContent = p.percent + "%";
-      count.textContent = count.textContent.replace(/\d+(\D+)\d+/, p.done + "$1" + p.toSend);
+      count.textContent = p.count;
+      if (heading && p.heading && heading.textContent !== p.heading) {
+        heading.textContent = p.heading;
+        document.title = p.heading + " · nxbatch";
+      }
       eta.textContent = p.eta || "";
       var ul = document.createElement("ul");
       ul.className = "counts";
