@@ -61,6 +61,8 @@ func (c *reconcileCmd) Run(e *env) error {
 	if err := cn.resolve(e.ctx, true); err != nil {
 		return cn.resolveError(err)
 	}
+	// No facts of its own: what the journal kept with each sale's attempt
+	// narrows the search (reconcile.JournalFacts).
 	o := reconcile.Options{Since: since, SettleAfter: c.SettleAfter, Snapshot: snap, Timeout: c.Timeout}
 	if c.Kind != "" {
 		o.Kinds = []string{c.Kind}
@@ -298,7 +300,8 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 // point of sale, from the bodies it built), for the body an entry's last
 // attempt carried only: an unknown sale of an earlier run may have been
 // edited in this run's file since, and facts of another body could hide
-// its voucher.
+// its voucher. Where it knows nothing (a sale of an earlier run not in
+// this run's files), reconcile uses what the journal kept with the entry.
 func runFacts(files []*pipeline.File) func(journal.Entry) (reconcile.SaleFacts, bool) {
 	type fact struct {
 		facts    reconcile.SaleFacts
