@@ -164,6 +164,11 @@ func TestReconcile300Sales(t *testing.T) {
 	if took < floor {
 		t.Errorf("the reads took %v, less than the windows' floor %v", took, floor)
 	}
+	// The journal kept each sale's facts: the default point of sale's
+	// branch alone is read (both demo branches are enabled).
+	if m[1] != "1" {
+		t.Errorf("%s export pages read, want 1: the sales' branch only", m[1])
+	}
 	t.Logf("300 sales: %d unknown (%d answered 500, %d dropped) → %d ok, %d failed; reads: %s export pages, %s GET /comprobante in %v (floor %v at time scale %v: %v and %v in production); command wall time %v",
 		len(unknown), counts[500], counts[0], len(unknown)-len(failed), len(failed), m[1], m[2], took, floor, scale,
 		time.Duration(float64(took)/scale).Round(time.Second), time.Duration(float64(floor)/scale).Round(time.Second), wall.Round(time.Millisecond))

@@ -120,6 +120,10 @@ type Entry struct {
 	// Evidence is what reconciliation read to settle the entry, and when
 	// (JSON text); "" otherwise.
 	Evidence string
+	// Facts are what the caller knew of the request when its last attempt
+	// began (Intent.Facts): opaque text to the journal, valid for the body
+	// of BodyHash; "" when none were given.
+	Facts string
 }
 
 // Unit is one unit a request carries: a stock row with its identity, the
@@ -155,6 +159,12 @@ type Intent struct {
 	// the API less than Hold ago (0: no hold).
 	Hold  time.Duration
 	Units []Unit
+	// Facts are what the caller wants kept of this attempt's body for a
+	// later reading of its outcome (for a sale, its total, customer and
+	// point of sale as JSON): opaque to the journal, written with every
+	// attempt like BodyHash ("" clears those of an earlier attempt) and
+	// kept by Finish and Resolve.
+	Facts string
 	// Window, when set, is persisted with the intent: until the answer
 	// comes, the window counts from the latest moment the request could
 	// arrive.
@@ -634,7 +644,7 @@ func (j *Journal) Begin(k Key, in Intent) (Entry, error) {
 			}
 		}
 		e.State, e.Attempts, e.Last, e.Updated = Sending, e.Attempts+1, now, now
-		e.BodyHash, e.Source = in.BodyHash, in.Source
+		e.BodyHash, e.Source, e.Facts = in.BodyHash, in.Source, in.Facts
 		e.FacturaID, e.Numero, e.PVNumero, e.Message = 0, 0, 0, ""
 		e.Units = e.Units[:0]
 		for _, u := range in.Units {
@@ -855,6 +865,11 @@ type record struct {
 	Updated   time.Time `json:"updated"`
 	Units     []string  `json:"units,omitempty"`
 	Evidence  string    `json:"evidence,omitempty"`
+	// Facts came after format 2 without a bump: an older nxbatch reads an
+	// entry that has them (it ignores the field) and drops them when it
+	// writes the entry again, which only leaves a later reconciliation
+	// knowing less; an entry written before reads as "".
+	Facts string `json:"facts,omitempty"`
 }
 
 // unitRecord is the stored form of a UnitRecord.
@@ -879,6 +894,7 @@ func put(b *bolt.Bucket, e Entry) error {
 		BodyHash: e.BodyHash, State: e.State, Attempts: e.Attempts, First: e.First, Last: e.Last, Held: e.Held,
 		FacturaID: e.FacturaID, Numero: e.Numero, PVNumero: e.PVNumero,
 		Message: e.Message, Note: e.Note, Source: e.Source, Updated: e.Updated, Units: e.Units, Evidence: e.Evidence,
+		Facts: e.Facts,
 	})
 	if err != nil {
 		return err
@@ -902,6 +918,7 @@ func decode(k, v []byte) (Entry, error) {
 		Key: key, BodyHash: r.BodyHash, State: r.State, Attempts: r.Attempts, First: r.First, Last: r.Last, Held: r.Held,
 		FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero,
 		Message: r.Message, Note: r.Note, Source: r.Source, Updated: r.Updated, Units: r.Units, Evidence: r.Evidence,
+		Facts: r.Facts,
 	}, nil
 }
 

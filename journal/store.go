@@ -142,6 +142,8 @@ func EntryDiff(a, b Entry) string {
 		return "source"
 	case a.Evidence != b.Evidence:
 		return "evidence"
+	case a.Facts != b.Facts:
+		return "facts"
 	case !slices.Equal(a.Units, b.Units):
 		return "units"
 	}

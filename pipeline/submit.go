@@ -71,7 +71,13 @@ type SubmitOptions struct {
 	// settled it, before Progress: a page counts statuses live from it
 	// without reading requests another worker is writing.
 	Settled func(Settled)
-	Now     func() time.Time
+	// Facts, when set, tells what the journal keeps with each attempt of a
+	// request of kind (schema.Venta, ...) whose exact body is body, for a
+	// later reading of its outcome (Intent.Facts): package reconcile's
+	// IntentFacts. "" keeps none. It is called once per send, before its
+	// first attempt; the body does not change between attempts.
+	Facts func(kind string, body []byte) string
+	Now   func() time.Time
 }
 
 // scale multiplies an API duration by the time scale.
@@ -393,13 +399,17 @@ func (s *submitter) one(ctx context.Context, jb job) {
 			s.o.Progress(int(s.done.Add(1)))
 		}
 	}()
+	var facts string
+	if s.o.Facts != nil {
+		facts = s.o.Facts(string(jb.sh.Kind), sd.Body)
+	}
 	sends, failures := 0, 0
 	for {
 		if ctx.Err() != nil {
 			return // stays pending
 		}
 		in := journal.Intent{BodyHash: sd.BodyHash, Source: source(jb), Hold: s.o.scale(sendrules.HoldOf(jb.key.Kind)),
-			Units: units(jb)}
+			Units: units(jb), Facts: facts}
 		if isStock {
 			if s.stockPac.Wait(ctx) != nil {
 				return

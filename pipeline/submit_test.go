@@ -16,6 +16,7 @@ import (
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/reconcile"
 )
 
 // fakeSender answers every creating request with answer(kind, n), n
@@ -429,5 +430,58 @@ func TestOutcomeNotJournaledIsSaid(t *testing.T) {
 	}
 	if text := out.Outcome.In(msg.ES); !strings.Contains(text, "la próxima ejecución la mostrará como desconocida") || !strings.Contains(text, "journal resolve") {
 		t.Errorf("row message %q does not say what the journal will show and how to settle it", text)
+	}
+}
+
+// TestIntentsCarryFacts: with SubmitOptions.Facts set as the commands set
+// it (reconcile.IntentFacts), a sale's intent carries what reconciliation
+// narrows by, taken from the exact body sent, and keeps it once its
+// outcome is unknown; a presale and a stock movement carry none.
+func TestIntentsCarryFacts(t *testing.T) {
+	j := openJournal(t)
+	send := &fakeSender{answer: func(kind string, n int) apiclient.Outcome {
+		if kind == "venta" {
+			return apiclient.Outcome{Class: apiclient.Unknown, Status: 500, Written: true, Message: "Internal Server Error"}
+		}
+		return okAnswers(kind, n)
+	}}
+	o := fastOptions()
+	var asked []string
+	var mu sync.Mutex
+	o.Facts = func(kind string, body []byte) string {
+		mu.Lock()
+		asked = append(asked, kind)
+		mu.Unlock()
+		return reconcile.IntentFacts(kind, body)
+	}
+	sale := "ordenId,usuario.email,usuario.dni,puntoVentaId,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n" +
+		"601,ana@example.com,30111222,2,105,1500.5,1,1500.5,0,0,0,1500.5,EFECTIVO\n"
+	run(t, "v.csv", sale, LoadOptions{}, j, send, o)
+	run(t, "f.csv", "facturaId,puntoVentaId,electronica,medioPago.tipo\n1001,1,no,EFECTIVO\n", LoadOptions{}, j, send, o)
+	run(t, "s.csv", oneStock, LoadOptions{}, j, send, o)
+
+	es, err := j.List("")
+	if err != nil || len(es) != 3 {
+		t.Fatalf("journal = %v, %v; want a sale, a presale and a movement", es, err)
+	}
+	for _, e := range es {
+		switch e.Key.Kind {
+		case "venta":
+			f, ok := reconcile.JournalFacts(e)
+			if e.State != journal.Unknown || !ok || f.Total == nil || f.Total.String() != "1500.5" || f.Email != "ana@example.com" ||
+				f.DNI != "30111222" || f.PuntoVentaID != 2 || f.EntidadID != 0 {
+				t.Errorf("sale %s (%s) has facts %q, want those of its body", e.Key, e.State, e.Facts)
+			}
+			if want := reconcile.IntentFacts("venta", []byte(send.bodies["venta"][0])); e.Facts != want {
+				t.Errorf("sale facts %q, want those of the body sent %q", e.Facts, want)
+			}
+		default:
+			if e.Facts != "" {
+				t.Errorf("%s carries facts %q, want none", e.Key, e.Facts)
+			}
+		}
+	}
+	if strings.Join(asked, ",") != "venta,facturar,stock" {
+		t.Errorf("Facts asked for %v, want once per send", asked)
 	}
 }

@@ -19,7 +19,12 @@
 //     candidate is a sale not already tied to an ok journal entry and
 //     consistent with the unknown sale (total, date, customer; see
 //     consistent), and with the integration's appId once the vouchers the
-//     journal knows to be ours confirm that rows carry it (chooseFilters). Found: ok, with the ids. Found nowhere, in exports whose
+//     journal knows to be ours confirm that rows carry it (chooseFilters).
+//     The sale's point of sale, total and customer come from the journal,
+//     which keeps them with each attempt (IntentFacts, JournalFacts), or
+//     from the run that sent it (Options.Facts); without them every
+//     enabled branch is read and only the date narrows the candidates.
+//     Found: ok, with the ids. Found nowhere, in exports whose
 //     reading started at least SettleAfter after the last attempt (exports
 //     may lag behind the sale): failed, sent again by the next run. Earlier
 //     than that it stays unknown and the result says when to try again.

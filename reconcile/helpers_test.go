@@ -1,11 +1,15 @@
 package reconcile
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -26,12 +30,35 @@ import (
 // tenant is the demo data's integration in production.
 const tenant = "app1.production"
 
-// memTransport serves requests with a handler in memory.
-type memTransport struct{ h http.Handler }
+// memTransport serves requests with a handler in memory. It tells the
+// client's trace that a connection was had and the request written, as a
+// network transport would; drop, when set, says which requests lose their
+// answer after the handler has served them (the connection cut on the way
+// back: the API processed the request, the client cannot know).
+type memTransport struct {
+	h    http.Handler
+	drop func(r *http.Request, body []byte) bool
+}
 
 func (m memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if tr := httptrace.ContextClientTrace(r.Context()); tr != nil {
+		if tr.GotConn != nil {
+			tr.GotConn(httptrace.GotConnInfo{})
+		}
+		if tr.WroteRequest != nil {
+			tr.WroteRequest(httptrace.WroteRequestInfo{})
+		}
+	}
+	var body []byte
+	if r.Body != nil {
+		body, _ = io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	rec := httptest.NewRecorder()
 	m.h.ServeHTTP(rec, r)
+	if m.drop != nil && m.drop(r, body) {
+		return nil, errors.New("read: connection reset by peer")
+	}
 	return rec.Result(), nil
 }
 
@@ -53,7 +80,7 @@ func newWorld(t *testing.T, o sandbox.Options) *world {
 	}
 	t.Cleanup(func() { _ = sb.Close() })
 	api, err := apiclient.New(apiclient.Options{BaseURL: "https://sandbox.invalid", Token: apiclient.NewToken(sandbox.DefaultToken),
-		Transport: memTransport{sb}})
+		Transport: memTransport{h: sb}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package reconcile
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -92,10 +93,9 @@ func ScopeOf(cfg *nxapi.Config, pvs []apiclient.PuntoVenta) *Scope {
 // SaleFacts is what reconciliation would like to know of an unknown sale
 // beyond its ordenId: its total, its customer and its point of sale. They
 // only narrow the search (fewer export branches, fewer candidates to
-// confirm); the ordenId of GET /comprobante decides. The journal does not
-// keep them; a run has them in memory for its own sales, and a journal
-// that kept this struct as JSON with the intent would give them to every
-// later reconciliation.
+// confirm); the ordenId of GET /comprobante decides. A run has them in
+// memory for its own sales, and the journal keeps them as JSON with each
+// attempt (IntentFacts, JournalFacts), for every later reconciliation.
 type SaleFacts struct {
 	Total        *nxapi.Decimal `json:"total,omitempty"`
 	Email        string         `json:"email,omitempty"`
@@ -111,6 +111,41 @@ func FactsOf(v *nxapi.Venta) SaleFacts {
 		f.Email, f.DNI = v.Usuario.Email, v.Usuario.DNI
 	}
 	return f
+}
+
+// IntentFacts is what the journal keeps with an attempt of a request of
+// kind whose exact body is body (pipeline.SubmitOptions.Facts): for a sale,
+// its SaleFacts as JSON (about 100 bytes); "" for any other kind, or a
+// body that is not a sale.
+func IntentFacts(kind string, body []byte) string {
+	if kind != KindVenta {
+		return ""
+	}
+	var v nxapi.Venta
+	if json.Unmarshal(body, &v) != nil {
+		return ""
+	}
+	b, err := json.Marshal(FactsOf(&v))
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// JournalFacts are the facts the journal kept with an unknown sale's last
+// attempt (IntentFacts): Begin writes them with the attempt's BodyHash, so
+// they are the facts of the body the entry carries. False when the entry
+// has none (written before the journal kept them, or by a caller that gave
+// none) or they cannot be read.
+func JournalFacts(e journal.Entry) (SaleFacts, bool) {
+	if e.Key.Kind != KindVenta || e.Facts == "" {
+		return SaleFacts{}, false
+	}
+	var f SaleFacts
+	if json.Unmarshal([]byte(e.Facts), &f) != nil {
+		return SaleFacts{}, false
+	}
+	return f, true
 }
 
 // Options configure a reconciliation.
@@ -134,9 +169,12 @@ type Options struct {
 	// (ScopeWhy says why), and no sale can be settled.
 	Scope    *Scope
 	ScopeWhy msg.Message
-	// Facts gives what is known of an unknown sale; nil knows nothing. It
-	// must answer only for the body the entry's last attempt carried (its
-	// BodyHash): facts of another body could hide the sale's voucher.
+	// Facts gives what is known of an unknown sale beyond the journal (a
+	// run's own bodies); where it does not answer (or is nil) the facts
+	// the journal kept with the entry are used (JournalFacts), and a sale
+	// with neither is looked for knowing only its ordenId. It must answer
+	// only for the body the entry's last attempt carried (its BodyHash):
+	// facts of another body could hide the sale's voucher.
 	Facts func(journal.Entry) (SaleFacts, bool)
 	// Snapshot is listen's stock snapshot, shown with unknown stock
 	// movements; nil when the user did not point at one.
@@ -304,6 +342,9 @@ func Prepare(j Journal, o Options) (*Plan, error) {
 			}
 			if o.Facts != nil {
 				s.facts, s.hasFacts = o.Facts(e)
+			}
+			if !s.hasFacts {
+				s.facts, s.hasFacts = JournalFacts(e)
 			}
 			p.sales = append(p.sales, s)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/nxbatch/nxbatch/internal/pgtest"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
+	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/tenant"
 )
@@ -77,6 +78,12 @@ func TestSendWithPostgresJournal(t *testing.T) {
 	entries, err := other.List(journal.OK)
 	if err != nil || len(entries) != 4 {
 		t.Errorf("the shared journal holds %d ok entries (%v), want the 4 sales", len(entries), err)
+	}
+	for _, e := range entries {
+		// What a later `nxbatch reconcile` narrows by, kept with the attempt.
+		if f, ok := reconcile.JournalFacts(e); !ok || f.Total == nil {
+			t.Errorf("%s was sent from the page without its facts (%q)", e.Key, e.Facts)
+		}
 	}
 	// The page let go of the lease: the other machine can take it again.
 	if release, err := other.Acquire(ctx, id.ID, 0); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/schema"
 )
@@ -247,6 +248,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 	f.Validate(cat, true)
 	so := pipeline.SubmitOptions{Tenant: tenant, Workers: s.cfg.Send.Workers, Rate: s.cfg.Send.Rate, Env: s.cfg.Send.Env,
 		TimeScale: s.cfg.Send.TimeScale, Timeout: s.cfg.Send.Timeout, MaxErrors: s.cfg.Send.MaxErrors, Log: s.log, Lang: msg.ES,
+		Facts: reconcile.IntentFacts, // what a later `nxbatch reconcile` narrows by
 		Settled: func(st pipeline.Settled) {
 			job.update(func() {
 				for status, n := range st.Rows {

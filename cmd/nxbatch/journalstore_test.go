@@ -83,7 +83,8 @@ func fillJournal(t *testing.T, path string) []journal.Entry {
 	defer j.Close()
 	for i, st := range []journal.State{journal.OK, journal.Rejected, journal.Unknown, journal.Unsent, journal.OK} {
 		k := journal.Key{Tenant: "app7@production", Kind: "venta", Business: fmt.Sprint(900 + i)}
-		if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "ventas.csv fila 2", Hold: 30 * time.Second}); err != nil {
+		facts := fmt.Sprintf(`{"total":"%d.50","email":"c%d@example.com","puntoVentaId":2}`, 1500+i, i)
+		if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "ventas.csv fila 2", Facts: facts, Hold: 30 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
 		if err := j.Finish(k, journal.Outcome{State: st, FacturaID: int64(i), Numero: int64(10 + i), Message: "=1+1 «ñ»"}); err != nil {
@@ -142,6 +143,15 @@ func TestJournalCopyRoundTrip(t *testing.T) {
 	trunc := cmp.Transformer("µs", func(t time.Time) time.Time { return t.Truncate(time.Microsecond) })
 	if diff := cmp.Diff(want, got, trunc); diff != "" {
 		t.Errorf("bbolt -> PostgreSQL -> bbolt changed entries (-want +got):\n%s", diff)
+	}
+	withFacts := 0
+	for _, e := range got {
+		if e.Facts != "" {
+			withFacts++
+		}
+	}
+	if withFacts != 5 {
+		t.Errorf("%d entries came back with their facts, want the 5 sales'", withFacts)
 	}
 
 	// PostgreSQL's journal settles an unknown; copying the old file over it

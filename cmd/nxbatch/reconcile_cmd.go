@@ -61,6 +61,8 @@ func (c *reconcileCmd) Run(e *env) error {
 	if err := cn.resolve(e.ctx, true); err != nil {
 		return cn.resolveError(err)
 	}
+	// No facts of its own: what the journal kept with each sale's attempt
+	// narrows the search (reconcile.JournalFacts).
 	o := reconcile.Options{Since: since, SettleAfter: c.SettleAfter, Snapshot: snap, Timeout: c.Timeout}
 	if c.Kind != "" {
 		o.Kinds = []string{c.Kind}
@@ -81,8 +83,19 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 	p, err := reconcile.Prepare(cn.journal, o)
 	if err == nil && len(p.Ventas()) > 0 {
 		// Only sales need to know where to look, and learning it may cost
-		// the parameter window: plan again once it is known.
-		scope, why, serr := reconcileScope(e, cn, ttl, l)
+		// the parameter window: plan again once it is known. A sale whose
+		// point of sale is known (the run's or the journal's facts) is
+		// looked for in its branch only if /puntos-venta says which it is.
+		pointOfSale := false
+		for _, v := range p.Ventas() {
+			if _, ok := reconcile.JournalFacts(v); ok {
+				pointOfSale = true
+			} else if o.Facts != nil {
+				_, ok = o.Facts(v)
+				pointOfSale = pointOfSale || ok
+			}
+		}
+		scope, why, serr := reconcileScope(e, cn, ttl, pointOfSale, l)
 		if serr != nil {
 			return nil, serr
 		}
@@ -159,10 +172,16 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 
 // reconcileScope learns where the integration's sales are: GET /config
 // from the catalog cache (fetched when older than ttl, waiting for the
-// parameter window) and /puntos-venta when cached. A stale /config is not
-// used: a branch enabled since would be missed, and a sale missed there
-// declared not created. A 401 stops the command.
-func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile.Scope, msg.Message, error) {
+// parameter window) and /puntos-venta, the branch of each point of sale.
+// A stale /config is not used: a branch enabled since would be missed, and
+// a sale missed there declared not created. /puntos-venta is fetched the
+// same way when pointOfSale (some sale's point of sale is known), more
+// than one branch is enabled and the parameter window allows it sooner
+// than the export reads it saves (worthAsking); otherwise, or when it
+// cannot be read, the cached copy is used if there is one (a point of sale
+// it does not know is looked for in every branch). A 401 stops the
+// command.
+func reconcileScope(e *env, cn *conn, ttl time.Duration, pointOfSale bool, l msg.Lang) (*reconcile.Scope, msg.Message, error) {
 	if cn.embedded != nil {
 		cfg := cn.embedded.Server.Config()
 		return reconcile.ScopeOf(&cfg, nil), msg.Message{}, nil
@@ -170,16 +189,7 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile
 	cache := cn.catalogs(ttl)
 	snap, err := cache.Load()
 	if err == nil && (snap.Config == nil || time.Since(snap.ConfigFetched) > ttl) {
-		if next, nerr := cn.journal.NextAllowed(cn.tenant, catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
-			say(e.stderr, msg.New("rec.waiting", msg.Duration(time.Until(next)), catalog.WindowName).In(l))
-		}
-		var pulled []catalog.Pulled
-		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{catalog.Config}, MaxAge: ttl, Wait: true})
-		for _, p := range pulled {
-			if p.Status == catalog.Failed && err == nil {
-				err = p.Err
-			}
-		}
+		snap, err = pullParam(e, cn, cache, catalog.Config, ttl, l)
 	}
 	switch {
 	case errors.Is(err, apiclient.ErrUnauthorized):
@@ -189,7 +199,47 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, l msg.Lang) (*reconcile
 	case snap.Config == nil:
 		return nil, msg.New("rec.noscope"), nil
 	}
+	if pointOfSale && len(snap.Config.SucursalesExportacion) > 1 &&
+		(len(snap.PuntosVenta) == 0 || time.Since(snap.PuntosVentaFetched) > ttl) && worthAsking(cn, len(snap.Config.SucursalesExportacion)) {
+		pvs, perr := pullParam(e, cn, cache, catalog.PuntosVenta, ttl, l)
+		switch {
+		case errors.Is(perr, apiclient.ErrUnauthorized):
+			return nil, msg.Message{}, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.unauthorized")}}
+		case perr == nil:
+			snap.PuntosVenta = pvs.PuntosVenta
+		}
+	}
 	return reconcile.ScopeOf(snap.Config, snap.PuntosVenta), msg.Message{}, nil
+}
+
+// worthAsking says whether /puntos-venta is worth its read: the parameter
+// window (shared with /config, 60 s) opens no later than the export reads
+// it may save take (one export window per other enabled branch, 30 s
+// each). Right after /config was fetched it does not with two branches, and
+// every branch is read instead; a run's --reconcile, or a second
+// reconciliation, finds the window open.
+func worthAsking(cn *conn, branches int) bool {
+	next, err := cn.journal.NextAllowed(cn.tenant, catalog.WindowName)
+	if err != nil {
+		return false
+	}
+	return time.Until(next) <= time.Duration(branches-1)*cn.scaled(cn.env.Limit(sendrules.Exports))
+}
+
+// pullParam fetches one parameter catalog older than ttl into the cache,
+// waiting for the shared parameter window (and saying so when the wait is
+// long), and returns the cache's snapshot.
+func pullParam(e *env, cn *conn, cache *catalog.Cache, name catalog.Name, ttl time.Duration, l msg.Lang) (catalog.Snapshot, error) {
+	if next, nerr := cn.journal.NextAllowed(cn.tenant, catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
+		say(e.stderr, msg.New("rec.waiting", msg.Duration(time.Until(next)), catalog.WindowName).In(l))
+	}
+	snap, pulled, err := cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{name}, MaxAge: ttl, Wait: true})
+	for _, p := range pulled {
+		if p.Status == catalog.Failed && err == nil {
+			err = p.Err
+		}
+	}
+	return snap, err
 }
 
 // printReconcile prints each decision, what stays unknown and why, the
@@ -298,7 +348,8 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 // point of sale, from the bodies it built), for the body an entry's last
 // attempt carried only: an unknown sale of an earlier run may have been
 // edited in this run's file since, and facts of another body could hide
-// its voucher.
+// its voucher. Where it knows nothing (a sale of an earlier run not in
+// this run's files), reconcile uses what the journal kept with the entry.
 func runFacts(files []*pipeline.File) func(journal.Entry) (reconcile.SaleFacts, bool) {
 	type fact struct {
 		facts    reconcile.SaleFacts

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/validation"
 )
@@ -227,5 +229,132 @@ func TestRunFacts(t *testing.T) {
 		if ok && (got.Total == nil || got.Total.String() != "1500" || got.Email != "ana@example.com" || got.DNI != "30111222" || got.PuntoVentaID != 2) {
 			t.Errorf("%s: facts %+v", tt.name, got)
 		}
+	}
+}
+
+// TestReconcileReadsTheSalesBranch: a run journals each sale's facts; a
+// standalone `reconcile` (another process, knowing only the journal) then
+// learns the branch of the sales' point of sale from /puntos-venta and
+// reads that branch's export alone. The same journal without the facts
+// (as nxbatch wrote it before it kept them) has it read every enabled
+// branch. Every sale's answer is lost after the API created it, so both
+// find them all; the demo data enables branches 1 and 2, and point of sale
+// 2 is branch 2's. The API's windows are scaled to a ten-thousandth.
+func TestReconcileReadsTheSalesBranch(t *testing.T) {
+	const scale = "0.0001"
+	sb, err := sandbox.Start(sandbox.DemoData(), sandbox.Options{TimeScale: 0.0001, DropAfter: 1, Seed: 1}, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	dir := t.TempDir()
+	tok := filepath.Join(dir, "token")
+	if err := os.WriteFile(tok, []byte(sandbox.DefaultToken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("ordenId,usuario.email,puntoVentaId,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n")
+	for o := 1; o <= 3; o++ {
+		fmt.Fprintf(&b, "%d,c%d@example.com,2,105,1500,1,1500,0,0,0,1500,EFECTIVO\n", o, o)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ventas.csv"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	jr := filepath.Join(dir, "state", "journal")
+	conn := func(journal string) []string {
+		return []string{"--base-url", sb.URL, "--token-file", tok, "--time-scale", scale, "--journal", journal, "--lang", "en"}
+	}
+	if code, out, errOut := runCLI(t, dir, append([]string{"run", "--no-xlsx", "--rate", "0", "ventas.csv"}, conn(jr)...)...); code != exitUnknown {
+		t.Fatalf("run: exit %d, want 3\n%s\n%s", code, out, errOut)
+	}
+
+	// The journal as it was before it kept facts: a copy without them.
+	old := filepath.Join(dir, "old", "journal")
+	withoutFacts(t, jr, old)
+
+	// The key hold is 3 ms here; a reconciliation started inside it plans
+	// nothing and says so: start again (no sleep).
+	reconcileOf := func(journal string, extra ...string) string {
+		t.Helper()
+		for range 50 {
+			code, out, errOut := runCLI(t, dir, append(append([]string{"reconcile"}, extra...), conn(journal)...)...)
+			if strings.Contains(out, "the API holds the key") {
+				continue
+			}
+			if code != exitOK {
+				t.Fatalf("reconcile %s: exit %d\n%s\n%s", journal, code, out, errOut)
+			}
+			return out
+		}
+		t.Fatalf("reconcile %s: still inside the key hold", journal)
+		return ""
+	}
+	readsOf := func(out string) string {
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "reads: ") && strings.Contains(line, " of the export and ") { // the reads made, not the plan
+				return line
+			}
+		}
+		t.Fatalf("no reads line:\n%s", out)
+		return ""
+	}
+	before := readsOf(reconcileOf(old, "--dry-run"))
+	after := readsOf(reconcileOf(jr))
+	t.Logf("journal without facts: %s", before)
+	t.Logf("journal with facts:    %s", after)
+	if !strings.HasPrefix(before, "reads: 2 of the export and 3 of GET /comprobante") {
+		t.Errorf("without facts: %q, want both branches' exports and the 3 vouchers", before)
+	}
+	if !strings.HasPrefix(after, "reads: 1 of the export and 3 of GET /comprobante") {
+		t.Errorf("with facts: %q, want branch 2's export alone and the 3 vouchers", after)
+	}
+	vouchers := map[string]int64{}
+	for _, v := range sb.Server.State().Vouchers {
+		vouchers[fmt.Sprint(v.OrdenID)] = v.FacturaID
+	}
+	for _, e := range listEntries(t, jr) {
+		var ev reconcile.Evidence
+		if err := json.Unmarshal([]byte(e.Evidence), &ev); err != nil || e.State != journal.OK || e.FacturaID != vouchers[e.Key.Business] {
+			t.Errorf("%s: %s %d (%v), want ok with the sandbox's %d", e.Key, e.State, e.FacturaID, err, vouchers[e.Key.Business])
+			continue
+		}
+		for _, x := range ev.Exports {
+			if x.SucursalID != 2 {
+				t.Errorf("%s rests on branch %d's export, want branch 2's only", e.Key, x.SucursalID)
+			}
+		}
+	}
+}
+
+// withoutFacts copies the bbolt journal at from to a new one at to, every
+// entry without its facts.
+func withoutFacts(t *testing.T, from, to string) {
+	t.Helper()
+	src, err := journal.Open(from, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := journal.Open(to, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	var recs []journal.Record
+	err = src.Export(func(r journal.Record) error {
+		if r.Entry != nil {
+			if r.Entry.Facts == "" {
+				return fmt.Errorf("%s has no facts to leave out", r.Entry.Key)
+			}
+			r.Entry.Facts = ""
+		}
+		recs = append(recs, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dst.Import(recs); err != nil {
+		t.Fatal(err)
 	}
 }

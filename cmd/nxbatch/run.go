@@ -8,6 +8,7 @@ import (
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
+	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/validation"
@@ -110,7 +111,8 @@ func (c *runCmd) Run(e *env) error {
 		printPlan(e, f, l)
 	}
 	so := pipeline.SubmitOptions{Tenant: cn.tenant, Workers: c.Workers, Rate: c.Rate, Env: cn.env, TimeScale: c.TimeScale,
-		Timeout: c.Timeout, RetryUnknown: c.RetryUnknown, MaxErrors: c.MaxErrors, Log: e.log, Lang: l}
+		Timeout: c.Timeout, RetryUnknown: c.RetryUnknown, MaxErrors: c.MaxErrors, Log: e.log, Lang: l,
+		Facts: reconcile.IntentFacts}
 	var prog *progress
 	res, err := runner.Send(e.ctx, files, cn.client, cn.journal, runner.Options{Submit: so, Pacing: pacing,
 		BaseURL: cn.client.BaseURL(), Planned: func(toSend int, least time.Duration) func(int) {

@@ -108,9 +108,13 @@ func mustGet(t *testing.T, j journal.Store, k journal.Key) journal.Entry {
 	return e
 }
 
+// facts1 are the facts the tests' first attempts carry: opaque text to
+// the journal, kept as given.
+const facts1 = `{"total":"1500.50","email":"ana@example.com","puntoVentaId":2}`
+
 func begin(t *testing.T, j journal.Store, k journal.Key) {
 	t.Helper()
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "hash-1", Source: "first", Hold: hold}); err != nil {
+	if _, err := j.Begin(k, journal.Intent{BodyHash: "hash-1", Source: "first", Facts: facts1, Hold: hold}); err != nil {
 		t.Fatalf("Begin(%s): %v", k, err)
 	}
 }
@@ -192,12 +196,12 @@ func testBeginRecordsIntent(t *testing.T, b Backend) {
 	clk := NewClock()
 	j := start(t, b).must(journal.Options{Now: clk.Now}, "t1")
 	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-1"}
-	got, err := j.Begin(k, journal.Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Hold: hold})
+	got, err := j.Begin(k, journal.Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Facts: facts1, Hold: hold})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := journal.Entry{Key: k, BodyHash: "hash-a", State: journal.Sending, Attempts: 1,
-		First: clk.Now(), Last: clk.Now(), Source: "ventas.csv rows 2,5", Updated: clk.Now()}
+		First: clk.Now(), Last: clk.Now(), Source: "ventas.csv rows 2,5", Updated: clk.Now(), Facts: facts1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Begin returned (-want +got):\n%s", diff)
 	}
@@ -255,7 +259,7 @@ func testBeginRefusesOrAllows(t *testing.T, b Backend) {
 			tc.prior(t, j)
 			before := mustGet(t, j, k)
 			clk.Advance(tc.after)
-			got, err := j.Begin(k, journal.Intent{BodyHash: "hash-2", Source: "second", Hold: hold})
+			got, err := j.Begin(k, journal.Intent{BodyHash: "hash-2", Source: "second", Facts: `{"total":"2000"}`, Hold: hold})
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("Begin error = %v, want %v", err, tc.wantErr)
 			}
@@ -274,8 +278,22 @@ func testBeginRefusesOrAllows(t *testing.T, b Backend) {
 				return
 			}
 			if got.State != journal.Sending || got.Attempts != 2 || got.BodyHash != "hash-2" ||
-				!got.First.Equal(before.First) || !got.Last.Equal(clk.Now()) || got.Message != "" {
-				t.Errorf("second Begin = %+v, want sending, attempt 2, new hash, first kept, last now", got)
+				!got.First.Equal(before.First) || !got.Last.Equal(clk.Now()) || got.Message != "" || got.Facts != `{"total":"2000"}` {
+				t.Errorf("second Begin = %+v, want sending, attempt 2, new hash and facts, first kept, last now", got)
+			}
+			if e := mustGet(t, j, k); e.Facts != `{"total":"2000"}` || e.BodyHash != "hash-2" {
+				t.Errorf("after the second Begin the entry has facts %q of body %q, want the second attempt's", e.Facts, e.BodyHash)
+			}
+			// An attempt without facts leaves none of an earlier body's.
+			if err := j.Finish(k, journal.Outcome{State: journal.Rejected}); err != nil {
+				t.Fatal(err)
+			}
+			clk.Advance(hold)
+			if third, err := j.Begin(k, journal.Intent{BodyHash: "hash-3", Hold: hold}); err != nil || third.Facts != "" {
+				t.Errorf("third Begin without facts = %+v, %v; want no facts", third, err)
+			}
+			if e := mustGet(t, j, k); e.Facts != "" {
+				t.Errorf("after a Begin without facts the entry keeps %q", e.Facts)
 			}
 		})
 	}
@@ -301,7 +319,7 @@ func testFinishRecordsOutcome(t *testing.T, b Backend) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := NewClock()
 			j := start(t, b).must(journal.Options{Now: clk.Now}, "t1")
-			begun, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "src", Hold: hold})
+			begun, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "src", Facts: facts1, Hold: hold})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -968,7 +986,7 @@ func testCopy(t *testing.T, b Backend) {
 	}
 	finishAs(t, src, journal.Key{Tenant: "u", Kind: "facturar", Business: "9"}, journal.Unknown)
 	m := journal.Key{Tenant: "t", Kind: "stock", Business: "m1"}
-	if _, err := src.Begin(m, journal.Intent{BodyHash: "b", Units: units("r1", "r2")}); err != nil {
+	if _, err := src.Begin(m, journal.Intent{BodyHash: "b", Units: units("r1", "r2"), Facts: facts1}); err != nil {
 		t.Fatal(err)
 	}
 	if err := src.Finish(m, journal.Outcome{State: journal.OK, FacturaID: 77}); err != nil {
@@ -990,6 +1008,11 @@ func testCopy(t *testing.T, b Backend) {
 	got, _ := dst.List("")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("copied entries (-src +dst):\n%s", diff)
+	}
+	for _, e := range got {
+		if e.Facts != facts1 {
+			t.Errorf("copied %s has facts %q, want those of its attempt %q", e.Key, e.Facts, facts1)
+		}
 	}
 	us, reqs, err := dst.Units("t", "stock", []string{"r1", "r2"})
 	if err != nil || len(us) != 2 || reqs[m].FacturaID != 77 {

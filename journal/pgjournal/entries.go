@@ -14,7 +14,7 @@ import (
 
 // entryCols are the columns of an entry, in scanEntry's order.
 const entryCols = `tenant, kind, business, body_hash, state, attempts, first_at, last_at, held,
-	factura_id, numero, pv_numero, message, note, source, updated, units, evidence`
+	factura_id, numero, pv_numero, message, note, source, updated, units, evidence, facts`
 
 func scanEntry(row pgx.Row) (journal.Entry, error) {
 	var (
@@ -23,7 +23,7 @@ func scanEntry(row pgx.Row) (journal.Entry, error) {
 		held  *time.Time
 	)
 	err := row.Scan(&e.Key.Tenant, &e.Key.Kind, &e.Key.Business, &e.BodyHash, &state, &e.Attempts, &e.First, &e.Last, &held,
-		&e.FacturaID, &e.Numero, &e.PVNumero, &e.Message, &e.Note, &e.Source, &e.Updated, &e.Units, &e.Evidence)
+		&e.FacturaID, &e.Numero, &e.PVNumero, &e.Message, &e.Note, &e.Source, &e.Updated, &e.Units, &e.Evidence, &e.Facts)
 	if err != nil {
 		return journal.Entry{}, err
 	}
@@ -39,13 +39,14 @@ func scanEntry(row pgx.Row) (journal.Entry, error) {
 
 // upsertEntry writes every column of e.
 const upsertEntry = `INSERT INTO nxbatch.entries (` + entryCols + `)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
 	ON CONFLICT (tenant, kind, business) DO UPDATE SET
 		body_hash = EXCLUDED.body_hash, state = EXCLUDED.state, attempts = EXCLUDED.attempts,
 		first_at = EXCLUDED.first_at, last_at = EXCLUDED.last_at, held = EXCLUDED.held,
 		factura_id = EXCLUDED.factura_id, numero = EXCLUDED.numero, pv_numero = EXCLUDED.pv_numero,
 		message = EXCLUDED.message, note = EXCLUDED.note, source = EXCLUDED.source,
-		updated = EXCLUDED.updated, units = EXCLUDED.units, evidence = EXCLUDED.evidence`
+		updated = EXCLUDED.updated, units = EXCLUDED.units, evidence = EXCLUDED.evidence,
+		facts = EXCLUDED.facts`
 
 func entryArgs(e journal.Entry) []any {
 	units := e.Units
@@ -54,7 +55,7 @@ func entryArgs(e journal.Entry) []any {
 	}
 	return []any{e.Key.Tenant, e.Key.Kind, e.Key.Business, clean(e.BodyHash), string(e.State), e.Attempts,
 		e.First, e.Last, nullTime(e.Held), e.FacturaID, e.Numero, e.PVNumero,
-		clean(e.Message), clean(e.Note), clean(e.Source), e.Updated, units, clean(e.Evidence)}
+		clean(e.Message), clean(e.Note), clean(e.Source), e.Updated, units, clean(e.Evidence), clean(e.Facts)}
 }
 
 // upsertUnits makes every unit of a request belong to it.
@@ -152,7 +153,7 @@ func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 		wt, wn, wnext = in.Window.Tenant, in.Window.Name, in.Window.Next
 	}
 	now := s.now()
-	bodyHash, source := clean(in.BodyHash), clean(in.Source)
+	bodyHash, source, facts := clean(in.BodyHash), clean(in.Source), clean(in.Facts)
 
 	// One statement, one round trip, one commit (synchronous_commit on):
 	// nxbatch.begin_intent checks and writes as journal.Journal.Begin does.
@@ -162,8 +163,8 @@ func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 	outs := s.takeOutcomes()
 	b := &pgx.Batch{}
 	queueOutcomes(b, outs)
-	b.Queue(`SELECT * FROM nxbatch.begin_intent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-		k.Tenant, k.Kind, k.Business, l.holder, locks, bodyHash, source, in.Hold.Microseconds(), now, s.retryU,
+	b.Queue(`SELECT * FROM nxbatch.begin_intent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+		k.Tenant, k.Kind, k.Business, l.holder, locks, bodyHash, source, facts, in.Hold.Microseconds(), now, s.retryU,
 		ids, ua[3], ua[4], ua[5], ua[6], wt, wn, wnext)
 	var (
 		outcome, detail, state string
@@ -206,7 +207,7 @@ func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 		return journal.Entry{}, s.fail(fmt.Errorf("begin_intent answered %q", outcome))
 	}
 	e := journal.Entry{Key: k, BodyHash: bodyHash, State: journal.Sending, Attempts: attempts, Last: now, Updated: now,
-		Source: source, Note: note, Evidence: evidence}
+		Source: source, Note: note, Evidence: evidence, Facts: facts}
 	if first != nil {
 		e.First = *first
 	}

@@ -1,8 +1,11 @@
 package pgjournal
 
 import (
+	"context"
+	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/nxbatch/nxbatch/journal"
 )
 
@@ -57,4 +60,22 @@ func LeaseLength(js journal.Store, tenant string) (time.Duration, error) {
 	var us int64
 	err := s.pool.QueryRow(ctx, "SELECT (extract(epoch FROM expires - renewed) * 1e6)::bigint FROM nxbatch.leases WHERE tenant = $1", tenant).Scan(&us)
 	return time.Duration(us) * time.Microsecond, err
+}
+
+// MigrateTo creates the schema at url as the nxbatch that knew only the
+// first version migrations would have: the database an upgrade finds.
+func MigrateTo(ctx context.Context, url string, version int) error {
+	ms, err := loadMigrations()
+	if err != nil {
+		return err
+	}
+	if version < 1 || version > len(ms) {
+		return fmt.Errorf("no schema version %d", version)
+	}
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	return create(ctx, c, "test", ms[:version])
 }

@@ -3,12 +3,14 @@ package pgjournal_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
@@ -260,18 +262,7 @@ func TestLeaseTimeFromURL(t *testing.T) {
 func TestRunRoleWithoutCreate(t *testing.T) {
 	name, url := newDB(t)
 	ctx := context.Background()
-	role, pw := name+"_run", "run-"+name+"-pw"
-	if err := srv.Exec(ctx, "postgres", `CREATE ROLE `+role+` LOGIN PASSWORD '`+pw+`'`); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = srv.Exec(ctx, name, `DROP OWNED BY `+role)
-		_ = srv.Exec(ctx, "postgres", `DROP ROLE `+role)
-	})
-	runURL := strings.Replace(url, "nxbatch:"+srv.Password()+"@", role+":"+pw+"@", 1)
-	if runURL == url {
-		t.Fatalf("URL %q has no user and password to replace", url)
-	}
+	role, runURL := runRole(t, name, url)
 
 	_, err := openPG(t, runURL, journal.Options{})
 	var me *msg.Error
@@ -338,5 +329,154 @@ func TestCutJournalSaysSo(t *testing.T) {
 	}
 	if err2 := s.Finish(k, journal.Outcome{State: journal.OK}); !errors.Is(err2, err) && (err2 == nil || err2.Error() != err.Error()) {
 		t.Errorf("Finish after the cut = %v, want the same failure %v", err2, err)
+	}
+}
+
+// runRole creates a login role with no privilege of its own in database
+// name (dropped when the test ends) and returns url with it in place of
+// the owner: a role for the runs, as docs/integrators.md describes.
+func runRole(t *testing.T, name, url string) (role, runURL string) {
+	t.Helper()
+	ctx := context.Background()
+	role, pw := name+"_run", "run-"+name+"-pw"
+	if err := srv.Exec(ctx, "postgres", `CREATE ROLE `+role+` LOGIN PASSWORD '`+pw+`'`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = srv.Exec(ctx, name, `DROP OWNED BY `+role)
+		_ = srv.Exec(ctx, "postgres", `DROP ROLE `+role)
+	})
+	runURL = strings.Replace(url, "nxbatch:"+srv.Password()+"@", role+":"+pw+"@", 1)
+	if runURL == url {
+		t.Fatalf("URL %q has no user and password to replace", url)
+	}
+	return role, runURL
+}
+
+// v2Entry is what an entry of schema version 2 holds, read with SQL.
+type v2Entry struct {
+	business, bodyHash, state, source, message string
+	attempts                                   int
+	first, last                                time.Time
+	facturaID                                  int64
+}
+
+func readV2(t *testing.T, url string) []v2Entry {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	rows, err := c.Query(ctx, `SELECT business, body_hash, state, source, message, attempts, first_at, last_at, factura_id
+		FROM nxbatch.entries ORDER BY business`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []v2Entry
+	for rows.Next() {
+		var e v2Entry
+		if err := rows.Scan(&e.business, &e.bodyHash, &e.state, &e.source, &e.message, &e.attempts, &e.first, &e.last, &e.facturaID); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestUpgradeFromSchema2: a database an nxbatch of schema version 2 wrote
+// (entries begun through its begin_intent, one unknown and one ok) is
+// refused to a run role that cannot migrate it, saying which versions and
+// to run once as the owner; the owner's next open migrates it (version 3
+// brought the facts), keeping every entry as it was, with no facts; the run role then
+// begins attempts with their facts through the new begin_intent, which
+// replaced the old one.
+func TestUpgradeFromSchema2(t *testing.T) {
+	name, url := newDB(t)
+	ctx := context.Background()
+	now := strconv.Itoa(pgjournal.SchemaVersion())
+	if err := pgjournal.MigrateTo(ctx, url, 2); err != nil {
+		t.Fatal(err)
+	}
+	role, runURL := runRole(t, name, url)
+	if err := srv.Exec(ctx, name, `GRANT USAGE ON SCHEMA nxbatch TO `+role+`;
+		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA nxbatch TO `+role); err != nil {
+		t.Fatal(err)
+	}
+	// What nxbatch with schema 2 did: a lease, two intents through its
+	// begin_intent (18 arguments), their outcomes.
+	begin2 := func(business string) string {
+		return `IF (SELECT outcome FROM nxbatch.begin_intent('t', 'venta', '` + business + `', 'old-run', ARRAY[]::bigint[],
+			'hash-` + business + `', 'ventas.csv fila ` + business + `', 30000000, now(), false,
+			'{}', '{}', '{}', '{}', '{}', '', '', now())) <> 'begun' THEN RAISE EXCEPTION 'begin %', '` + business + `'; END IF;`
+	}
+	if err := srv.Exec(ctx, name, `DO $$ BEGIN
+		INSERT INTO nxbatch.leases (tenant, holder, host, pid, acquired, renewed, expires)
+			VALUES ('t', 'old-run', 'old', 1, now(), now(), now() + interval '1 hour');
+		`+begin2("1")+begin2("2")+`
+		UPDATE nxbatch.entries SET state = 'unknown', held = now(), message = 'se cortó la conexión' WHERE business = '1';
+		UPDATE nxbatch.entries SET state = 'ok', held = now(), factura_id = 9001, numero = 7 WHERE business = '2';
+		DELETE FROM nxbatch.leases;
+		END $$`); err != nil {
+		t.Fatal(err)
+	}
+	before := readV2(t, url)
+	if len(before) != 2 || before[0].state != "unknown" || before[1].facturaID != 9001 {
+		t.Fatalf("schema 2 entries = %+v", before)
+	}
+
+	_, err := openPG(t, runURL, journal.Options{})
+	var me *msg.Error
+	if !errors.As(err, &me) || me.Msg.Key != "pgj.nocreate" || !strings.Contains(me.Msg.In(msg.ES), "tiene la versión 2; esta nxbatch usa la "+now+")") {
+		t.Fatalf("Open of schema 2 by a role that cannot migrate = %v, want pgj.nocreate naming versions 2 and %s", err, now)
+	}
+	if got := readV2(t, url); !reflect.DeepEqual(got, before) {
+		t.Errorf("the refused open changed the entries: %+v", got)
+	}
+
+	mustOpen(t, url, journal.Options{}).Close() // the owner migrates
+	if err := srv.Exec(ctx, name, `DO $$ BEGIN
+		IF (SELECT max(version) FROM nxbatch.migrations) <> `+now+` THEN RAISE EXCEPTION 'not migrated'; END IF;
+		IF (SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+			WHERE n.nspname = 'nxbatch' AND p.proname = 'begin_intent') <> 1 THEN RAISE EXCEPTION 'begin_intent overloaded'; END IF;
+		END $$`); err != nil {
+		t.Error(err)
+	}
+
+	s := mustOpen(t, runURL, journal.Options{})
+	es, err := s.List("")
+	if err != nil || len(es) != len(before) {
+		t.Fatalf("List after the upgrade = %v, %v", es, err)
+	}
+	for i, e := range es {
+		b := before[i]
+		if e.Key.Business != b.business || e.BodyHash != b.bodyHash || string(e.State) != b.state || e.Source != b.source ||
+			e.Message != b.message || e.Attempts != b.attempts || !e.First.Equal(b.first) || !e.Last.Equal(b.last) ||
+			e.FacturaID != b.facturaID || e.Facts != "" {
+			t.Errorf("after the upgrade %+v, want %+v with no facts", e, b)
+		}
+	}
+
+	if _, err := s.Acquire(ctx, "t", 0); err != nil {
+		t.Fatal(err)
+	}
+	unk := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
+	if err := s.Resolve(unk, journal.Verdict{As: journal.Failed, Note: "no está en el ERP"}); err != nil {
+		t.Fatal(err)
+	}
+	const facts = `{"total":"1500","puntoVentaId":2}`
+	got, err := s.Begin(unk, journal.Intent{BodyHash: "hash-1b", Facts: facts})
+	if err != nil || got.Facts != facts || got.Attempts != 2 {
+		t.Fatalf("Begin with facts after the upgrade = %+v, %v", got, err)
+	}
+	if err := s.Finish(unk, journal.Outcome{State: journal.Unknown, Message: "HTTP 500"}); err != nil {
+		t.Fatal(err)
+	}
+	if e, _, err := s.Get(unk); err != nil || e.Facts != facts || e.BodyHash != "hash-1b" || e.State != journal.Unknown {
+		t.Errorf("after Finish = %+v, %v; want the attempt's facts kept", e, err)
 	}
 }
