@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
@@ -148,9 +149,10 @@ func (w *world) invoice(presale int64, processed bool) {
 	}
 }
 
-// demoScope is the demo data's /config and /puntos-venta.
+// demoScope is the demo data's /config and /puntos-venta, read now (in a
+// test's bubble: when the test starts).
 func demoScope() *Scope {
-	return &Scope{AppID: 1, DefaultPuntoVenta: 1, Branches: []int64{1, 2}, PuntoVentaBranch: map[int64]int64{1: 1, 2: 2, 9: 3}}
+	return &Scope{AppID: 1, DefaultPuntoVenta: 1, Branches: []int64{1, 2}, PuntoVentaBranch: map[int64]int64{1: 1, 2: 2, 9: 3}, MappedAt: time.Now()}
 }
 
 // reconcile runs the three steps; commit says whether to write.

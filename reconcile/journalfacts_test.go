@@ -192,5 +192,21 @@ func TestRunFactsBeforeJournalFacts(t *testing.T) {
 				t.Errorf("%s: branches %v, want %v", c.name, got, c.want)
 			}
 		}
+		// A map of points of sale read long before or after the sale may
+		// not be the one it was created under: a sale not found would be
+		// sent again, so the search is not narrowed by it.
+		for _, shift := range []time.Duration{-2 * time.Hour, 2 * time.Hour} {
+			sc := demoScope()
+			sc.MappedAt = sc.MappedAt.Add(shift)
+			p, err := Prepare(w.j, Options{Tenant: tenant, Scope: sc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range p.sales {
+				if s.orden == 1 && !slices.Equal(s.branches, []int64{1, 2}) {
+					t.Errorf("a map read %v from the sale: branches %v, want every enabled branch", shift, s.branches)
+				}
+			}
+		}
 	})
 }

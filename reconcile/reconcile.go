@@ -70,7 +70,18 @@ type Scope struct {
 	// incomplete when /puntos-venta is not cached, and then a sale is
 	// looked for in every enabled branch.
 	PuntoVentaBranch map[int64]int64
+	// MappedAt is when the map (and the default point of sale) was read
+	// from the API; zero when unknown. See MappingFresh.
+	MappedAt time.Time
 }
+
+// MappingFresh is how far from a sale's last attempt the point-of-sale map
+// may have been read for the sale to be looked for in its point of sale's
+// branch alone. A sale not found in an export is sent again, so a map that
+// may predate a point of sale moving to another branch (or postdate it)
+// must not narrow the search: the sale is then looked for in every enabled
+// branch, at the cost of more export reads, never of a second invoice.
+const MappingFresh = time.Hour
 
 // ScopeOf builds a Scope from the cached /config and /puntos-venta (pvs may
 // be nil).
@@ -384,6 +395,8 @@ func (p *Plan) branchesOf(s *sale) ([]int64, msg.Message) {
 	b, ok := sc.PuntoVentaBranch[pv]
 	switch {
 	case !ok:
+		return sc.Branches, msg.Message{}
+	case sc.MappedAt.IsZero() || s.e.Last.Sub(sc.MappedAt).Abs() > MappingFresh:
 		return sc.Branches, msg.Message{}
 	case !slices.Contains(sc.Branches, b):
 		return nil, msg.New("rec.branch.disabled", b, pv)

@@ -195,7 +195,7 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, pointOfSale bool, l msg
 	case errors.Is(err, apiclient.ErrUnauthorized):
 		return nil, msg.Message{}, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.unauthorized")}}
 	case err != nil:
-		return nil, msg.New("rec.noscope.because", err.Error()), nil
+		return nil, msg.New("rec.noscope.because", msg.CauseOf(err)), nil
 	case snap.Config == nil:
 		return nil, msg.New("rec.noscope"), nil
 	}
@@ -206,10 +206,19 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, pointOfSale bool, l msg
 		case errors.Is(perr, apiclient.ErrUnauthorized):
 			return nil, msg.Message{}, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.unauthorized")}}
 		case perr == nil:
-			snap.PuntosVenta = pvs.PuntosVenta
+			snap.PuntosVenta, snap.PuntosVentaFetched = pvs.PuntosVenta, pvs.PuntosVentaFetched
 		}
 	}
-	return reconcile.ScopeOf(snap.Config, snap.PuntosVenta), msg.Message{}, nil
+	sc := reconcile.ScopeOf(snap.Config, snap.PuntosVenta)
+	if len(snap.PuntosVenta) > 0 {
+		// The map of points of sale to branches is as old as the older of
+		// the two answers it comes from.
+		sc.MappedAt = snap.PuntosVentaFetched
+		if snap.ConfigFetched.Before(sc.MappedAt) {
+			sc.MappedAt = snap.ConfigFetched
+		}
+	}
+	return sc, msg.Message{}, nil
 }
 
 // worthAsking says whether /puntos-venta is worth its read: the parameter
