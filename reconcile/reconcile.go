@@ -325,7 +325,9 @@ func Prepare(j Journal, o Options) (*Plan, error) {
 			p.presales[id] = true
 		}
 		if e.State == journal.OK {
-			if e.FacturaID > 0 {
+			// A stock entry's FacturaID is its movement's id, numbered apart
+			// from vouchers: only sales and presales name a voucher.
+			if e.FacturaID > 0 && (e.Key.Kind == KindVenta || e.Key.Kind == KindFacturar) {
 				p.okFacturas[e.FacturaID] = e
 			}
 			if e.Key.Kind == KindVenta && idErr == nil {
