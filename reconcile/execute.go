@@ -433,8 +433,13 @@ func consistent(s *sale, r *exportRow, f filters) bool {
 
 // sameCustomer: the ERP may match the sent customer to an existing one and
 // show that one's data, so one identifier in common is enough, and a side
-// without identifiers proves nothing.
+// without identifiers proves nothing. A CUIT sent may be what the ERP found
+// the customer by, and that customer's own e-mail and document then show:
+// with a CUIT sent, the customer decides nothing.
 func sameCustomer(f SaleFacts, email, dni string) bool {
+	if f.CUIT != "" {
+		return true
+	}
 	known := false
 	if a, b := normEmail(f.Email), normEmail(email); a != "" && b != "" {
 		if a == b {

@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -75,6 +76,30 @@ func TestConsistent(t *testing.T) {
 		if got := consistent(tt.s, tt.r, tt.f); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestCUITCustomerIsNotHidden: a sale sent with a CUIT and an e-mail may
+// be attributed to the customer the ERP finds by that CUIT, whose own
+// e-mail the export shows. The facts the journal keeps of its body must
+// not make that voucher inconsistent with the sale: hidden, the sale would
+// be declared failed and invoiced twice.
+func TestCUITCustomerIsNotHidden(t *testing.T) {
+	first := time.Date(2026, 11, 14, 10, 0, 0, 0, time.UTC)
+	total := nxapi.DecimalFromInt(1500)
+	zero := nxapi.Decimal(0)
+	body, _ := json.Marshal(nxapi.Venta{OrdenID: 7, Numero: 7, Usuario: &nxapi.Usuario{Email: "compras@cliente.com", CUIT: "30-71234567-1"},
+		Subtotal: &total, Descuento: &zero, Recargo: &zero, Envio: &zero, Total: &total})
+	e := journal.Entry{Key: journal.Key{Tenant: tenant, Kind: KindVenta, Business: "7"}, First: first,
+		Facts: IntentFacts(KindVenta, body)}
+	facts, ok := JournalFacts(e)
+	if !ok {
+		t.Fatalf("facts %q not read back", e.Facts)
+	}
+	s := &sale{e: e, facts: facts, hasFacts: true}
+	r := &exportRow{VentaTotal: nxapi.VentaTotal{Total: total, Email: "administracion@cliente.com"}, fecha: first, fechaOK: true}
+	if !consistent(s, r, filters{appID: 1, date: true}) {
+		t.Errorf("the customer's own e-mail hid the voucher of a sale sent with a CUIT (facts %s)", e.Facts)
 	}
 }
 

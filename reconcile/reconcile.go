@@ -108,18 +108,21 @@ func ScopeOf(cfg *nxapi.Config, pvs []apiclient.PuntoVenta) *Scope {
 // memory for its own sales, and the journal keeps them as JSON with each
 // attempt (IntentFacts, JournalFacts), for every later reconciliation.
 type SaleFacts struct {
-	Total        *nxapi.Decimal `json:"total,omitempty"`
-	Email        string         `json:"email,omitempty"`
-	DNI          string         `json:"dni,omitempty"`
-	EntidadID    int64          `json:"entidadId,omitempty"`
-	PuntoVentaID int64          `json:"puntoVentaId,omitempty"`
+	Total *nxapi.Decimal `json:"total,omitempty"`
+	Email string         `json:"email,omitempty"`
+	DNI   string         `json:"dni,omitempty"`
+	// CUIT is the customer's CUIT as sent: the ERP may find the customer
+	// by it and show that customer's own e-mail and document.
+	CUIT         string `json:"cuit,omitempty"`
+	EntidadID    int64  `json:"entidadId,omitempty"`
+	PuntoVentaID int64  `json:"puntoVentaId,omitempty"`
 }
 
 // FactsOf takes the facts of a sale from its body.
 func FactsOf(v *nxapi.Venta) SaleFacts {
 	f := SaleFacts{Total: v.Total, EntidadID: v.EntidadID, PuntoVentaID: v.PuntoVentaID}
 	if v.Usuario != nil {
-		f.Email, f.DNI = v.Usuario.Email, v.Usuario.DNI
+		f.Email, f.DNI, f.CUIT = v.Usuario.Email, v.Usuario.DNI, v.Usuario.CUIT
 	}
 	return f
 }
@@ -325,7 +328,9 @@ func Prepare(j Journal, o Options) (*Plan, error) {
 			p.presales[id] = true
 		}
 		if e.State == journal.OK {
-			if e.FacturaID > 0 {
+			// A stock entry's FacturaID is its movement's id, numbered apart
+			// from vouchers: only sales and presales name a voucher.
+			if e.FacturaID > 0 && (e.Key.Kind == KindVenta || e.Key.Kind == KindFacturar) {
 				p.okFacturas[e.FacturaID] = e
 			}
 			if e.Key.Kind == KindVenta && idErr == nil {

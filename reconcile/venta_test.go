@@ -296,3 +296,29 @@ func TestWindowsPersisted(t *testing.T) {
 		}
 	})
 }
+
+// TestStockMovementIdIsNoVoucher: a stock movement journaled ok keeps the
+// movement's id where a sale keeps its facturaId, and movements and
+// vouchers are numbered apart: a movement whose id equals the facturaId of
+// an unknown sale's voucher must not hide that voucher from the export
+// (hidden, the sale would be declared failed and invoiced twice).
+func TestStockMovementIdIsNoVoucher(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld(t, sandbox.Options{})
+		w.sell(4, 0, 1500, true, journal.Unknown) // answer dropped
+		v := voucherOf(t, w.sb, 4)
+		mov := journal.Key{Tenant: tenant, Kind: KindStock, Business: "m1"}
+		if _, err := w.j.Begin(mov, journal.Intent{BodyHash: "h", Units: []journal.Unit{{ID: "s1", BodyHash: "u"}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.j.Finish(mov, journal.Outcome{State: journal.OK, FacturaID: v.FacturaID}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(11 * time.Minute)
+
+		w.reconcile(t.Context(), Options{Scope: demoScope()}, true)
+		if e := w.entry(KindVenta, 4); e.State != journal.OK || e.FacturaID != v.FacturaID {
+			t.Errorf("sale 4: %s %d, want ok with its voucher %d (movement 1's id is the same number)", e.State, e.FacturaID, v.FacturaID)
+		}
+	})
+}

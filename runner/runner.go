@@ -136,7 +136,9 @@ func (e *ReportError) Error() string { return fmt.Sprintf("reports of %s: %v", e
 func (e *ReportError) Unwrap() error { return e.Err }
 
 // Report marks what was not sent as pending (why says why; zero for the
-// plain "not sent") and writes every file's reports.
+// plain "not sent") and writes every file's reports. A file whose reports
+// cannot be written does not keep the others from theirs: the error is the
+// first such file's, and the files written are returned all the same.
 func Report(files []*pipeline.File, why msg.Message, o ReportOptions) ([]Written, error) {
 	names := o.Names
 	if names == nil {
@@ -147,16 +149,20 @@ func Report(files []*pipeline.File, why msg.Message, o ReportOptions) ([]Written
 		names = pipeline.ReportNames(paths, o.Dir)
 	}
 	out := make([]Written, 0, len(files))
+	var first error
 	for _, f := range files {
 		f.NotSent(why)
 		ro := o.ReportOptions
 		ro.Stopped, ro.Name = why, names[f.Path]
 		paths, err := f.WriteReports(ro)
 		if err != nil {
-			return out, &ReportError{Path: f.Path, Err: err}
+			if first == nil {
+				first = &ReportError{Path: f.Path, Err: err}
+			}
+			continue
 		}
 		rows, _ := f.Counts()
 		out = append(out, Written{File: f, Paths: paths, Rows: rows})
 	}
-	return out, nil
+	return out, first
 }

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -80,5 +82,36 @@ func TestNeed(t *testing.T) {
 	}
 	if n := Need(load(t, "stock.csv")); n.MediosPago || !n.Motivos {
 		t.Errorf("Need(stock) = %+v", n)
+	}
+}
+
+// TestReportFailureLeavesTheOtherFilesReported: when one file's reports
+// cannot be written (its folder is not writable), the other files of the
+// run still get theirs: their rows were sent, and their reports are the
+// only place that says with which ids.
+func TestReportFailureLeavesTheOtherFilesReported(t *testing.T) {
+	dir := t.TempDir()
+	blocked := filepath.Join(dir, "not-a-folder")
+	if err := os.WriteFile(blocked, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files := append(load(t, "ventas.csv"), load(t, "facturar.csv")...)
+	names := map[string]pipeline.ReportName{
+		files[0].Path: {Base: filepath.Join(blocked, "ventas")},
+		files[1].Path: {Base: filepath.Join(dir, "facturar")},
+	}
+	written, err := Report(files, msg.Message{}, ReportOptions{Names: names,
+		ReportOptions: pipeline.ReportOptions{Lang: msg.ES, Command: "run"}})
+	var re *ReportError
+	if !errors.As(err, &re) || re.Path != files[0].Path {
+		t.Fatalf("Report error %v, want the first file's", err)
+	}
+	if len(written) != 1 || written[0].File != files[1] {
+		t.Fatalf("written %+v, want the second file's reports", written)
+	}
+	for _, p := range append(written[0].Paths.CSV, written[0].Paths.Summary) {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("second file's report: %v", err)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -100,12 +101,17 @@ func writeCSVRows(bw *bufio.Writer, cw recordWriter, t Table, width, nres int) e
 	// the report's size, bound what this costs.
 	free := make(chan *csvJob, 3*workers+1)
 	written := make(chan error, 1)
+	// failed stops the rows once a write failed: the jobs in flight are
+	// drained, no more are made.
+	var failed atomic.Bool
 	go func() {
 		var err error
 		for j := range order {
 			b := <-j.out
 			if err == nil {
-				_, err = bw.Write(b)
+				if _, err = bw.Write(b); err != nil {
+					failed.Store(true)
+				}
 			}
 			j.cells, j.kinds, j.res = j.cells[:0], j.kinds[:0], j.res[:0]
 			select {
@@ -144,6 +150,9 @@ func writeCSVRows(bw *bufio.Writer, cw recordWriter, t Table, width, nres int) e
 		if len(j.cells) == csvJobRows*width {
 			send(j)
 			j = newJob()
+			if failed.Load() {
+				break
+			}
 		}
 	}
 	if len(j.cells) > 0 || len(j.res) > 0 {

@@ -168,14 +168,6 @@ func (r reporter) stopped(files []*pipeline.File, why msg.Message, stopErr error
 	written, err := runner.Report(files, why, runner.ReportOptions{Names: reportNames(r.e, files, r.c.ReportDir, r.l),
 		ReportOptions: pipeline.ReportOptions{Dir: r.c.ReportDir, Lang: r.l, Command: "run",
 			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX}})
-	if err != nil {
-		var re *runner.ReportError
-		path := ""
-		if errors.As(err, &re) {
-			path, err = re.Path, re.Err
-		}
-		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("cli.reports.failed", path, msg.CauseText(err, r.l)), Err: err}}
-	}
 	for _, w := range written {
 		rows, f, paths := w.Rows, w.File, w.Paths
 		printFileSummary(r.e, f.Path, rows, paths, r.l)
@@ -185,6 +177,15 @@ func (r reporter) stopped(files []*pipeline.File, why msg.Message, stopErr error
 		case rows[pipeline.StatusInvalid]+rows[pipeline.StatusRejected]+rows[pipeline.StatusConflict] > 0:
 			code = max(code, exitRowProblems)
 		}
+	}
+	if err != nil {
+		// The other files' reports are written and summed up above.
+		var re *runner.ReportError
+		path := ""
+		if errors.As(err, &re) {
+			path, err = re.Path, re.Err
+		}
+		return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("cli.reports.failed", path, msg.CauseText(err, r.l)), Err: err}}
 	}
 	if stopErr != nil {
 		return stopErr
