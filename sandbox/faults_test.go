@@ -179,6 +179,31 @@ func TestLatencyComesBeforeProcessing(t *testing.T) {
 	}
 }
 
+// TestPauseIsNeverShort: the stated latency is a floor, whichever part of
+// it the Go timer or the operating system sleeps; a client that gives up
+// during the operating system's part still ends the pause unanswered.
+func TestPauseIsNeverShort(t *testing.T) {
+	s, err := New(DemoData(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, d := range []time.Duration{500 * time.Microsecond, osTail, osTail + time.Millisecond, 15 * time.Millisecond} {
+		start := time.Now()
+		if !s.pause(context.Background(), d) {
+			t.Errorf("pause(%v) gave up with nobody giving up", d)
+		}
+		if got := time.Since(start); got < d {
+			t.Errorf("pause(%v) lasted %v", d, got)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond+osTail/2)
+	defer cancel()
+	if s.pause(ctx, 10*time.Millisecond+osTail) {
+		t.Errorf("a pause whose client gave up in its last %v reported it elapsed", osTail)
+	}
+}
+
 func TestOptionsValidated(t *testing.T) {
 	for _, o := range []Options{
 		{Env: "staging"}, {TimeScale: -1}, {Fail500: 1.5}, {Hang: -0.1},
