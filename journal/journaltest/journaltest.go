@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -175,6 +176,7 @@ func Run(t *testing.T, b Backend) {
 		{"ConcurrentWorkersAllLand", testConcurrentWorkers},
 		{"RefusalsAmongConcurrentWritesUndoNothing", testRefusalsAmongWrites},
 		{"FinishAsyncIsDurableWhenItAnswers", testFinishAsync},
+		{"BeginSeesOutcomesQueuedBeforeIt", testBeginSeesQueuedOutcomes},
 		{"RefusalDoesNotBreakTheJournal", testRefusalDoesNotBreak},
 		{"StorageFailureIsReturnedAndSticky", testStorageFailure},
 		{"TextThatStorageCannotHoldIsKept", testAwkwardText},
@@ -795,6 +797,40 @@ func testFinishAsync(t *testing.T, b Backend) {
 	}
 	if err := <-j.FinishAsync(k1, journal.Outcome{State: journal.OK}); !errors.Is(err, journal.ErrWrongState) {
 		t.Errorf("FinishAsync of an ok entry = %v, want ErrWrongState", err)
+	}
+}
+
+// testBeginSeesQueuedOutcomes: an outcome queued with FinishAsync, not yet
+// answered, is seen by a later Begin of the same key and by the unit check
+// of a later Begin carrying the same units, whether it is still queued or
+// being committed: otherwise a resend is refused as "still sending" and
+// its rows end unknown.
+func testBeginSeesQueuedOutcomes(t *testing.T, b Backend) {
+	j := start(t, b).must(journal.Options{}, "t")
+	for i := range 100 {
+		k := journal.Key{Tenant: "t", Kind: "venta", Business: strconv.Itoa(i)}
+		begin(t, j, k)
+		done := j.FinishAsync(k, journal.Outcome{State: journal.Rejected, Message: "refused"})
+		if _, err := j.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+			t.Fatalf("round %d: Begin after FinishAsync(rejected) of the same key: %v", i, err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("round %d: FinishAsync: %v", i, err)
+		}
+
+		unit := []journal.Unit{{ID: "row" + strconv.Itoa(i), BodyHash: "u"}}
+		m1 := journal.Key{Tenant: "t", Kind: "stock", Business: "a" + strconv.Itoa(i)}
+		m2 := journal.Key{Tenant: "t", Kind: "stock", Business: "b" + strconv.Itoa(i)}
+		if _, err := j.Begin(m1, journal.Intent{BodyHash: "h", Units: unit}); err != nil {
+			t.Fatalf("round %d: Begin %v: %v", i, m1, err)
+		}
+		done = j.FinishAsync(m1, journal.Outcome{State: journal.Rejected, Message: "refused"})
+		if _, err := j.Begin(m2, journal.Intent{BodyHash: "h", Units: unit}); err != nil {
+			t.Fatalf("round %d: Begin of another movement with the refused one's row: %v", i, err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("round %d: FinishAsync: %v", i, err)
+		}
 	}
 }
 

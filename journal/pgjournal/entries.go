@@ -157,10 +157,10 @@ func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 
 	// One statement, one round trip, one commit (synchronous_commit on):
 	// nxbatch.begin_intent checks and writes as journal.Journal.Begin does.
-	// The outcomes FinishAsync queued go first, in the same transaction.
+	// The queued outcomes it must see go first, in the same transaction.
 	ctx, cancel := s.op()
 	defer cancel()
-	outs := s.takeOutcomes()
+	outs := s.outcomesFor(k, len(ids) > 0)
 	b := &pgx.Batch{}
 	queueOutcomes(b, outs)
 	b.Queue(`SELECT * FROM nxbatch.begin_intent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
@@ -301,19 +301,22 @@ type pendingOutcome struct {
 	done chan error
 }
 
-// outcomeDelay is how long a queued outcome waits for a Begin to carry it
-// before it is committed on its own. A worker calls Begin right after
-// FinishAsync (microseconds), so this only matters for the last outcomes
-// of a run, or for workers held back by --rate.
+// outcomeDelay is how long queued outcomes wait to be committed together,
+// apart from the intents: every worker's outcomes of those 2 ms share one
+// commit, none of it on a worker's path to its next request.
 const outcomeDelay = 2 * time.Millisecond
 
-// FinishAsync is Finish that does not wait: the outcome is queued, and the
-// next Begin (of any worker) commits it in its own transaction, before its
-// intent, in the same round trip — one commit for an outcome and the next
-// intent, as bbolt's group commit shares one fsync between them. When no
-// Begin comes within outcomeDelay, the outcomes are committed on their
-// own. The channel receives the result once it is durable; a storage
-// failure is sticky, as for every write.
+// FinishAsync is Finish that does not wait: the outcome is queued and
+// committed within outcomeDelay with the others queued meanwhile, in one
+// transaction; a Begin that must see it (see outcomesFor) carries it in its
+// own transaction first. The channel receives the result once it is
+// durable; a storage failure is sticky, as for every write.
+//
+// Carrying every outcome in the next worker's intent, as bbolt's group
+// commit shares one fsync between them, was measured slower here: the
+// intent's transaction grew by an UPDATE and its WAL, on the worker's path
+// (10,000 sales, 8 workers, 20 ms: 90.2–93.1% of the bound carried,
+// 91.9–94.4% apart, back to back).
 func (s *Store) FinishAsync(k journal.Key, out journal.Outcome) <-chan error {
 	done := make(chan error, 1)
 	args, err := s.finishArgs(k, out, s.now())
@@ -333,10 +336,32 @@ func (s *Store) FinishAsync(k journal.Key, out journal.Outcome) <-chan error {
 	return done
 }
 
-// takeOutcomes takes every queued outcome.
-func (s *Store) takeOutcomes() []*pendingOutcome {
+// outcomesFor takes the queued outcomes a Begin of k must carry: all of
+// them when one is k's own (the intent must find its entry no longer
+// sending) or when the Begin carries units (their check reads the states
+// of other entries); otherwise none, left to the timer. It first waits for
+// the timer's commits under way that hold k's outcome (any, with units).
+func (s *Store) outcomesFor(k journal.Key, units bool) []*pendingOutcome {
 	s.outMu.Lock()
-	defer s.outMu.Unlock()
+	var wait []chan struct{}
+	for _, f := range s.flights {
+		if units || slices.ContainsFunc(f.outs, func(o *pendingOutcome) bool { return o.k == k }) {
+			wait = append(wait, f.done)
+		}
+	}
+	var outs []*pendingOutcome
+	if (units && len(s.outs) > 0) || slices.ContainsFunc(s.outs, func(o *pendingOutcome) bool { return o.k == k }) {
+		outs = s.takeLocked()
+	}
+	s.outMu.Unlock()
+	for _, done := range wait {
+		<-done
+	}
+	return outs
+}
+
+// takeLocked takes every queued outcome; outMu is held.
+func (s *Store) takeLocked() []*pendingOutcome {
 	outs := s.outs
 	s.outs = nil
 	if s.outTimer != nil {
@@ -346,13 +371,30 @@ func (s *Store) takeOutcomes() []*pendingOutcome {
 	return outs
 }
 
-// flushOutcomes commits the queued outcomes that no Begin carried, in one
-// transaction.
+// flight is one commit of queued outcomes under way; done is closed once
+// it ended.
+type flight struct {
+	outs []*pendingOutcome
+	done chan struct{}
+}
+
+// flushOutcomes commits the queued outcomes in one transaction.
 func (s *Store) flushOutcomes() {
-	outs := s.takeOutcomes()
-	if len(outs) == 0 {
+	s.outMu.Lock()
+	f := &flight{outs: s.takeLocked(), done: make(chan struct{})}
+	if len(f.outs) == 0 {
+		s.outMu.Unlock()
 		return
 	}
+	s.flights = append(s.flights, f)
+	s.outMu.Unlock()
+	defer func() {
+		s.outMu.Lock()
+		s.flights = slices.DeleteFunc(s.flights, func(g *flight) bool { return g == f })
+		s.outMu.Unlock()
+		close(f.done)
+	}()
+	outs := f.outs
 	if err := s.brokenErr(); err != nil {
 		s.settle(outs, nil, err)
 		return

@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,8 +94,9 @@ type Store struct {
 	leases map[string]*lease // by tenant
 
 	outMu    sync.Mutex        // guards the outcomes FinishAsync queued
-	outs     []*pendingOutcome // waiting for a Begin to carry them
-	outTimer *time.Timer       // commits them alone after outcomeDelay
+	outs     []*pendingOutcome // waiting to be committed
+	outTimer *time.Timer       // commits them together after outcomeDelay
+	flights  []*flight         // the timer's commits under way
 }
 
 var _ journal.Store = (*Store)(nil)
@@ -254,7 +256,15 @@ func (s *Store) ServeListing() (func(), error) { return func() {}, nil }
 // Close lets go of every lease this journal holds and closes its
 // connections.
 func (s *Store) Close() error {
+	// Every outcome is durable before the lease goes: a run that took the
+	// lease would turn a still-sending entry into unknown.
 	s.flushOutcomes()
+	s.outMu.Lock()
+	flights := slices.Clone(s.flights)
+	s.outMu.Unlock()
+	for _, f := range flights {
+		<-f.done
+	}
 	s.mu.Lock()
 	ls := make([]*lease, 0, len(s.leases))
 	for _, l := range s.leases {
