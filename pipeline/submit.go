@@ -626,8 +626,9 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		res := u.Record()
 		res.FacturaID, res.Numero, res.PVNumero = fid, num, pv
 	}
-	// The outcome is queued now and made durable together with this
-	// worker's next intent (one fsync for both); Submit waits for it. A
+	// The outcome is queued now and made durable together with other
+	// writes (bbolt: this worker's next intent, one fsync for both;
+	// PostgreSQL: the outcomes of the next 2 ms); Submit waits for it. A
 	// crash before it lands leaves the entry sending, i.e. unknown: never
 	// a double send.
 	done := s.j.FinishAsync(jb.key, journal.Outcome{State: st, FacturaID: fid, Numero: num, PVNumero: pv,
