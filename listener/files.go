@@ -1,9 +1,6 @@
 package listener
 
 import (
-	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +9,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 )
 
@@ -131,63 +129,14 @@ func mkdirPrivate(dir string) error {
 	return nil
 }
 
-// writePrivate writes the file at path through write atomically, like
-// writers.WriteFileAtomic (temporary file in the same folder, fsync, rename,
-// fsync of the folder), but owner-only and refusing a symbolic link at
-// path. The temporary file is created with O_EXCL|O_NOFOLLOW and made 0600
-// through its descriptor; the rename replaces a directory entry and never
-// follows a link, so a link planted between the check and the rename is
-// replaced, not written through.
-func writePrivate(path string, write func(w io.Writer) error) (err error) {
+// writePrivate writes the file at path owner-only and atomically, with
+// atomicfile.Write (which also refuses a link planted meanwhile, and whose
+// temporary files the next command removes after a crash); a symbolic link
+// or a non-regular file already at path is refused first in listen's own
+// words.
+func writePrivate(path string, write func(w io.Writer) error) error {
 	if err := refuseLink(path); err != nil {
 		return err
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	var f *os.File
-	var tmp string
-	for range 10 {
-		var b [6]byte
-		_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-		tmp = filepath.Join(dir, "."+base+".tmp-"+hex.EncodeToString(b[:]))
-		f, err = openPrivate(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close() // already closed on the success path; the error is moot
-			_ = os.Remove(tmp)
-			var me *msg.Error
-			if !errors.As(err, &me) {
-				err = fmt.Errorf("write %s: %w", path, err)
-			}
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 256<<10)
-	if err = write(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = refuseLink(path); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(dir)
+	return atomicfile.Write(path, atomicfile.Private, write)
 }

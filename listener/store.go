@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 )
 
@@ -178,6 +179,8 @@ func checkStore(dir string) error {
 			return err
 		}
 	}
+	// A snapshot half written when listen was killed: nothing refers to it.
+	_ = atomicfile.Clean(dir)
 	return nil
 }
 
