@@ -29,7 +29,7 @@ const utf8BOM = "\uFEFF"
 // neutralising, so the user fixes the cells and runs that file as it is
 // (readers drop the result.* columns).
 func WriteCSV(path string, t Table) error {
-	return WriteFileAtomic(path, func(w io.Writer) error {
+	return writeFileAtomic(path, func(w io.Writer) error {
 		return writeCSV(w, t)
 	})
 }
@@ -51,7 +51,7 @@ func writeCSV(w io.Writer, t Table) error {
 	results := t.resultColumns()
 	rec := make([]string, 0, width+len(results))
 	for _, h := range t.Header {
-		rec = append(rec, Neutralize(h))
+		rec = append(rec, cell.Neutralize(h))
 	}
 	rec = append(rec, results...)
 	if err := cw.write(rec); err != nil {
@@ -177,7 +177,7 @@ func formatCSVJob(cw recordWriter, t Table, j *csvJob, width, nres int, out []by
 			rec = append(rec, csvCell(j.cells[k*width+i], j.kinds[k*width+i], t))
 		}
 		for _, v := range j.res[k*nres : (k+1)*nres] {
-			rec = append(rec, Neutralize(v))
+			rec = append(rec, cell.Neutralize(v))
 		}
 		out = cw.appendRecord(out, rec)
 	}
@@ -203,7 +203,7 @@ func csvCell(c string, k cell.Kind, t Table) string {
 		}
 		return msg.New("rep.bool.false").In(t.Lang)
 	}
-	return Neutralize(c)
+	return cell.Neutralize(c)
 }
 
 // dateOf is the date a Date cell's serial stands for.

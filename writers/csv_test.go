@@ -2,13 +2,15 @@ package writers
 
 import (
 	"encoding/csv"
-	"github.com/nxbatch/nxbatch/readers"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/readers"
 )
 
 // rowsOf yields rows reusing one Cells slice, as a reader-backed iterator
@@ -130,7 +132,7 @@ func TestErrorsCSVRefeeds(t *testing.T) {
 	for i, want := range cells {
 		got := recs[i+1][:len(want)]
 		for j := range got {
-			got[j] = Unneutralize(got[j])
+			got[j] = cell.Unneutralize(got[j])
 		}
 		want[3] = strings.ReplaceAll(want[3], "\r\n", "\n") // encoding/csv's own normalisation
 		if !slices.Equal(got, want) {
@@ -168,7 +170,7 @@ func TestEveryCharacterSurvivesTheCSVReport(t *testing.T) {
 		if err != nil {
 			t.Fatalf("cell %d: %v", i, err)
 		}
-		if got := Unneutralize(rec.Cells[1]); got != want {
+		if got := cell.Unneutralize(rec.Cells[1]); got != want {
 			t.Errorf("cell %q came back as %q", want, got)
 		}
 	}

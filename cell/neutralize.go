@@ -1,4 +1,4 @@
-package writers
+package cell
 
 import (
 	"unicode/utf8"
@@ -17,24 +17,24 @@ import (
 // A cell that already starts with the apostrophe Neutralize would add (an
 // apostrophe followed by what needs one, or by a second apostrophe) gets
 // one more, so that Unneutralize(Neutralize(x)) == x for every x.
-func Neutralize(cell string) string {
-	if cell == "" {
-		return cell
+func Neutralize(s string) string {
+	if s == "" {
+		return s
 	}
-	if needsGuard(cell) || escapesApostrophe(cell) {
-		return "'" + cell
+	if needsGuard(s) || escapesApostrophe(s) {
+		return "'" + s
 	}
-	return cell
+	return s
 }
 
 // Unneutralize is the inverse of Neutralize, for reading a report back: the
 // apostrophe Neutralize adds is removed; any other cell is returned
 // unchanged.
-func Unneutralize(cell string) string {
-	if escapesApostrophe(cell) {
-		return cell[1:]
+func Unneutralize(s string) string {
+	if escapesApostrophe(s) {
+		return s[1:]
 	}
-	return cell
+	return s
 }
 
 // needsGuard reports whether a spreadsheet would take s for a formula.
