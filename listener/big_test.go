@@ -31,26 +31,43 @@ func bigEvent(n int) []byte {
 	return b.Bytes()
 }
 
-func postTimed(t *testing.T, url string, body []byte) (int, time.Duration) {
+func post(t *testing.T, url string, body []byte) int {
 	t.Helper()
-	start := time.Now()
-	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+	client := &http.Client{Timeout: 5 * time.Minute} // a hang guard, not a bound
+	resp, err := client.Post(url, "application/json", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	return resp.StatusCode, time.Since(start)
+	return resp.StatusCode
+}
+
+// checkBigRows checks the snapshot's rows after bigEvent(n) and the
+// small event of article 2: every variant once, in order, with its units.
+func checkBigRows(t *testing.T, what string, rows []listener.Row, n int) {
+	t.Helper()
+	if len(rows) != n+1 {
+		t.Fatalf("%s: %d rows, want %d", what, len(rows), n+1)
+	}
+	for i, r := range rows[:n] {
+		if r.ArticuloID != 1 || r.TalleID != int64(i+1) || r.ColorID != 0 || r.DepositoID != 0 || !r.HasUnidades || r.Unidades.Int() != int64(i%7) {
+			t.Fatalf("%s: row %d is %+v, want article 1, size %d, %d units", what, i, r, i+1, i%7)
+		}
+	}
+	if r := rows[n]; r.ArticuloID != 2 || r.Unidades.Int() != 5 {
+		t.Fatalf("%s: last row %+v, want article 2 with 5 units", what, r)
+	}
 }
 
 // TestBigEvent: the audit's 4 MB event of 90,000 variants of one article
-// is acknowledged in under a second, does not hold up the next event, is
-// exported in under 5 s, and a restart that rebuilds the snapshot from the
-// log has it in under 5 s. The bounds are generous for a loaded 2-core CI
-// under the race detector (measured with a load of 4 on 2 cores: ack 0.4 s,
-// export 1.1 s, rebuild 0.5 s; 0.04, 0.15 and 0.06 s without it); the old
-// code, which re-scanned and re-sorted the variant list for every variant,
-// held the next acknowledgement, the export and the rebuild 21 s. Under
-// the race detector the acknowledgement bounds stretch by slowdown.
+// is acknowledged, the next event too, and both are folded once and
+// correctly: the export, folding the log itself (no snapshot written yet),
+// has a row for each of the 90,000 variants with its units, and so has the
+// snapshot a restart rebuilds from the log. That acknowledging does not
+// wait for the fold is TestAckDoesNotWaitForTheSnapshot's (deterministic);
+// how long the acknowledgement, the export and the rebuild take is
+// BenchmarkBigEvent's (the old code, which re-scanned and re-sorted the
+// variant list for every variant, took 21 s for each).
 func TestBigEvent(t *testing.T) {
 	const n = 90_000
 	body := bigEvent(n)
@@ -58,8 +75,7 @@ func TestBigEvent(t *testing.T) {
 		t.Fatalf("the event is %d bytes, more than the listener accepts", len(body))
 	}
 	dir := t.TempDir()
-	// No snapshot is written meanwhile: the export folds the log itself,
-	// which is what cost the old code 21 s.
+	// No snapshot is written meanwhile: the export folds the log itself.
 	st, err := listener.Open(dir, listener.Options{SnapshotEvery: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -68,43 +84,31 @@ func TestBigEvent(t *testing.T) {
 	srv := httptest.NewServer(&listener.Handler{Store: st})
 	defer srv.Close()
 
-	steps := []struct {
-		name  string
-		body  []byte
-		bound time.Duration
-	}{
-		{"acknowledge the event of 90,000 variants", body, slowdown * time.Second},
-		{"acknowledge the next event while the first is folded", []byte(`[{"articuloId":2,"unidades":5}]`), slowdown * time.Second},
+	if status := post(t, srv.URL, body); status != http.StatusOK {
+		t.Errorf("the event of 90,000 variants: %d, want 200", status)
 	}
-	for _, s := range steps {
-		status, took := postTimed(t, srv.URL, s.body)
-		t.Logf("%s: %v", s.name, took)
-		if status != http.StatusOK || took > s.bound {
-			t.Errorf("%s: %d in %v, want 200 in under %v", s.name, status, took, s.bound)
-		}
+	if status := post(t, srv.URL, []byte(`[{"articuloId":2,"unidades":5}]`)); status != http.StatusOK {
+		t.Errorf("the next event: %d, want 200", status)
 	}
 
-	// stock export while listen runs, once listen has folded the event (so
-	// that the time is the export's own): the snapshot is not written yet,
-	// so the export folds the log itself.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// stock export while listen runs, once listen has folded the events.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	if err := st.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	if got := st.Stats(); got.Events != 2 || got.Replays != 0 || got.Unrecognized != 0 {
+		t.Errorf("stats %+v, want the 2 events applied once", got)
+	}
 	snap, err := listener.Load(dir, listener.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rows := snap.Rows(time.Time{})
+	checkBigRows(t, "export", rows, n)
 	out := filepath.Join(t.TempDir(), "stock.csv")
-	if err := listener.Export(out, snap.Rows(time.Time{})); err != nil {
+	if err := listener.Export(out, rows); err != nil {
 		t.Fatal(err)
-	}
-	took := time.Since(start)
-	t.Logf("export: %v", took)
-	if took > 5*time.Second {
-		t.Errorf("export took %v, want under 5 s", took)
 	}
 	if lines := countLines(t, out); lines != 1+n+1 {
 		t.Errorf("export has %d lines, want a header and %d rows", lines, n+1)
@@ -117,7 +121,6 @@ func TestBigEvent(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, listener.SnapshotFile)); err != nil {
 		t.Fatal(err)
 	}
-	start = time.Now()
 	st, err = listener.Open(dir, listener.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -125,16 +128,96 @@ func TestBigEvent(t *testing.T) {
 	if err := st.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	took = time.Since(start)
-	t.Logf("restart and rebuild: %v", took)
-	if took > 5*time.Second {
-		t.Errorf("rebuilding the snapshot took %v, want under 5 s", took)
+	if got := st.Stats(); got.Events != 2 {
+		t.Errorf("rebuilt stats %+v, want the 2 events", got)
 	}
-	var rows int
-	st.View(func(s *listener.State) { rows = len(s.Rows(time.Time{})) })
-	if rows != n+1 {
-		t.Errorf("rebuilt snapshot has %d rows, want %d", rows, n+1)
+	st.View(func(s *listener.State) { checkBigRows(t, "rebuilt snapshot", s.Rows(time.Time{}), n) })
+}
+
+// BenchmarkBigEvent measures what TestBigEvent checks, on the audit's event
+// of 90,000 variants (goals, issue 6: acknowledged in under a second,
+// exported and rebuilt in under 5 s; the quadratic code took 21 s):
+//
+//	go test -bench BigEvent -run '^$' -benchtime 3x ./listener
+//
+// ack: posting it to a running listener until the 200; export: loading a
+// store whose log holds it (no snapshot) and writing the CSV; rebuild:
+// opening that store without a snapshot until it has folded the log.
+func BenchmarkBigEvent(b *testing.B) {
+	const n = 90_000
+	body := bigEvent(n)
+	ctx := context.Background()
+	// A store whose log holds the event and no snapshot.
+	logged := func(b *testing.B) string {
+		dir := b.TempDir()
+		st, err := listener.Open(dir, listener.Options{SnapshotEvery: time.Hour})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := st.Append(body); err != nil {
+			b.Fatal(err)
+		}
+		if err := st.Close(); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, listener.SnapshotFile)); err != nil {
+			b.Fatal(err)
+		}
+		return dir
 	}
+	b.Run("ack", func(b *testing.B) {
+		st, err := listener.Open(b.TempDir(), listener.Options{SnapshotEvery: time.Hour})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+		srv := httptest.NewServer(&listener.Handler{Store: st})
+		defer srv.Close()
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			resp, err := http.Post(srv.URL, "application/json", bytes.NewReader(body))
+			if err != nil {
+				b.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				b.Fatalf("status %d", resp.StatusCode)
+			}
+		}
+	})
+	b.Run("export", func(b *testing.B) {
+		dir := logged(b)
+		out := filepath.Join(b.TempDir(), "stock.csv")
+		for b.Loop() {
+			snap, err := listener.Load(dir, listener.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := listener.Export(out, snap.Rows(time.Time{})); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("rebuild", func(b *testing.B) {
+		dir := logged(b)
+		for b.Loop() {
+			st, err := listener.Open(dir, listener.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := st.Sync(ctx); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			if err := st.Close(); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.Remove(filepath.Join(dir, listener.SnapshotFile)); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	})
 }
 
 func countLines(t *testing.T, path string) int {

@@ -183,9 +183,6 @@ var canonicalPaths = sync.OnceValue(func() map[string]string {
 	return m
 })
 
-// canonicalPath returns the column path spelled as in the contract, or "".
-func canonicalPath(p string) string { return canonicalPaths()[Normalize(p)] }
-
 // DetectKind returns the kind whose key column appears in header (after
 // mapping): ordenId → venta, facturaId → facturar, depositoId → stock.
 func DetectKind(header []string, m Mapping) (Kind, bool) {
