@@ -3,12 +3,14 @@ package apiclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"time"
 
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sendrules"
 )
@@ -187,7 +189,11 @@ func (c *Client) call(ctx context.Context, method, path string, body []byte, out
 	}
 	switch {
 	case x.status >= 200 && x.status <= 299:
-		if err := json.Unmarshal(x.body, out); err != nil {
+		if err := nxapi.Decode(x.body, out); err != nil {
+			var we *nxapi.WireError
+			if errors.As(err, &we) {
+				return &WireTypeError{Method: method, Path: path, Wire: we}
+			}
 			return fmt.Errorf("%s %s: decoding the answer: %w", method, path, err)
 		}
 		return nil
@@ -204,6 +210,27 @@ func (c *Client) call(ctx context.Context, method, path string, body []byte, out
 		Message:  apiMessage(x.body),
 		Mensajes: mensajes(x.body),
 	})
+}
+
+// WireTypeError is a 2xx answer with a field of a JSON type the vendor's
+// types do not allow (public-facts.md, "Wire types"): it could not be
+// read, and nothing may be decided from it. It unwraps to the
+// *nxapi.WireError that names the field and quotes what came.
+type WireTypeError struct {
+	Method, Path string
+	Wire         *nxapi.WireError
+}
+
+func (e *WireTypeError) Error() string {
+	return fmt.Sprintf("%s %s: decoding the answer: %v", e.Method, e.Path, e.Wire)
+}
+
+// Unwrap returns the *nxapi.WireError.
+func (e *WireTypeError) Unwrap() error { return e.Wire }
+
+// Message says it in the user's language (msg.CauseText uses it).
+func (e *WireTypeError) Message() msg.Message {
+	return msg.New("api.wiretype", e.Method+" "+e.Path, e.Wire.Field, e.Wire.Got)
 }
 
 // mensajes returns the body's "mensajes" list (the webhook 400's detail).

@@ -7,10 +7,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
@@ -83,7 +85,7 @@ func TestReadsDecode(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Comprobante: %v", err)
 	}
-	if comp.OrdenID != 7 || comp.PVNumero != 4 || comp.Totales.Total != nxapi.NewDecimal(10, 5000) {
+	if comp.OrdenID != "7" || comp.PVNumero != 4 || comp.Totales.Total != nxapi.NewDecimal(10, 5000) {
 		t.Errorf("Comprobante = %+v", comp)
 	}
 	_, err = c.Comprobante(ctx, 78)
@@ -190,5 +192,46 @@ func TestReadErrors(t *testing.T) {
 	var ue *url.Error
 	if !errors.As(err, &ue) {
 		t.Errorf("closed port err = %v, want a *url.Error", err)
+	}
+}
+
+// TestComprobanteVendorWire: GET /comprobante as the vendor's public types
+// write it (public-facts.md, "Wire types": enums as integers, ordenId a
+// string or null) is read; a field of an unexpected type is a
+// *WireTypeError that names it and quotes what came, in Spanish.
+func TestComprobanteVendorWire(t *testing.T) {
+	tests := []struct {
+		name  string
+		body  string
+		orden nxapi.OrdenRef
+		tipo  int
+		quote string // "" when the answer must be read
+	}{
+		{"vendor", `{"facturaId":501,"ordenId":"77003","comprobanteTipo":2,"estado":1,"numero":101,"pVNumero":1,` +
+			`"fecha":"01/09/2026 12:00:00","sucursalId":1,"puntoVentaId":1,"empleadoId":0,"sref":null,` +
+			`"totales":{"subTotal":201,"descuento":0,"recargo":0,"envio":0,"total":201,"pagado":201,"saldo":0},"items":[]}`, "77003", 2, ""},
+		{"null ordenId", `{"facturaId":501,"ordenId":null,"comprobanteTipo":33,"estado":1}`, "", 33, ""},
+		{"object type", `{"facturaId":501,"ordenId":"77003","comprobanteTipo":{"v":2},"estado":1}`, "", 0, `campo "comprobanteTipo"`},
+		{"array estado", `{"facturaId":501,"ordenId":"77003","comprobanteTipo":2,"estado":[1]}`, "", 0, `«array [1]»`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeAPI{t: t, routes: []route{{"GET", nxapi.PathComprobante + "501", 200, tt.body}}}
+			_, c := newServer(t, NewToken("t"), 0, f.ServeHTTP)
+			comp, err := c.Comprobante(context.Background(), 501)
+			if tt.quote == "" {
+				if err != nil || comp.OrdenID != tt.orden || comp.ComprobanteTipo != tt.tipo || comp.FacturaID != 501 {
+					t.Fatalf("Comprobante = %+v, %v", comp, err)
+				}
+				return
+			}
+			var we *WireTypeError
+			if !errors.As(err, &we) || comp != nil {
+				t.Fatalf("Comprobante = %+v, %v; want a *WireTypeError", comp, err)
+			}
+			if es := msg.CauseText(err, msg.ES); !strings.Contains(es, tt.quote) || !strings.Contains(es, "GET "+nxapi.PathComprobante+"501") {
+				t.Errorf("in Spanish %q, want %q in it", es, tt.quote)
+			}
+		})
 	}
 }

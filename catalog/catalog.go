@@ -5,7 +5,6 @@
 package catalog
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -55,7 +54,9 @@ func readJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(b, v); err != nil {
+	// The API's own shapes, read as its answers are: a field of a type
+	// the vendor's types do not allow is named.
+	if err := nxapi.Decode(b, v); err != nil {
 		return &msg.Error{Msg: msg.New("cat.file.notjson", path, err.Error()), Err: err}
 	}
 	return nil

@@ -66,16 +66,24 @@ func init() {
 			EN: "GET /comprobante/%d answered with voucher %d: nothing is decided; check the ERP",
 		},
 		"rec.facturar.ok": {
-			ES: "conciliado: la preventa %d está facturada (GET /comprobante leído el %s: %s, comprobante %s)",
-			EN: "reconciled: presale %d is invoiced (GET /comprobante read on %s: %s, voucher %s)",
+			ES: "conciliado: la preventa %d está facturada (GET /comprobante leído el %s la muestra como venta, comprobanteTipo 2; comprobante %s)",
+			EN: "reconciled: presale %d is invoiced (GET /comprobante read on %s shows it as a sale, comprobanteTipo 2; voucher %s)",
 		},
 		"rec.facturar.failed": {
-			ES: "conciliado: la preventa %d sigue PENDIENTE (GET /comprobante leído el %s, %s después del último intento): no se facturó; la próxima ejecución la envía de nuevo",
-			EN: "reconciled: presale %d is still PENDIENTE (GET /comprobante read on %s, %s after the last attempt): it was not invoiced; the next run sends it again",
+			ES: "conciliado: la preventa %d sigue siendo una preventa, comprobanteTipo 33 (GET /comprobante leído el %s, %s después del último intento): no se facturó; la próxima ejecución la envía de nuevo",
+			EN: "reconciled: presale %d is still a presale, comprobanteTipo 33 (GET /comprobante read on %s, %s after the last attempt): it was not invoiced; the next run sends it again",
 		},
 		"rec.facturar.state": {
-			ES: "GET /comprobante/%d muestra estado %q y tipo %d, ni PENDIENTE ni una venta: no se decide nada; verifique en el ERP",
-			EN: "GET /comprobante/%d shows state %q and type %d, neither PENDIENTE nor a sale: nothing is decided; check the ERP",
+			ES: "GET /comprobante/%d muestra comprobanteTipo %d (estado %q), ni una preventa (33) ni una venta (2): no se decide nada; verifique en el ERP si la preventa se facturó, se anuló o pasó a otro comprobante, y resuelva a mano",
+			EN: "GET /comprobante/%d shows comprobanteTipo %d (estado %q), neither a presale (33) nor a sale (2): nothing is decided; check in the ERP whether the presale was invoiced, cancelled or turned into another voucher, and resolve it by hand",
+		},
+		"rec.wire": {
+			ES: "GET /comprobante/%d respondió el campo %q con un valor de un tipo que la API no usa («%s»), así que la respuesta no se puede leer y no se decide nada; verifique el comprobante en el ERP y resuelva a mano",
+			EN: "GET /comprobante/%d answered field %q with a value of a type the API does not use («%s»), so the answer cannot be read and nothing is decided; check the voucher in the ERP and resolve it by hand",
+		},
+		"rec.venta.ordenid": {
+			ES: "GET /comprobante/%d muestra el ordenId %q, que no es un número: no se sabe de qué venta es; verifique el comprobante en el ERP y resuelva a mano",
+			EN: "GET /comprobante/%d shows ordenId %q, which is not a number: which sale it is cannot be told; check the voucher in the ERP and resolve it by hand",
 		},
 		"rec.venta.ok": {
 			ES: "conciliado: la venta %d es el comprobante %d (%s) de la sucursal %d; ordenId confirmado por GET /comprobante leído el %s",
@@ -92,6 +100,10 @@ func init() {
 		"rec.venta.partial": {
 			ES: "la lectura de la exportación de la sucursal %d quedó incompleta (%s): no se decide sobre datos parciales; vuelva a conciliar",
 			EN: "the export read of branch %d is incomplete (%s): nothing is decided on partial data; reconcile again",
+		},
+		"rec.venta.candidate.why": {
+			ES: "el comprobante %d podría ser esta venta y no se pudo saber de qué venta es: %s",
+			EN: "voucher %d could be this sale and which sale it is could not be told: %s",
 		},
 		"rec.venta.candidate": {
 			ES: "no se pudo leer GET /comprobante/%d, que podría ser esta venta (%s): vuelva a conciliar",

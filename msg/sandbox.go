@@ -43,6 +43,10 @@ func init() {
 			ES: "No se pudo leer el archivo de datos del sandbox %s: %s. Indique en --data un JSON con la forma de samples/sandbox.json",
 			EN: "The sandbox data file %s could not be read: %s. Give --data a JSON file shaped like samples/sandbox.json",
 		},
+		"sbx.state.bad": {
+			ES: "No se puede usar el archivo de estado del sandbox %s: %s. No se lo reemplaza: si lo borra, el sandbox empieza de nuevo, vacío, y lo que ya se le envió se volverá a enviar",
+			EN: "The sandbox state file %s cannot be used: %s. It is not replaced: if you delete it, the sandbox starts anew, empty, and what was already sent to it will be sent again",
+		},
 		"sbx.start": {
 			ES: "No se pudo iniciar el sandbox en %s: %s. Indique otra dirección con --addr (127.0.0.1:0 elige un puerto libre)",
 			EN: "The sandbox could not be started on %s: %s. Give another address with --addr (127.0.0.1:0 picks a free port)",

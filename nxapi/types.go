@@ -176,11 +176,13 @@ type Facturar struct {
 // the full field list of public-facts.md. Text fields are tolerant of the
 // JSON type the ERP happens to use.
 type FacturaResult struct {
-	FacturaID      ID              `json:"facturaId"`
-	Numero         ID              `json:"numero"`
-	PVNumero       ID              `json:"pVNumero"`
-	Sref           Text            `json:"sref,omitempty"`
-	Estado         Text            `json:"estado,omitempty"`
+	FacturaID ID   `json:"facturaId"`
+	Numero    ID   `json:"numero"`
+	PVNumero  ID   `json:"pVNumero"`
+	Sref      Text `json:"sref,omitempty"`
+	// Estado is opaque: the vendor sends an integer whose codes are not
+	// public, so nothing is decided from it.
+	Estado         Code            `json:"estado,omitempty"`
 	Datos          map[string]Text `json:"datos,omitempty"`
 	Electronica    bool            `json:"electronica,omitempty"`
 	CAE            Text            `json:"cae,omitempty"`
@@ -261,6 +263,23 @@ type NxResultado struct {
 	Valores  []json.RawMessage `json:"valores,omitempty"`
 	Mensajes []Text            `json:"mensajes,omitempty"`
 	Errores  []Text            `json:"errores,omitempty"`
+}
+
+// UnmarshalJSON takes tipo as a number or a numeric string; any other type
+// is a type error, never an ERROR (0) that would turn an unreadable answer
+// into a rejection.
+func (r *NxResultado) UnmarshalJSON(b []byte) error {
+	type plain NxResultado
+	var aux struct {
+		plain
+		Tipo ID `json:"tipo"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*r = NxResultado(aux.plain)
+	r.Tipo = int(aux.Tipo)
+	return nil
 }
 
 // WMedios says which payment types the tenant has enabled.
@@ -448,21 +467,57 @@ const (
 	ComprobantePreventa    = 33
 )
 
-// Comprobante is the answer of GET /comprobante/{id}.
+// Comprobante is the answer of GET /comprobante/{id}. On the vendor's wire
+// comprobanteTipo and estado are integers and ordenId a string or null
+// (public-facts.md, "Wire types").
 type Comprobante struct {
-	FacturaID       int64             `json:"facturaId"`
-	OrdenID         int64             `json:"ordenId"`
-	ComprobanteTipo int               `json:"comprobanteTipo"`
-	Estado          string            `json:"estado"`
-	Numero          int64             `json:"numero"`
-	PVNumero        int64             `json:"pVNumero"`
-	Fecha           string            `json:"fecha"`
-	SucursalID      int64             `json:"sucursalId"`
-	PuntoVentaID    int64             `json:"puntoVentaId"`
-	EmpleadoID      int64             `json:"empleadoId"`
-	Sref            string            `json:"sref"`
-	Totales         Totales           `json:"totales"`
-	Items           []ComprobanteItem `json:"items"`
+	FacturaID       int64    `json:"facturaId"`
+	OrdenID         OrdenRef `json:"ordenId"`
+	ComprobanteTipo int      `json:"comprobanteTipo"`
+	// Estado is opaque (ComprobanteEstado, whose codes are not public):
+	// shown, never decided on; comprobanteTipo tells a sale from a presale.
+	Estado       Code              `json:"estado"`
+	Numero       int64             `json:"numero"`
+	PVNumero     int64             `json:"pVNumero"`
+	Fecha        string            `json:"fecha"`
+	SucursalID   int64             `json:"sucursalId"`
+	PuntoVentaID int64             `json:"puntoVentaId"`
+	EmpleadoID   int64             `json:"empleadoId"`
+	Sref         string            `json:"sref"`
+	Totales      Totales           `json:"totales"`
+	Items        []ComprobanteItem `json:"items"`
+}
+
+// UnmarshalJSON takes the numbers as numbers or numeric strings (null is
+// 0) and the texts as Text does; a field of another type is a type error
+// naming it.
+func (c *Comprobante) UnmarshalJSON(b []byte) error {
+	type plain Comprobante
+	var aux struct {
+		plain
+		FacturaID       ID   `json:"facturaId"`
+		ComprobanteTipo ID   `json:"comprobanteTipo"`
+		Numero          ID   `json:"numero"`
+		PVNumero        ID   `json:"pVNumero"`
+		PvNumeroLower   *ID  `json:"pvNumero"`
+		Fecha           Text `json:"fecha"`
+		SucursalID      ID   `json:"sucursalId"`
+		PuntoVentaID    ID   `json:"puntoVentaId"`
+		EmpleadoID      ID   `json:"empleadoId"`
+		Sref            Text `json:"sref"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*c = Comprobante(aux.plain)
+	c.FacturaID, c.ComprobanteTipo = int64(aux.FacturaID), int(aux.ComprobanteTipo)
+	c.Numero, c.PVNumero = int64(aux.Numero), int64(aux.PVNumero)
+	if c.PVNumero == 0 && aux.PvNumeroLower != nil {
+		c.PVNumero = int64(*aux.PvNumeroLower)
+	}
+	c.Fecha, c.Sref = string(aux.Fecha), string(aux.Sref)
+	c.SucursalID, c.PuntoVentaID, c.EmpleadoID = int64(aux.SucursalID), int64(aux.PuntoVentaID), int64(aux.EmpleadoID)
+	return nil
 }
 
 // StockDeposito is stock in one warehouse, in multi-warehouse events.
@@ -520,7 +575,10 @@ type Articulo struct {
 }
 
 // ID is a numeric id that tolerates null, a float form ("12.0") and a
-// numeric string, because a failed ERP result may carry facturaId null.
+// numeric string, because a failed ERP result may carry facturaId null and
+// the vendor's types allow a number where a numeric string may come. A
+// value that is not a whole number (an object, "abc", 12.5) is a type
+// error: truncating it would name another voucher.
 type ID int64
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -530,7 +588,9 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 		*id = 0
 		return nil
 	}
-	if b[0] == '"' {
+	raw := b
+	switch b[0] {
+	case '"':
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
 			return err
@@ -540,10 +600,12 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 		b = []byte(s)
+	case '{', '[', 't', 'f':
+		return typeError(raw, ID(0))
 	}
 	d, err := ParseDecimal(string(b))
-	if err != nil {
-		return err
+	if err != nil || !d.IsInteger() {
+		return typeError(raw, ID(0))
 	}
 	*id = ID(d.Int())
 	return nil
@@ -589,15 +651,17 @@ type ExportPage[T any] struct {
 // GET /comprobante/{facturaId}. Text fields are Text because the samples
 // show nulls where the ERP has nothing.
 type VentaTotal struct {
-	FacturaID       ID    `json:"facturaId"`
-	ComprobanteTipo int   `json:"comprobanteTipo"`
-	TipoDocumento   Text  `json:"tipoDocumento"`
-	Fecha           Text  `json:"fecha"`      // dd/MM/yyyy HH:mm:ss, UTC
-	FechaText       Text  `json:"fechaText"`  // yyyy-MM-dd
-	HoraText        Text  `json:"horaText"`   // HH:mm:ss
-	NumeroFull      Text  `json:"numeroFull"` // 0001-00000101: point of sale and number
-	SucursalID      int64 `json:"sucursalId"`
-	Sucursal        Text  `json:"sucursal"`
+	FacturaID       ID  `json:"facturaId"`
+	ComprobanteTipo int `json:"comprobanteTipo"`
+	// TipoDocumento is the voucher's letter as an integer on the vendor's
+	// wire (A=1, B=2, C=3, E=4, R=5, X=6, M=7), a name in older answers.
+	TipoDocumento Code  `json:"tipoDocumento"`
+	Fecha         Text  `json:"fecha"`      // dd/MM/yyyy HH:mm:ss, UTC
+	FechaText     Text  `json:"fechaText"`  // yyyy-MM-dd
+	HoraText      Text  `json:"horaText"`   // HH:mm:ss
+	NumeroFull    Text  `json:"numeroFull"` // 0001-00000101: point of sale and number
+	SucursalID    int64 `json:"sucursalId"`
+	Sucursal      Text  `json:"sucursal"`
 	// AppID is the integration's appId (GET /config) on the vouchers it
 	// created, null on vouchers made in the ERP (public facts: an
 	// inference from samples that only show nulls).
@@ -616,6 +680,30 @@ type VentaTotal struct {
 	Cantidad       Decimal     `json:"cantidad"`
 	FormasPagoText Text        `json:"formasPagoText"`
 	FormasPago     []FormaPago `json:"formasPago"` // with incluirMediosPago=true
+}
+
+// UnmarshalJSON takes comprobanteTipo, sucursalId and appId as numbers or
+// numeric strings; a field of another type is a type error naming it, so
+// that an export page is never read with a sale taken for something else.
+func (v *VentaTotal) UnmarshalJSON(b []byte) error {
+	type plain VentaTotal
+	var aux struct {
+		plain
+		ComprobanteTipo ID  `json:"comprobanteTipo"`
+		SucursalID      ID  `json:"sucursalId"`
+		AppID           *ID `json:"appId"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*v = VentaTotal(aux.plain)
+	v.ComprobanteTipo, v.SucursalID = int(aux.ComprobanteTipo), int64(aux.SucursalID)
+	v.AppID = nil
+	if aux.AppID != nil {
+		app := int64(*aux.AppID)
+		v.AppID = &app
+	}
+	return nil
 }
 
 // FormaPago is one payment of a voucher in an export.

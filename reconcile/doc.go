@@ -8,10 +8,13 @@
 //
 //   - facturar: GET /comprobante/{facturaId} of the presale. A sale
 //     (comprobanteTipo 2) means it was converted: ok, with the invoice's
-//     ids. Still PENDIENTE when read after the key hold of the last attempt:
-//     failed, safe to send again, because a presale converts only once and
-//     /facturar on a converted one is refused. A 404 (not the integration's,
-//     or gone) or any other state decides nothing: a person looks.
+//     ids. Still a presale (comprobanteTipo 33) when read after the key hold
+//     of the last attempt: failed, safe to send again, because a presale
+//     converts only once and /facturar on a converted one is refused. A 404
+//     (not the integration's, or gone), any other comprobanteTipo, or an
+//     answer with a field of an unexpected type decides nothing: a person
+//     looks. estado decides nothing: the vendor sends it as an integer
+//     whose codes are not public.
 //   - venta: export rows carry no ordenId, so the sales export of the
 //     branch of the point of sale (GET /exportar/ventatotales/paginado, all
 //     pages of the days of the attempts) gives candidates, and GET

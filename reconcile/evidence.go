@@ -9,8 +9,8 @@ import (
 
 // The rules a decision follows, as its evidence names them.
 const (
-	RuleConverted = "facturar.converted" // the presale is a sale now: ok
-	RulePending   = "facturar.pending"   // still PENDIENTE after the key hold: failed
+	RuleConverted = "facturar.converted" // the presale is a sale now (comprobanteTipo 2): ok
+	RulePending   = "facturar.pending"   // still a presale (comprobanteTipo 33) after the key hold: failed
 	RuleFound     = "venta.found"        // a voucher of the export carries the ordenId: ok
 	RuleAbsent    = "venta.absent"       // in no export read after SettleAfter: failed
 )
@@ -51,21 +51,25 @@ type ComprobanteRead struct {
 	Read      time.Time `json:"read"`
 	FacturaID int64     `json:"facturaId"`
 	// NotFound is the API's 404: not the integration's voucher, or gone.
-	NotFound        bool          `json:"notFound,omitempty"`
-	OrdenID         int64         `json:"ordenId,omitempty"`
-	ComprobanteTipo int           `json:"comprobanteTipo,omitempty"`
-	Estado          string        `json:"estado,omitempty"`
-	Numero          int64         `json:"numero,omitempty"`
-	PVNumero        int64         `json:"pVNumero,omitempty"`
-	Fecha           string        `json:"fecha,omitempty"`
-	Total           nxapi.Decimal `json:"total,omitempty"`
-	Error           string        `json:"error,omitempty"`
+	NotFound bool `json:"notFound,omitempty"`
+	// OrdenID is the voucher's ordenId as the API wrote it (a string on
+	// the vendor's wire), "" when it had none.
+	OrdenID         string `json:"ordenId,omitempty"`
+	ComprobanteTipo int    `json:"comprobanteTipo,omitempty"`
+	// Estado is shown as read and decides nothing: its codes are not
+	// public (public-facts.md, "Wire types").
+	Estado   string        `json:"estado,omitempty"`
+	Numero   int64         `json:"numero,omitempty"`
+	PVNumero int64         `json:"pVNumero,omitempty"`
+	Fecha    string        `json:"fecha,omitempty"`
+	Total    nxapi.Decimal `json:"total,omitempty"`
+	Error    string        `json:"error,omitempty"`
 }
 
 func comprobanteRead(at time.Time, id int64, c *nxapi.Comprobante) ComprobanteRead {
 	r := ComprobanteRead{Read: at, FacturaID: id}
 	if c != nil {
-		r.OrdenID, r.ComprobanteTipo, r.Estado = c.OrdenID, c.ComprobanteTipo, c.Estado
+		r.OrdenID, r.ComprobanteTipo, r.Estado = string(c.OrdenID), c.ComprobanteTipo, string(c.Estado)
 		r.Numero, r.PVNumero, r.Fecha, r.Total = c.Numero, c.PVNumero, c.Fecha, c.Totales.Total
 	}
 	return r

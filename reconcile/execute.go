@@ -104,8 +104,8 @@ func Execute(ctx context.Context, api API, j Journal, p *Plan) *Result {
 	run, cancel := context.WithCancel(ctx)
 	defer cancel()
 	x := &executor{p: p, o: o, api: api, j: j, cancel: cancel,
-		exports: newLane(sendrules.Exports, j, o, p.nextExports),
-		comp:    newLane(sendrules.Comprobante, j, o, p.nextComprobante)}
+		exports: newLane(sendrules.Exports, j, o),
+		comp:    newLane(sendrules.Comprobante, j, o)}
 	x.res.Undecided = append(x.res.Undecided, p.Recent...)
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -226,15 +226,17 @@ func (x *executor) facturar(ctx context.Context, e journal.Entry) {
 		// says whether the request was processed.
 		x.leave(e.Key, msg.New("rec.facturar.notfound", id), time.Time{})
 	case err != nil:
-		x.leave(e.Key, msg.New("rec.readfailed", err.Error()), x.o.Now())
+		x.leave(e.Key, readFailed(id, err), retryAfter(err, x.o.Now()))
 	case c.FacturaID != 0 && c.FacturaID != id:
 		x.leave(e.Key, msg.New("rec.facturar.otherid", id, c.FacturaID), time.Time{})
-	case c.ComprobanteTipo == nxapi.ComprobanteVenta && c.Estado != estadoPendiente:
+	case c.ComprobanteTipo == nxapi.ComprobanteVenta:
+		// A presale converted by /facturar shows as a sale (public facts,
+		// "Wire types"); estado's codes are not public and decide nothing.
 		ev.Rule = RuleConverted
 		x.decide(Decision{Key: e.Key, Evidence: ev,
 			Verdict: journal.Verdict{As: journal.OK, FacturaID: id, Numero: c.Numero, PVNumero: c.PVNumero},
-			Why:     msg.New("rec.facturar.ok", id, clock(r.Read), c.Estado, numeroFull(c.PVNumero, c.Numero))})
-	case c.ComprobanteTipo == nxapi.ComprobantePreventa && c.Estado == estadoPendiente:
+			Why:     msg.New("rec.facturar.ok", id, clock(r.Read), numeroFull(c.PVNumero, c.Numero))})
+	case c.ComprobanteTipo == nxapi.ComprobantePreventa:
 		if ready := last.Add(hold); r.Read.Before(ready) {
 			// Inside the key hold the API may still be converting it.
 			x.leave(e.Key, msg.New("rec.recent", clock(ready)), ready)
@@ -244,12 +246,31 @@ func (x *executor) facturar(ctx context.Context, e journal.Entry) {
 		x.decide(Decision{Key: e.Key, Evidence: ev, Verdict: journal.Verdict{As: journal.Failed},
 			Why: msg.New("rec.facturar.failed", id, clock(r.Read), duration(r.Read.Sub(last)))})
 	default:
-		x.leave(e.Key, msg.New("rec.facturar.state", id, c.Estado, c.ComprobanteTipo), time.Time{})
+		x.leave(e.Key, msg.New("rec.facturar.state", id, c.ComprobanteTipo, string(c.Estado)), time.Time{})
 	}
 }
 
-// estadoPendiente is a presale not yet converted (API spec 3).
-const estadoPendiente = "PENDIENTE"
+// readFailed says why a GET /comprobante/{id} that got an answer or an
+// error is no evidence: an answer with a field of a type the vendor's
+// types do not allow is quoted, so a person can see it.
+func readFailed(id int64, err error) msg.Message {
+	var we *nxapi.WireError
+	if errors.As(err, &we) {
+		return msg.New("rec.wire", id, we.Field, we.Got)
+	}
+	return msg.New("rec.readfailed", err.Error())
+}
+
+// retryAfter is when reading again may help: at once after a failed read,
+// never for an answer of an unexpected type (the same answer would come:
+// a person must look in the ERP).
+func retryAfter(err error, now time.Time) time.Time {
+	var we *nxapi.WireError
+	if errors.As(err, &we) {
+		return time.Time{}
+	}
+	return now
+}
 
 // numeroFull writes a voucher's number as the export does: 0001-00000101.
 func numeroFull(pv, numero int64) string { return fmt.Sprintf("%04d-%08d", pv, numero) }
@@ -352,6 +373,9 @@ type candidate struct {
 	sales []*sale // the unknown sales it is consistent with
 	read  *ComprobanteRead
 	ok    bool // read, and the answer (found or 404) is evidence
+	// why, when the answer read is no evidence, is what a sale it may be
+	// is left unknown with, for a person to look (no retry time).
+	why msg.Message
 }
 
 // filters are the consistency checks in force for one reconciliation.
@@ -514,14 +538,30 @@ func (x *executor) ventas(ctx context.Context) {
 		case r.NotFound:
 			c.ok = true // not the integration's: it is no sale of ours
 		case err != nil:
+			var we *nxapi.WireError
+			if errors.As(err, &we) {
+				// An answer of an unexpected type: reading it again
+				// would bring the same; a person looks.
+				c.why = readFailed(id, err)
+			}
 		case comp.ComprobanteTipo != nxapi.ComprobanteVenta:
 			c.ok = true
-		default:
+		case comp.OrdenID == "":
+			// No ordenId: not a sale /venta made (its ordenId is the key).
 			c.ok = true
-			if s := byOrden[comp.OrdenID]; s != nil {
+		default:
+			// The vendor's wire writes ordenId as a string ("77003"); the
+			// journal's key is the number sent: compared by value.
+			orden, isNum := comp.OrdenID.Int()
+			if !isNum {
+				c.why = msg.New("rec.venta.ordenid", id, string(comp.OrdenID))
+				break
+			}
+			c.ok = true
+			if s := byOrden[orden]; s != nil {
 				found[s] = append(found[s], c)
-			} else if e, ok := p.okOrdenes[comp.OrdenID]; ok && e.FacturaID != id {
-				x.warn(msg.New("rec.duplicate", id, comp.OrdenID, e.FacturaID))
+			} else if e, ok := p.okOrdenes[orden]; ok && e.FacturaID != id {
+				x.warn(msg.New("rec.duplicate", id, orden, e.FacturaID))
 			}
 		}
 	}
@@ -621,9 +661,12 @@ func (x *executor) decideSale(ctx context.Context, s *sale, scans []*scanned, ca
 			continue
 		}
 		if !c.ok {
-			if c.read == nil {
+			switch {
+			case c.read == nil:
 				x.leave(s.e.Key, x.stopReason(), time.Time{})
-			} else {
+			case c.why.Key != "":
+				x.leave(s.e.Key, msg.New("rec.venta.candidate.why", int64(c.row.FacturaID), c.why), time.Time{})
+			default:
 				x.leave(s.e.Key, msg.New("rec.venta.candidate", int64(c.row.FacturaID), c.read.Error), x.o.Now())
 			}
 			return

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/sendrules"
 )
@@ -38,14 +39,14 @@ func TestFacturar(t *testing.T) {
 			t.Errorf("1001: %s %d/%d/%d, want ok with the invoice's ids 1001/1/1", ok.State, ok.FacturaID, ok.Numero, ok.PVNumero)
 		}
 		ev := evidence(t, ok)
-		if ev.Rule != RuleConverted || ev.Comprobante == nil || ev.Comprobante.Estado != "FACTURA_VENTA" || ev.Comprobante.Read.Before(start) || ok.Note == "" {
+		if ev.Rule != RuleConverted || ev.Comprobante == nil || ev.Comprobante.ComprobanteTipo != nxapi.ComprobanteVenta || ev.Comprobante.Estado == "" || ev.Comprobante.Read.Before(start) || ok.Note == "" {
 			t.Errorf("1001 evidence %+v note %q", ev, ok.Note)
 		}
 		failed := w.entry(KindFacturar, 1002)
 		ev = evidence(t, failed)
-		if failed.State != journal.Failed || ev.Rule != RulePending || ev.Comprobante.Estado != "PENDIENTE" ||
+		if failed.State != journal.Failed || ev.Rule != RulePending || ev.Comprobante.ComprobanteTipo != nxapi.ComprobantePreventa ||
 			ev.Comprobante.Read.Sub(ev.LastAttempt) < sendrules.KeyHold {
-			t.Errorf("1002: %s, evidence %+v; want failed, read PENDIENTE after the key hold", failed.State, ev)
+			t.Errorf("1002: %s, evidence %+v; want failed, read as a presale (comprobanteTipo 33) after the key hold", failed.State, ev)
 		}
 		for _, id := range []int{2001, 1003} {
 			if e := w.entry(KindFacturar, id); e.State != journal.Unknown || e.Evidence != "" {

@@ -80,8 +80,15 @@ func newWorld(t *testing.T, o sandbox.Options) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sb.Close() })
+	return worldOver(t, sb, sb)
+}
+
+// worldOver is the world of sandbox sb whose client's requests h answers
+// (the sandbox itself, or a handler in front of it).
+func worldOver(t *testing.T, sb *sandbox.Server, h http.Handler) *world {
+	t.Helper()
 	api, err := apiclient.New(apiclient.Options{BaseURL: "https://sandbox.invalid", Token: apiclient.NewToken(sandbox.DefaultToken),
-		Transport: memTransport{h: sb}})
+		Transport: memTransport{h: h}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,23 +7,21 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // lane performs the reads of one rate window one at a time, each when the
-// window allows: it waits rather than trips the window, and persists the
-// window's next allowed time in the journal before the read leaves (until
-// its answer the read may arrive as late as its timeout) and again once it
-// answers (counted from the answer: the API counts from the arrival, which
-// lies before it). Another process, or this one after a kill, reads the
-// persisted time and waits too.
+// window allows: it waits rather than trips the window, and reserves the
+// window in the journal before the read leaves (until its answer the read
+// may arrive as late as its timeout) and counts it again once it answers
+// (counted from the answer: the API counts from the arrival, which lies
+// before it), through a sendrules.Paced. Another process, or this one
+// after a kill, reads the persisted time and waits too.
 type lane struct {
 	w       sendrules.Window
 	j       Journal
 	tenant  string
 	o       Options
-	pacer   *sendrules.Pacer
 	waiting func(sendrules.Window, time.Duration)
 
 	mu          sync.Mutex
@@ -41,9 +39,27 @@ type errJournal struct{ err error }
 func (e errJournal) Error() string { return "reconcile: persist the API's window: " + e.err.Error() }
 func (e errJournal) Unwrap() error { return e.err }
 
-func newLane(w sendrules.Window, j Journal, o Options, next time.Time) *lane {
-	return &lane{w: w, j: j, tenant: o.Tenant, o: o, waiting: o.Waiting,
-		pacer: sendrules.NewPacer(o.window(w), o.Timeout, next, o.Now)}
+// newLane returns the lane of window w. Its persisted time is asked of the
+// journal before each read (Reserve), not taken from the plan.
+func newLane(w sendrules.Window, j Journal, o Options) *lane {
+	return &lane{w: w, j: j, tenant: o.Tenant, o: o, waiting: o.Waiting}
+}
+
+// paced is the lane's window for one read and its resends.
+func (l *lane) paced() *sendrules.Paced {
+	length := l.o.window(l.w)
+	margin := length/100 + time.Millisecond
+	return &sendrules.Paced{Store: l.j, Key: l.tenant, Window: l.w,
+		Length: length, Out: l.o.Timeout + margin, Margin: margin,
+		Scale: l.o.Scale, MaxRefusals: l.o.MaxRefusals, Now: l.o.Now,
+		Waiting: func(_ time.Time, wait time.Duration) {
+			if !l.asked {
+				l.asked, l.startWait = true, max(wait, 0)
+			}
+			if wait > time.Second && l.waiting != nil {
+				l.waiting(l.w, wait)
+			}
+		}}
 }
 
 // do performs read in the window. A refusal for the window is waited out
@@ -52,39 +68,30 @@ func newLane(w sendrules.Window, j Journal, o Options, next time.Time) *lane {
 func (l *lane) do(ctx context.Context, read func(context.Context) error) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for refusals := 0; ; refusals++ {
-		now := l.o.Now()
-		wait := l.pacer.Next().Sub(now)
-		if !l.asked {
-			l.asked, l.startWait = true, max(wait, 0)
-		}
-		if wait > time.Second && l.waiting != nil {
-			l.waiting(l.w, wait)
-		}
-		if err := l.pacer.Wait(ctx); err != nil {
+	w := l.paced()
+	for {
+		if _, err := w.Take(ctx, true); err != nil {
+			var serr *sendrules.StoreError
+			if errors.As(err, &serr) {
+				return errJournal{serr.Err}
+			}
 			return err
 		}
-		if err := l.j.SetNextAllowed(l.tenant, string(l.w), l.pacer.Leave()); err != nil {
-			l.pacer.NotSent()
-			return errJournal{err}
-		}
+		l.asked = true
 		if l.first.IsZero() {
 			l.first = l.o.Now()
 		}
 		l.reads++
 		err := read(ctx)
-		var we *apiclient.WaitError
-		var serverWait time.Duration
-		if errors.As(err, &we) {
+		if sendrules.Refused(err) {
 			l.refused++
-			serverWait = sendrules.Scale(we.Wait, l.o.Scale)
 		}
-		next := l.pacer.Answered(serverWait)
+		retry, _, perr := w.Answered(err)
 		l.last = l.o.Now()
-		if perr := l.j.SetNextAllowed(l.tenant, string(l.w), next); perr != nil {
-			return errJournal{perr}
+		if perr != nil {
+			return errJournal{errors.Unwrap(perr)}
 		}
-		if we != nil && refusals < l.o.MaxRefusals {
+		if retry {
 			continue
 		}
 		if err != nil {

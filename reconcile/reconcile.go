@@ -53,7 +53,8 @@ type Journal interface {
 	Units(tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)
 	Resolve(k journal.Key, v journal.Verdict) error
 	NextAllowed(tenant, window string) (time.Time, error)
-	SetNextAllowed(tenant, window string, t time.Time) error
+	// Reserve and SetNextAllowed pace the reads (sendrules.Paced).
+	sendrules.WindowStore
 }
 
 // Scope is what the API says about where the integration's sales are:

@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -64,7 +65,7 @@ func TestVenta(t *testing.T) {
 				continue
 			}
 			ev := evidence(t, e)
-			if ev.Rule != RuleFound || ev.Found == nil || ev.Found.FacturaID != v.FacturaID || ev.Comprobante.OrdenID != o || len(ev.Exports) != 1 {
+			if ev.Rule != RuleFound || ev.Found == nil || ev.Found.FacturaID != v.FacturaID || ev.Comprobante.OrdenID != strconv.FormatInt(o, 10) || len(ev.Exports) != 1 {
 				t.Errorf("sale %d evidence %+v", o, ev)
 			}
 		}
@@ -78,7 +79,7 @@ func TestVenta(t *testing.T) {
 			}
 			checked := false
 			for _, c := range ev.Candidates {
-				checked = checked || (c.FacturaID == v99.FacturaID && c.OrdenID == 99)
+				checked = checked || (c.FacturaID == v99.FacturaID && c.OrdenID == "99")
 			}
 			if !checked {
 				t.Errorf("sale %d: candidates %+v, want voucher %d (ordenId 99) checked", o, ev.Candidates, v99.FacturaID)
@@ -126,7 +127,7 @@ func TestExportLag(t *testing.T) {
 		}
 
 		time.Sleep(3 * time.Minute)
-		_, res = w.reconcile(t.Context(), o, true)
+		w.reconcile(t.Context(), o, true)
 		if e := w.entry(KindVenta, 1); e.State != journal.OK || e.FacturaID != voucherOf(t, w.sb, 1).FacturaID {
 			t.Errorf("at 4 min sale 1 is %s, want found", e.State)
 		}

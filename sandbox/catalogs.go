@@ -9,7 +9,16 @@ import (
 
 // mediosPago is GET /medios-pago (API spec 4.3).
 func (s *Server) mediosPago(w http.ResponseWriter, _ *call) {
+	writeJSON(w, http.StatusOK, s.MediosPago())
+}
+
+// MediosPago returns what GET /medios-pago answers, for an in-process
+// client (run --sandbox) that need not spend the parameter window on it.
+func (s *Server) MediosPago() nxapi.MediosPagoConfig {
 	m := s.medios
+	// A copy of the lists: an in-process caller keeps what it got.
+	m.Tarjetas, m.TarjetasReglas = slices.Clone(m.Tarjetas), slices.Clone(m.TarjetasReglas)
+	m.CuentasBancarias, m.Bancos = slices.Clone(m.CuentasBancarias), slices.Clone(m.Bancos)
 	// The DTO's lists are arrays on the wire, never null.
 	if m.Tarjetas == nil {
 		m.Tarjetas = []nxapi.Tarjeta{}
@@ -23,19 +32,25 @@ func (s *Server) mediosPago(w http.ResponseWriter, _ *call) {
 	if m.Bancos == nil {
 		m.Bancos = []nxapi.Banco{}
 	}
-	writeJSON(w, http.StatusOK, m)
+	return m
 }
 
-// listMotivos is GET /motivos (API spec 4.5), eliminated ones included with
-// their flag, as the API lists them.
+// listMotivos is GET /motivos (API spec 4.5).
 func (s *Server) listMotivos(w http.ResponseWriter, _ *call) {
+	writeJSON(w, http.StatusOK, s.Motivos())
+}
+
+// Motivos returns what GET /motivos answers, eliminated ones included with
+// their flag as the API lists them, for an in-process client (run
+// --sandbox) that need not spend the parameter window on it.
+func (s *Server) Motivos() []nxapi.Motivo {
 	s.mu.Lock()
 	m := slices.Clone(s.motivos)
 	s.mu.Unlock()
 	if m == nil {
 		m = []nxapi.Motivo{}
 	}
-	writeJSON(w, http.StatusOK, m)
+	return m
 }
 
 // integrationDepositos lists the integration's warehouses as /config does.

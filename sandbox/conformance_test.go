@@ -674,7 +674,7 @@ func TestSpec4_7_ComprobanteOnlyOwnVouchers(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.body), &c); err != nil || r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
-	if c.OrdenID != 4242 || c.ComprobanteTipo != nxapi.ComprobanteVenta || c.Totales.Total != nxapi.DecimalFromInt(201) || len(c.Items) != 1 || c.Fecha != "01/09/2026 12:00:00" {
+	if c.OrdenID != "4242" || c.ComprobanteTipo != nxapi.ComprobanteVenta || c.Totales.Total != nxapi.DecimalFromInt(201) || len(c.Items) != 1 || c.Fecha != "01/09/2026 12:00:00" {
 		t.Fatalf("comprobante %+v", c)
 	}
 	h.clock.Advance(10 * time.Second) // the comprobante window

@@ -9,7 +9,16 @@
 // Decisions where the spec is silent:
 //   - Error bodies are JSON {"error": text, "mensajes": [...]} with the API's
 //     text verbatim. Unknown paths are 404, wrong methods 405 (with Allow),
-//     a missing or wrong X-NX-TOKEN 401 before anything else.
+//     a missing or wrong X-NX-TOKEN 401 before anything else, an unknown
+//     path included. Paths are matched without regard to case
+//     (public-facts.md, "Paths"); InspectPath is the sandbox's own and
+//     keeps its one spelling.
+//   - Answers follow the vendor's public types (public-facts.md, "Wire
+//     types"): every enum is an integer (estado, comprobanteTipo,
+//     tipoDocumento, tipo), and /comprobante's ordenId is a string, or null
+//     for a voucher without one. estado's integers are the sandbox's own
+//     (the ERP's are not public: see estadoCodes); State and InspectPath
+//     keep the states' names.
 //   - /venta and /facturar validation messages are 400; "La solicitud ya se
 //     esta procesando" is 400 too; a totals mismatch or a presale that is not
 //     PENDIENTE is 200 with errores=true; an unknown id (article, presale,
@@ -57,7 +66,8 @@
 //     Presales never appear. appId is config.appId on the integration's
 //     vouchers (created through the API, or seeded as propio) and null on
 //     those made in the ERP. iva and impuestosTotal are 0 (the sandbox keeps
-//     no tax rates); tipoDocumento is FACTURA_VENTA or NOTA_CREDITO;
+//     no tax rates); tipoDocumento is an integer, A (1) for a customer
+//     sent as RESPONSABLE_INSCRIPTO and B (2) otherwise;
 //     formasPago is listed only with incluirMediosPago=true (null
 //     otherwise): one payment per voucher for its whole total, none for a
 //     seeded voucher (the data file holds no payments). ventaitems has one
@@ -76,8 +86,10 @@
 // Every API request goes through the same steps, in this order:
 //
 //  1. added latency (Options.Latency);
-//  2. auth: a missing or wrong X-NX-TOKEN is 401;
-//  3. route: an unknown path 404, a wrong method 405;
+//  2. auth: a missing or wrong X-NX-TOKEN is 401, on any path, known or
+//     not (the API checks the token before it looks the path up);
+//  3. route, without regard to the path's letter case (as the API): an
+//     unknown path 404, a wrong method 405;
 //  4. the body is read (a POST);
 //  5. the endpoint's rate window is taken: the API counts every request
 //     that reaches the endpoint, so a request refused later still took it;
@@ -103,4 +115,12 @@
 // Go methods State, StockOf, Comprobante, Flush, SetStock,
 // TriggerArticuloChange and DeactivateArticulo. Reload applies a new version
 // of the data file's articles and stock and sends the events of what changed.
+//
+// With Options.StateFile the state a client's view depends on (vouchers,
+// presales converted, stock and movements, webhooks, the id counters, the
+// anti-duplicate holds, the rate windows, the fault draws) is kept in that
+// file and saved before each change is answered, so a restarted sandbox
+// holds what the one before it answered; InstanceID names it, and changes
+// only with a new file. Request counters and delivery logs stay per
+// process.
 package sandbox

@@ -42,9 +42,20 @@ const (
 	msgSucursalNo      = "La sucursal %d no esta habilitada"                           // spec 7
 	msgSucursalReq     = "Debe indicar sucursalId"                                     // spec 7
 	msgSucursalesLista = ". Sucursales habilitadas: %s"                                // sandbox's own wording of "lists available branches"
-	tipoDocVenta       = "FACTURA_VENTA"                                               // sandbox's own
-	tipoDocNotaCredito = "NOTA_CREDITO"                                                // sandbox's own
 )
+
+// Voucher letters as the export's tipoDocumento carries them: an integer
+// (public-facts.md, "Wire types": A=1, B=2, C=3, E=4, R=5, X=6, M=7). Which
+// letter a voucher gets is the sandbox's own rule (it keeps no tax
+// settings): A for a customer sent as RESPONSABLE_INSCRIPTO, else B; a
+// credit note has the letter of a sale.
+const (
+	tipoDocA nxapi.Code = "1"
+	tipoDocB nxapi.Code = "2"
+)
+
+// condicionRI is CondicionIva RESPONSABLE_INSCRIPTO (public-facts.md).
+const condicionRI = 2
 
 // exportQuery is a checked export request.
 type exportQuery struct {
@@ -254,13 +265,13 @@ func (s *Server) exportVentaTotales(w http.ResponseWriter, c *call) {
 func (s *Server) ventaTotal(cp *comprobante, medios bool) nxapi.VentaTotal {
 	c := cp.c
 	v := nxapi.VentaTotal{FacturaID: nxapi.ID(c.FacturaID), ComprobanteTipo: c.ComprobanteTipo,
-		TipoDocumento: tipoDocVenta, Fecha: nxapi.Text(cp.fecha.Format(fechaLayout)),
+		TipoDocumento: tipoDocB, Fecha: nxapi.Text(cp.fecha.Format(fechaLayout)),
 		FechaText: nxapi.Text(cp.fecha.Format(time.DateOnly)), HoraText: nxapi.Text(cp.fecha.Format(time.TimeOnly)),
 		NumeroFull: nxapi.Text(fmt.Sprintf("%04d-%08d", c.PVNumero, c.Numero)), SucursalID: c.SucursalID,
 		Sucursal: nxapi.Text(s.sucursales[c.SucursalID].Nombre), Detalle: nxapi.Text(cp.detalle),
 		SubTotal: c.Totales.SubTotal, Total: c.Totales.Total, Descuento: c.Totales.Descuento, Recargo: c.Totales.Recargo}
-	if c.ComprobanteTipo == nxapi.ComprobanteNotaCredito {
-		v.TipoDocumento = tipoDocNotaCredito
+	if u := cp.usuario; u != nil && u.Condicion != nil && *u.Condicion == condicionRI {
+		v.TipoDocumento = tipoDocA
 	}
 	if cp.propio {
 		app := s.cfg.AppID

@@ -80,7 +80,7 @@ func TestExport_VentaTotalesListsEverySale(t *testing.T) {
 		erp.Cantidad != nxapi.DecimalFromInt(3) || erp.FormasPago != nil {
 		t.Errorf("ERP sale %+v, want appId null and the seeded figures", erp)
 	}
-	want := nxapi.VentaTotal{FacturaID: 50001, ComprobanteTipo: 2, TipoDocumento: tipoDocVenta, Fecha: "01/09/2026 12:00:00",
+	want := nxapi.VentaTotal{FacturaID: 50001, ComprobanteTipo: 2, TipoDocumento: tipoDocB, Fecha: "01/09/2026 12:00:00",
 		FechaText: "2026-09-01", HoraText: "12:00:00", NumeroFull: "0001-00004242", SucursalID: 1, Sucursal: "Casa Central",
 		Cliente: "Ana", Vendedor: "Ana Gómez", Email: "ana@example.com", DNI: "30123456", Detalle: "pedido web",
 		SubTotal: nxapi.DecimalFromInt(201), Total: nxapi.DecimalFromInt(201), Cantidad: nxapi.DecimalFromInt(2),
@@ -101,7 +101,7 @@ func TestExport_VentaTotalesListsEverySale(t *testing.T) {
 		t.Fatalf("branch 2: %d %s", r.status, r.body)
 	}
 	nc, conv := p.Items[0], p.Items[1]
-	if nc.ComprobanteTipo != nxapi.ComprobanteNotaCredito || nc.TipoDocumento != tipoDocNotaCredito || nc.AppID == nil {
+	if nc.ComprobanteTipo != nxapi.ComprobanteNotaCredito || nc.TipoDocumento != tipoDocB || !strings.Contains(r.body, `"tipoDocumento":2,`) || nc.AppID == nil {
 		t.Errorf("credit note %+v", nc)
 	}
 	if conv.ComprobanteTipo != nxapi.ComprobanteVenta || conv.NumeroFull != "0002-00000003" || conv.AppID == nil ||
@@ -295,7 +295,7 @@ func TestExport_Lag(t *testing.T) {
 			if got := export(); len(got) != 0 {
 				t.Fatalf("right after creation the export shows %v", got)
 			}
-			h.do("GET", nxapi.PathComprobante+"50002", nil).expect(t, 200, `"ordenId":2`)
+			h.do("GET", nxapi.PathComprobante+"50002", nil).expect(t, 200, `"ordenId":"2"`)
 			if n := len(h.s.State().Vouchers); n != 2 {
 				t.Fatalf("state lists %d vouchers", n)
 			}

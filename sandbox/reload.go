@@ -14,12 +14,26 @@ import (
 // eliminado gets the deactivation event. The rest of the data (branches,
 // catalogs, vouchers) stays as it was loaded: it is the channel's
 // configuration, not something that changes under a running integration.
+// With Options.StateFile the new articles and stock are saved before
+// Reload returns; an error then means they are in effect but maybe not
+// on disk.
 func (s *Server) Reload(d *Data) error {
 	if err := d.validate(); err != nil {
 		return fmt.Errorf("sandbox data: %w", err)
 	}
+	end, err := s.begin()
+	if err != nil {
+		return err
+	}
+	defer end()
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	gen := s.reloadLocked(d)
+	s.mu.Unlock()
+	return s.persist(gen)
+}
+
+// reloadLocked is Reload with s.mu held; it returns the change to save.
+func (s *Server) reloadLocked(d *Data) uint64 {
 	stock := map[stockKey]nxapi.Decimal{}
 	for _, a := range d.Articulos {
 		for _, v := range variants(a) {
@@ -65,7 +79,7 @@ func (s *Server) Reload(d *Data) error {
 	s.stock = stock
 	ids := slices.Sorted(maps.Keys(changed))
 	s.enqueueChanges(ids)
-	return nil
+	return s.changedLocked()
 }
 
 func sameArticulo(a, b DataArticulo) bool {

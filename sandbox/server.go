@@ -71,6 +71,16 @@ type Options struct {
 	Logger        *slog.Logger     // nil discards
 	Now           func() time.Time // nil means time.Now; every window reads it
 	MaxBody       int64            // request body limit in bytes; 0 means DefaultMaxBody
+	// StateFile, when set, keeps the sandbox's state across restarts: New
+	// loads it from this file if it exists (else starts from the data and
+	// creates it), and every change is saved there, atomically and
+	// owner-only, before its answer is written, so that "run it again:
+	// nothing is sent" stays true of a sandbox that was restarted.
+	// Servers over the same file (in several processes) are one sandbox:
+	// each request first reads what another saved (a lock file beside it
+	// serialises them). A file that cannot be used is a *StateFileError,
+	// never replaced.
+	StateFile string
 }
 
 // Server is the sandbox: an http.Handler serving the API plus the inspection
@@ -117,10 +127,21 @@ type Server struct {
 	nextWebhook  int64
 	ordenSeen    map[int64]time.Time
 	facturaSeen  map[int64]time.Time
-	windows      map[string]time.Time
-	requests     map[string]map[int]int
-	bodySeen     map[uint64]int
-	deliveries   []Delivery
+	// windows holds when each rate window ends: its end, not its start,
+	// so that a window taken by a process with another time scale (a
+	// saved state, Options.StateFile) lasts what it lasted there, as the
+	// client's journal counts it.
+	windows    map[string]time.Time
+	requests   map[string]map[int]int
+	bodySeen   map[uint64]int
+	deliveries []Delivery
+	// gen counts the changes of state, so that a save knows which
+	// changes it holds (see persist).
+	gen uint64
+
+	// inst is InstanceID; st is the state file, nil without one.
+	inst string
+	st   *stateStore
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -181,6 +202,13 @@ func New(d *Data, opts Options) (*Server, error) {
 	s.seed(d)
 	if opts.FlujoDeposito != 0 {
 		s.flujo = opts.FlujoDeposito
+	}
+	if opts.StateFile != "" {
+		if err := s.openState(opts.StateFile); err != nil {
+			return nil, err
+		}
+	} else {
+		s.inst = newInstanceID()
 	}
 	s.deliv = newDeliverer(s)
 	return s, nil
@@ -272,12 +300,15 @@ func (s *Server) seed(d *Data) {
 	s.bodySeen = map[uint64]int{}
 }
 
-// Close stops webhook delivery and releases hanging requests (their
-// connections are dropped). It does not stop an http.Server serving s.
+// Close stops webhook delivery, releases hanging requests (their
+// connections are dropped) and, with Options.StateFile, saves the state a
+// last time and releases the file: a request still in progress then has
+// its connection dropped rather than its change answered unsaved. It does
+// not stop an http.Server serving s.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() { close(s.done) })
 	s.deliv.wait()
-	return nil
+	return s.closeState()
 }
 
 // handler serves a reading or administering endpoint, after auth, route and
@@ -295,6 +326,8 @@ type call struct {
 	body    []byte
 	bodyErr error // set when the body could not be read or was too large
 	id      string
+	// end ends the request's transaction (Server.begin) early.
+	end func()
 }
 
 // decode unmarshals the body into v; a read failure or an oversized body is
@@ -341,8 +374,15 @@ var endpoints = []endpoint{
 	{"GET", nxapi.PathCompraItems, (*Server).exportCompras, nil},
 }
 
-// route finds the endpoints of a path; id is the {id} segment, if any.
+// route finds the endpoints of a path; id is the {id} segment, if any. The
+// API treats paths without regard to case (public-facts.md, "Paths": the
+// vendor's client writes /integraciones/Terceros/Pedido), so the lookup
+// folds the path to lower case, as every pattern is written.
 func route(path string) (matches []*endpoint, id string) {
+	path = strings.ToLower(path)
+	if !strings.HasPrefix(path, nxapi.Base+"/") {
+		return nil, ""
+	}
 	pattern := path
 	for _, prefix := range []string{nxapi.PathWebhooks + "/", nxapi.PathComprobante} {
 		if rest, ok := strings.CutPrefix(path, prefix); ok && rest != "" && !strings.Contains(rest, "/") {
@@ -361,6 +401,10 @@ func route(path string) (matches []*endpoint, id string) {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	// counted, when set, counts the request; abort calls it before it cuts
+	// the connection, so the counters already show a request a client saw
+	// go unanswered.
+	counted func()
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -388,16 +432,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	sw := &statusWriter{ResponseWriter: w}
 	key := r.Method + " " + unknownPath
-	defer func() { s.count(key, sw.status) }()
-
-	if !strings.HasPrefix(r.URL.Path, nxapi.Base+"/") {
-		writeError(sw, http.StatusNotFound, msgNoEncontrado)
-		return
+	done := false
+	sw.counted = func() {
+		if !done {
+			done = true
+			s.count(key, sw.status)
+		}
 	}
+	defer sw.counted()
+
 	if !s.pause(r.Context(), s.fault.latency) {
 		abort(sw)
 		return
 	}
+	// The token first, on every path: the API answers 401 before it looks
+	// the path up, so a path it does not know is no 404 without a token.
 	if subtle.ConstantTimeCompare([]byte(r.Header.Get(nxapi.TokenHeader)), s.token) != 1 {
 		writeError(sw, http.StatusUnauthorized, msgToken)
 		return
@@ -426,9 +475,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		c.body, c.bodyErr = io.ReadAll(http.MaxBytesReader(sw, r.Body, s.maxBody))
 	}
+	// From here on the request sees and changes the state other Servers
+	// over the same state file saved (after reading its body: a slow
+	// client must not hold the others up).
+	end, err := s.begin()
+	if err != nil {
+		s.log.Error("sandbox state not read; the request is dropped", "error", err)
+		abort(sw)
+		return
+	}
+	defer end()
+	c.end = end
 	if win := ep.window(); win != sendrules.NoWindow {
-		if wait, ok := s.takeWindow(win); !ok {
+		wait, gen, ok := s.takeWindow(win)
+		if !ok {
 			writeError(sw, http.StatusForbidden, s.esperar(wait))
+			return
+		}
+		if !s.saved(sw, gen) {
 			return
 		}
 	}
@@ -472,11 +536,17 @@ func (s *Server) create(w http.ResponseWriter, ep *endpoint, c *call) {
 	now := s.now()
 	s.mu.Lock()
 	if ref := op.check(now); ref != nil {
-		if !ref.duplicate {
-			op.hold(now)
+		if ref.duplicate {
+			s.mu.Unlock()
+			ref.write(w)
+			return
 		}
+		op.hold(now)
+		gen := s.changedLocked()
 		s.mu.Unlock()
-		ref.write(w)
+		if s.saved(w, gen) {
+			ref.write(w)
+		}
 		return
 	}
 	fault := s.drawFaultLocked(h)
@@ -484,12 +554,19 @@ func (s *Server) create(w http.ResponseWriter, ep *endpoint, c *call) {
 	if fault == faultNone || fault == faultDrop {
 		res = op.apply(now)
 	}
+	// Even a request faulted unprocessed changed the fault draws.
+	gen := s.changedLocked()
 	s.mu.Unlock()
+	if !s.saved(w, gen) {
+		return
+	}
 	switch fault {
 	case fault500:
 		writeError(w, http.StatusInternalServerError, msgInterno)
 	case faultHang:
-		// Not processed: wait for the client to give up.
+		// Not processed: wait for the client to give up, letting the
+		// other requests through meanwhile.
+		c.end()
 		s.pause(c.r.Context(), -1)
 		abort(w)
 	case faultDrop:
@@ -514,7 +591,15 @@ func (s *Server) inspect(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, msgMetodo)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.State().Redacted())
+	end, err := s.begin()
+	if err != nil {
+		s.log.Error("sandbox state not read; the request is dropped", "error", err)
+		abort(w)
+		return
+	}
+	st := s.State()
+	end()
+	writeJSON(w, http.StatusOK, st.Redacted())
 }
 
 // unknownPath is the counter key of paths outside the API.
@@ -567,6 +652,9 @@ func (s *Server) pause(ctx context.Context, d time.Duration) bool {
 // abort drops the connection without an answer, which is what a client sees
 // when the server dies mid-request.
 func abort(w http.ResponseWriter) {
+	if sw, ok := w.(*statusWriter); ok && sw.counted != nil {
+		sw.counted()
+	}
 	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
 		conn.Close()
 		return
@@ -577,22 +665,22 @@ func abort(w http.ResponseWriter) {
 // scaled multiplies an API duration by the time scale.
 func (s *Server) scaled(d time.Duration) time.Duration { return sendrules.Scale(d, s.scale) }
 
-// takeWindow lets a request through a rate window, starting a new window, or
-// returns how long (real time) the caller must still wait. A refused request
-// does not restart the window. There is one integration, so "per token" is
-// per sandbox.
-func (s *Server) takeWindow(k sendrules.Window) (time.Duration, bool) {
+// takeWindow lets a request through a rate window, starting a new window
+// (gen is the change to save before answering), or returns how long (real
+// time) the caller must still wait. A refused request does not restart the
+// window. There is one integration, so "per token" is per sandbox.
+func (s *Server) takeWindow(k sendrules.Window) (wait time.Duration, gen uint64, ok bool) {
 	now := s.now()
 	length := s.scaled(s.env.Limit(k))
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if last, ok := s.windows[string(k)]; ok {
-		if left := last.Add(length).Sub(now); left > 0 {
-			return left, false
+	if end, ok := s.windows[string(k)]; ok {
+		if left := end.Sub(now); left > 0 {
+			return left, 0, false
 		}
 	}
-	s.windows[string(k)] = now
-	return 0, true
+	s.windows[string(k)] = now.Add(length)
+	return 0, s.changedLocked(), true
 }
 
 // esperar renders the window refusal. N is in API seconds, the unit a client

@@ -184,23 +184,38 @@ func (s *Server) motivoActivo(id int64) bool {
 }
 
 // SetStock sets the stock of one variant in one warehouse, as a change made
-// in the ERP would, and sends the articulos event.
+// in the ERP would, and sends the articulos event. With Options.StateFile
+// the change is saved before SetStock returns.
 func (s *Server) SetStock(articuloID, colorID, talleID, depositoID int64, unidades nxapi.Decimal) error {
+	end, err := s.begin()
+	if err != nil {
+		return err
+	}
+	defer end()
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	gen, err := s.setStockLocked(articuloID, colorID, talleID, depositoID, unidades)
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return s.persist(gen)
+}
+
+// setStockLocked is SetStock with s.mu held; it returns the change to save.
+func (s *Server) setStockLocked(articuloID, colorID, talleID, depositoID int64, unidades nxapi.Decimal) (uint64, error) {
 	a, ok := s.articulos[articuloID]
 	if !ok {
-		return fmt.Errorf("sandbox: articulo %d does not exist", articuloID)
+		return 0, fmt.Errorf("sandbox: articulo %d does not exist", articuloID)
 	}
 	if !hasVariant(*a, colorID, talleID) {
-		return fmt.Errorf("sandbox: articulo %d has no variant color %d / talle %d", articuloID, colorID, talleID)
+		return 0, fmt.Errorf("sandbox: articulo %d has no variant color %d / talle %d", articuloID, colorID, talleID)
 	}
 	if _, ok := s.depositos[depositoID]; !ok {
-		return fmt.Errorf("sandbox: deposito %d does not exist", depositoID)
+		return 0, fmt.Errorf("sandbox: deposito %d does not exist", depositoID)
 	}
 	s.stock[stockKey{articuloID, colorID, talleID, depositoID}] = unidades
 	s.enqueueChanges([]int64{articuloID})
-	return nil
+	return s.changedLocked(), nil
 }
 
 // TriggerArticuloChange sends articulos events with the current state of the
@@ -218,17 +233,25 @@ func (s *Server) TriggerArticuloChange(articuloIDs ...int64) error {
 }
 
 // DeactivateArticulo takes an article out of the integration and sends the
-// deactivation event {articuloId, eliminado: true} (API spec 6.4).
+// deactivation event {articuloId, eliminado: true} (API spec 6.4). With
+// Options.StateFile the change is saved before it returns.
 func (s *Server) DeactivateArticulo(articuloID int64) error {
+	end, err := s.begin()
+	if err != nil {
+		return err
+	}
+	defer end()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	a, ok := s.articulos[articuloID]
 	if !ok {
+		s.mu.Unlock()
 		return fmt.Errorf("sandbox: articulo %d does not exist", articuloID)
 	}
 	a.Eliminado = true
 	s.enqueueChanges([]int64{articuloID})
-	return nil
+	gen := s.changedLocked()
+	s.mu.Unlock()
+	return s.persist(gen)
 }
 
 // units is what an event reports as unidades for one variant: the main

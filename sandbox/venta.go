@@ -10,12 +10,39 @@ import (
 	"github.com/nxbatch/nxbatch/sendrules"
 )
 
-// Estados and texts of vouchers (API spec 3).
+// Estados and texts of vouchers (API spec 3). The sandbox keeps a
+// voucher's state by name (its data files, State and the inspection
+// endpoint show names); the wire carries it as an integer (wireEstado).
 const (
 	estadoPendiente    = "PENDIENTE"
 	estadoFacturaVenta = "FACTURA_VENTA"
 	fechaLayout        = "02/01/2006 15:04:05" // dd/MM/yyyy HH:mm:ss, UTC (public-facts.md)
 )
+
+// estadoCodes are the integers the sandbox writes for a voucher's estado
+// on the wire (public-facts.md, "Wire types": enums are integers). They
+// are the sandbox's own: the ERP's ComprobanteEstado codes are not public
+// (a fictional fixture shows 1 for a new order, hence PENDIENTE = 1), and
+// a client must decide nothing from them.
+var estadoCodes = map[string]int{ // sandbox's own codes
+	estadoPendiente:    1,
+	"PAGADO":           2,
+	estadoFacturaVenta: 3,
+	"NOTA_CREDITO":     4,
+	"ANULADO":          5,
+}
+
+// estadoOtro is the sandbox's own code of a state name it has no code for.
+const estadoOtro = 99 // sandbox's own
+
+// wireEstado is a state name as the wire carries it: an integer.
+func wireEstado(name string) nxapi.Code {
+	n, ok := estadoCodes[name]
+	if !ok {
+		n = estadoOtro
+	}
+	return nxapi.Code(strconv.Itoa(n))
+}
 
 // Texts for rules the spec states without a message; the sandbox's own.
 const (
@@ -59,7 +86,7 @@ func (c *comprobante) view() nxapi.Comprobante {
 func seededComprobante(d DataComprobante, pv DataPuntoVenta) *comprobante {
 	fecha, _ := time.Parse(fechaLayout, d.Fecha) // Data.validate checked it
 	c := &comprobante{propio: d.Propio, entidadID: d.EntidadID, fecha: fecha, c: nxapi.Comprobante{
-		FacturaID: d.FacturaID, OrdenID: d.OrdenID, ComprobanteTipo: d.ComprobanteTipo, Estado: d.Estado,
+		FacturaID: d.FacturaID, OrdenID: nxapi.OrdenRefOf(d.OrdenID), ComprobanteTipo: d.ComprobanteTipo, Estado: nxapi.Code(d.Estado),
 		Numero: d.Numero, PVNumero: pv.Numero, Fecha: d.Fecha, SucursalID: pv.SucursalID,
 		PuntoVentaID: d.PuntoVentaID,
 	}}
@@ -216,7 +243,7 @@ func (o *ventaOp) apply(now time.Time) any {
 	s.nextFactura++
 	s.comprobantes[id] = &comprobante{propio: true, entidadID: v.EntidadID, usuario: v.Usuario,
 		detalle: v.Detalle, medio: v.MedioPago, fecha: now.UTC().Truncate(time.Second), created: now, c: nxapi.Comprobante{
-			FacturaID: id, OrdenID: v.OrdenID, ComprobanteTipo: nxapi.ComprobanteVenta, Estado: estadoFacturaVenta,
+			FacturaID: id, OrdenID: nxapi.OrdenRefOf(v.OrdenID), ComprobanteTipo: nxapi.ComprobanteVenta, Estado: estadoFacturaVenta,
 			Numero: v.OrdenID, PVNumero: pv.Numero, Fecha: now.UTC().Format(fechaLayout), SucursalID: pv.SucursalID,
 			PuntoVentaID: pv.PuntoVentaID, EmpleadoID: v.EmpleadoID, Items: o.items,
 			Totales: nxapi.Totales{SubTotal: *v.Subtotal, Descuento: *v.Descuento, Recargo: *v.Recargo,
@@ -227,7 +254,7 @@ func (o *ventaOp) apply(now time.Time) any {
 		Estado: estadoFacturaVenta, Total: *v.Total, CreatedAt: now})
 	zero := nxapi.Decimal(0)
 	return &nxapi.FacturaResult{FacturaID: nxapi.ID(id), Numero: nxapi.ID(v.OrdenID), PVNumero: nxapi.ID(pv.Numero),
-		Estado: estadoFacturaVenta, Resultado: "A", Saldo: &zero, Datos: map[string]nxapi.Text{}}
+		Estado: wireEstado(estadoFacturaVenta), Resultado: "A", Saldo: &zero, Datos: map[string]nxapi.Text{}}
 }
 
 // checkMedio enforces the ids each payment type needs and that the tenant has
@@ -356,12 +383,13 @@ func (o *facturarOp) apply(now time.Time) any {
 		saldo = total
 	}
 	cp.c.Totales.Pagado, cp.c.Totales.Saldo = total-saldo, saldo
+	orden, _ := cp.c.OrdenID.Int()
 	s.vouchers = append(s.vouchers, Voucher{FacturaID: cp.c.FacturaID, PresaleID: f.FacturaID,
-		OrdenID: cp.c.OrdenID, Numero: cp.c.Numero, PVNumero: pv.Numero, PuntoVentaID: pv.PuntoVentaID,
+		OrdenID: orden, Numero: cp.c.Numero, PVNumero: pv.Numero, PuntoVentaID: pv.PuntoVentaID,
 		Tipo: nxapi.ComprobanteVenta, Estado: estadoFacturaVenta, Total: total, Electronica: *f.Electronica,
 		CreatedAt: now})
 	res := &nxapi.FacturaResult{FacturaID: nxapi.ID(cp.c.FacturaID), Numero: nxapi.ID(cp.c.Numero),
-		PVNumero: nxapi.ID(pv.Numero), Estado: estadoFacturaVenta, Electronica: *f.Electronica,
+		PVNumero: nxapi.ID(pv.Numero), Estado: wireEstado(estadoFacturaVenta), Electronica: *f.Electronica,
 		Saldo: &saldo, Resultado: "A", Datos: map[string]nxapi.Text{}}
 	if *f.Electronica {
 		// A made-up authorisation, shaped like the tax authority's.
@@ -390,5 +418,8 @@ func (s *Server) getComprobante(w http.ResponseWriter, c *call) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf(msgComprobante, id))
 		return
 	}
+	// The vendor's wire: estado an integer, ordenId a string or null
+	// (public-facts.md, "Wire types"); the record keeps the state's name.
+	v.Estado = wireEstado(string(v.Estado))
 	writeJSON(w, http.StatusOK, v)
 }

@@ -165,8 +165,11 @@ func (s *Server) createWebhook(w http.ResponseWriter, c *call) {
 	s.webhooks = append(s.webhooks, webhookFrom(s.nextWebhook, g))
 	s.nextWebhook++
 	l := s.webhookList()
+	gen := s.changedLocked()
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, l)
+	if s.saved(w, gen) {
+		writeJSON(w, http.StatusOK, l)
+	}
 }
 
 // editWebhook is POST /config/webhooks/{id}; a missing id is 404 (sandbox's
@@ -178,14 +181,19 @@ func (s *Server) editWebhook(w http.ResponseWriter, c *call) {
 		return
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for i, wh := range s.webhooks {
 		if wh.ID == id {
 			s.webhooks[i] = webhookFrom(id, g)
-			writeJSON(w, http.StatusOK, s.webhookList())
+			l := s.webhookList()
+			gen := s.changedLocked()
+			s.mu.Unlock()
+			if s.saved(w, gen) {
+				writeJSON(w, http.StatusOK, l)
+			}
 			return
 		}
 	}
+	s.mu.Unlock()
 	writeError(w, http.StatusNotFound, fmt.Sprintf(msgWebhookNoHay, c.id))
 }
 
@@ -194,14 +202,19 @@ func (s *Server) editWebhook(w http.ResponseWriter, c *call) {
 func (s *Server) deleteWebhook(w http.ResponseWriter, c *call) {
 	id, _ := strconv.ParseInt(c.id, 10, 64)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for i, wh := range s.webhooks {
 		if wh.ID == id {
 			s.webhooks = append(s.webhooks[:i], s.webhooks[i+1:]...)
-			writeJSON(w, http.StatusOK, s.webhookList())
+			l := s.webhookList()
+			gen := s.changedLocked()
+			s.mu.Unlock()
+			if s.saved(w, gen) {
+				writeJSON(w, http.StatusOK, l)
+			}
 			return
 		}
 	}
+	s.mu.Unlock()
 	writeError(w, http.StatusBadRequest, fmt.Sprintf(msgWebhookNoHay, c.id))
 }
 
