@@ -250,7 +250,8 @@ func decodeObject(body []byte, v any) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(v); err != nil {
-		return err
+		// A field of an unexpected type is named and quoted.
+		return nxapi.AsWireError(err)
 	}
 	if dec.More() {
 		return errors.New("trailing data after the JSON object")

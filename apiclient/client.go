@@ -299,6 +299,11 @@ func (e *WaitError) Error() string {
 	return fmt.Sprintf("the API asks to wait %s before the next request: %q", e.Wait, e.Message)
 }
 
+// APIWait is the wait the API asked for (sendrules.APIWait).
+func (e *WaitError) APIWait() time.Duration { return e.Wait }
+
+var _ interface{ APIWait() time.Duration } = (*WaitError)(nil)
+
 // APIError is any other non-2xx answer of a read or webhook call.
 type APIError struct {
 	Status   int
@@ -318,4 +323,17 @@ func (e *APIError) Error() string {
 // errors.Is(err, ErrUnauthorized) a 401.
 func (e *APIError) Is(target error) bool {
 	return (target == ErrNotFound && e.Status == 404) || (target == ErrUnauthorized && e.Status == 401)
+}
+
+// BindingHash names this client's token at its API (see the function
+// BindingHash).
+func (c *Client) BindingHash() string { return BindingHash(c.base, c.token) }
+
+// Origin is the origin of this client's API (see the function Origin).
+func (c *Client) Origin() string {
+	o, err := Origin(c.base)
+	if err != nil {
+		return c.base
+	}
+	return o
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"strings"
 	"syscall"
@@ -149,5 +150,49 @@ func CredentialHash(baseURL string, t Token) string {
 		base = strings.TrimRight(strings.TrimSpace(baseURL), "/")
 	}
 	sum := sha256.Sum256([]byte(base + "\n" + t.reveal()))
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+// Origin is the part of a base URL that says which server it is: scheme,
+// host and port, lowercased, the scheme's default port dropped, and every
+// name of this machine (localhost, 127.0.0.1, ::1) written "localhost", so
+// that two spellings of one server are one origin. The path is left out:
+// it routes inside the server, it does not name another one.
+func Origin(baseURL string) (string, error) {
+	base, err := normalizeBase(baseURL)
+	if err != nil {
+		return "", err
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	host, port := u.Hostname(), u.Port()
+	if LoopbackHost(host) {
+		host = "localhost"
+	} else if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return u.Scheme + "://" + host, nil
+}
+
+// BindingHash names a token at an API without revealing it, for binding
+// the token to a tenant: like CredentialHash, but over the origin (every
+// name of this machine being one) and the path, so that localhost and
+// 127.0.0.1 with the same token are one binding, not a rotation.
+func BindingHash(baseURL string, t Token) string {
+	origin, err := Origin(baseURL)
+	if err != nil {
+		return CredentialHash(baseURL, t)
+	}
+	base, _ := normalizeBase(baseURL)
+	path := ""
+	if u, err := url.Parse(base); err == nil {
+		path = u.EscapedPath()
+	}
+	sum := sha256.Sum256([]byte("binding\n" + origin + path + "\n" + t.reveal()))
 	return hex.EncodeToString(sum[:])[:16]
 }

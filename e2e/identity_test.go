@@ -22,9 +22,9 @@ func baseArgs(baseURL string, w *workspace, extra ...string) []string {
 	return append(args, extra...)
 }
 
-// TestTheSameTenantUnderAnotherName: the journal knows a tenant by what
-// the API says it is, so neither another spelling of the host, nor a
-// rotated token, nor a run started from another folder sends a sale again.
+// TestTheSameTenantUnderAnotherName: another spelling of the same host
+// (127.0.0.1, localhost, a trailing slash) is the same tenant: a rerun
+// sends no sale again.
 func TestTheSameTenantUnderAnotherName(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{})
 	w := newWorkspace(t, sb.URL)
@@ -43,14 +43,9 @@ func TestTheSameTenantUnderAnotherName(t *testing.T) {
 		t.Errorf("rerun as localhost: %v, want 20 skipped", got)
 	}
 
-	// A rotated token: the integration now answers another token (a new
-	// sandbox process with the same data plays the API after rotation).
-	rotated := startSandbox(t, sandbox.Options{Token: "token-nuevo"})
-	w2 := &workspace{dir: w.dir, baseURL: rotated.URL, token: "token-nuevo"}
-	res = w2.nx(t, w2.runArgs(input)...)
-	if res.code != 0 || sum(rotated.Server.State(), postVenta) != 0 {
-		t.Errorf("rerun with a rotated token: exit %d, %d sales sent; want none\n%s", res.code, sum(rotated.Server.State(), postVenta), res)
-	}
+	// A rotated token is the same tenant only at the same origin: see
+	// TestTwoTenantsBehindOneURL; another port is another API
+	// (TestTwoPortsAreTwoTenants).
 }
 
 // TestTheDefaultJournalIsSharedByEveryFolder: with no --journal, runs
@@ -245,14 +240,13 @@ func TestKillWhileSpillingLeavesNoTemporaryFiles(t *testing.T) {
 		case <-done:
 			t.Fatal("the run ended before the XLSX library spilled: the test proves nothing")
 		case <-time.After(5 * time.Millisecond):
-			for _, f := range files() {
-				if !strings.Contains(f, "nxbatch-") {
-					t.Fatalf("a spill file outside nxbatch's private folder: %s", f)
+			if fs := files(); len(fs) > 0 {
+				if !strings.Contains(fs[0], "nxbatch-") {
+					t.Fatalf("a spill file outside nxbatch's private folder: %s", fs[0])
 				}
 				cmd.Process.Signal(syscall.SIGKILL)
 				<-done
 				killed = true
-				break
 			}
 		}
 	}

@@ -46,6 +46,7 @@
 package journal
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -821,6 +822,38 @@ func (j *Journal) SetNextAllowed(tenant, window string, t time.Time) error {
 	return j.write(func(tx *bolt.Tx) error { return putMark(tx, m) })
 }
 
+// Reserve takes a rate window if its next allowed time is at or before
+// now (see Store.Reserve): the read and the write are one transaction.
+func (j *Journal) Reserve(tenant, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error) {
+	m := &Mark{Tenant: tenant, Name: window}
+	if err := m.validate(); err != nil {
+		return false, time.Time{}, err
+	}
+	err = j.write(func(tx *bolt.Tx) error {
+		// A group commit runs the writes of one transaction one after the
+		// other: a concurrent Reserve of the same window sees this one's.
+		granted, next = false, time.Time{}
+		if v := tx.Bucket(windowsBucket).Get(windowKey(tenant, window)); v != nil {
+			if err := next.UnmarshalBinary(v); err != nil {
+				return err
+			}
+			if next.After(now) {
+				return nil
+			}
+		}
+		m.Next = now.Add(d)
+		if err := putMark(tx, m); err != nil {
+			return err
+		}
+		granted, next = true, m.Next
+		return nil
+	})
+	if err != nil {
+		return false, time.Time{}, fmt.Errorf("journal: reserve window %s of %s: %w", window, tenant, err)
+	}
+	return granted, next, nil
+}
+
 func (m *Mark) validate() error {
 	if m.Tenant == "" || m.Name == "" {
 		return errors.New("journal: a rate window needs a tenant and a name")
@@ -950,4 +983,23 @@ func putUnit(b *bolt.Bucket, req Key, u Unit) error {
 		return err
 	}
 	return b.Put(unitKey(req.Tenant, req.Kind, u.ID), v)
+}
+
+// HasTenant reports whether the journal holds any entry of tenant.
+func (j *Journal) HasTenant(tenant string) (bool, error) {
+	prefix := append([]byte(tenant), 0)
+	found := false
+	err := j.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(entriesBucket)
+		if b == nil {
+			return nil
+		}
+		k, _ := b.Cursor().Seek(prefix)
+		found = k != nil && bytes.HasPrefix(k, prefix)
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("journal: entries of %s: %w", tenant, err)
+	}
+	return found, nil
 }

@@ -22,8 +22,8 @@ import (
 //     Unknown before anyone else sends for that tenant.
 //
 // Its consumers each name the part they use (pipeline.Journal,
-// catalog.Windows, tenant.Windows, webhook.WindowStore); the command line
-// holds a Store.
+// reconcile.Journal; the API's windows are sendrules.WindowStore, paced by
+// sendrules.Paced); the command line holds a Store.
 type Store interface {
 	// Lookup returns the entries of keys that have one, in one read.
 	Lookup(keys []Key) (map[Key]Entry, error)
@@ -47,6 +47,13 @@ type Store interface {
 	// NextAllowed and SetNextAllowed keep the API's rate windows.
 	NextAllowed(tenant, window string) (time.Time, error)
 	SetNextAllowed(tenant, window string, t time.Time) error
+	// Reserve takes a rate window atomically, for every process and
+	// machine on the journal: when the window's next allowed time is at or
+	// before now it becomes now+d and Reserve returns granted, next=now+d;
+	// otherwise it changes nothing and returns the stored next allowed
+	// time. Reading with NextAllowed and then writing with SetNextAllowed
+	// lets two machines both read inside one window (a 403 from the API).
+	Reserve(tenant, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error)
 
 	// Acquire takes tenant's lease: while it is held, no other run of that
 	// tenant, on this machine or another, can send. It waits up to wait for
@@ -69,6 +76,9 @@ type Store interface {
 	// write for a tenant whose lease another run holds.
 	Import(recs []Record) (ImportResult, error)
 
+	// HasTenant reports whether the journal holds any entry of tenant
+	// (a journal of an earlier version, whose keys named tenants otherwise).
+	HasTenant(tenant string) (bool, error)
 	// Path names the journal for messages: a file name, or a URL without
 	// its password.
 	Path() string

@@ -56,6 +56,15 @@ func init() {
 			ES: "El diario %s fue escrito por una versión más nueva de nxbatch (formato %d; esta lee el %d): actualice nxbatch",
 			EN: "The journal %s was written by a newer nxbatch (format %d; this one reads %d): update nxbatch",
 		},
+		"jrn.tenants.header": {
+			ES: "TENANT\tAPI\tENTORNO\tAPPID\tESTRUCTURA\tENTRADAS",
+			EN: "TENANT\tAPI\tENVIRONMENT\tAPPID\tSTRUCTURE\tENTRIES",
+		},
+		"jrn.tenants.sandbox": {ES: "sandbox embebido (--sandbox)", EN: "embedded sandbox (--sandbox)"},
+		"jrn.tenants.unbound": {
+			ES: "sin identidad (diario de una versión anterior; vea --tenant)",
+			EN: "no identity (a journal of an earlier version; see --tenant)",
+		},
 		"jrn.list.header": {
 			ES: "CLAVE\tESTADO\tINTENTOS\tÚLTIMO\tFACTURAID\tNUMERO\tPVNUMERO\tORIGEN\tMENSAJE\tNOTA",
 			EN: "KEY\tSTATE\tATTEMPTS\tLAST\tFACTURAID\tNUMERO\tPVNUMERO\tSOURCE\tMESSAGE\tNOTE",

@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"text/tabwriter"
 	"time"
 
 	"github.com/gocarina/gocsv"
+
+	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
-	"github.com/nxbatch/nxbatch/writers"
+	"github.com/nxbatch/nxbatch/tenant"
 )
 
 type journalCmd struct {
@@ -20,6 +23,65 @@ type journalCmd struct {
 	Resolve journalResolveCmd `cmd:"" help:"Settle a request whose outcome is unknown, after checking the ERP."`
 	Accept  journalAcceptCmd  `cmd:"" help:"Go on with a journal file that was refused as behind or as another journal (a restored copy you trust). bbolt files only."`
 	Copy    journalCopyCmd    `cmd:"" help:"Copy every entry, row and window of one journal into another (a file into PostgreSQL, or back), never overwriting an entry that differs."`
+	Tenants journalTenantsCmd `cmd:"" help:"List the tenants this machine knows (API origin, environment, appId, structure, tokens bound) with their journal entries."`
+}
+
+type journalTenantsCmd struct {
+	journalFlags
+}
+
+// Run lists tenants.json beside the journal, with each tenant's entries;
+// keys the journal holds under no known tenant (a journal of an earlier
+// version) are listed too.
+func (c *journalTenantsCmd) Run(e *env) error {
+	l := c.lang()
+	path, err := c.path(e)
+	if err != nil {
+		return err
+	}
+	dir, err := stateDirOf(e, path)
+	if err != nil {
+		return err
+	}
+	known, err := (&tenant.Resolver{Dir: dir}).List()
+	if err != nil {
+		if ue := (*tenant.UsageError)(nil); errors.As(err, &ue) {
+			return &exitError{code: exitUsage, err: &msg.Error{Msg: ue.Msg, Err: err}}
+		}
+		return localized(err, l)
+	}
+	count := map[string]int{}
+	if existingJournal(e, path) == nil {
+		entries, err := listJournal(e, path, "")
+		if err != nil {
+			return localized(err, l)
+		}
+		for _, en := range entries {
+			count[en.Key.Tenant]++
+		}
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, msg.New("jrn.tenants.header").In(l))
+	seen := map[string]bool{}
+	for _, id := range known {
+		seen[id.ID] = true
+		api := id.Origin
+		if id.Sandbox {
+			api = msg.New("jrn.tenants.sandbox").In(l)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\n", inert(id.ID), inert(api), id.Env, id.AppID, inert(id.Structure.Describe().In(l)), count[id.ID])
+	}
+	var others []string
+	for t := range count {
+		if !seen[t] {
+			others = append(others, t)
+		}
+	}
+	slices.Sort(others)
+	for _, t := range others {
+		fmt.Fprintf(tw, "%s\t%s\t\t\t\t%d\n", inert(t), msg.New("jrn.tenants.unbound").In(l), count[t])
+	}
+	return tw.Flush()
 }
 
 // journalFlags say which journal a journal command works on.
@@ -67,8 +129,8 @@ func writeListingCSV(w io.Writer, entries []journal.Entry) error {
 			Key: en.Key.String(), State: string(en.State), Attempts: en.Attempts,
 			First: en.First.UTC().Format(time.RFC3339), Last: en.Last.UTC().Format(time.RFC3339),
 			FacturaID: en.FacturaID, Numero: en.Numero, PVNumero: en.PVNumero, Rows: len(en.Units),
-			Source: writers.Neutralize(en.Source), Message: writers.Neutralize(en.Message), Note: writers.Neutralize(en.Note),
-			Evidence: writers.Neutralize(en.Evidence),
+			Source: cell.Neutralize(en.Source), Message: cell.Neutralize(en.Message), Note: cell.Neutralize(en.Note),
+			Evidence: cell.Neutralize(en.Evidence),
 		})
 	}
 	return gocsv.Marshal(&rows, w)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"github.com/nxbatch/nxbatch/apiclient"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
 
@@ -108,4 +110,20 @@ func unwrapAll(err error) error {
 		}
 		err = next
 	}
+}
+
+// sandboxCatalogs reads the embedded sandbox's catalogs in-process
+// (catalog.Cache.Local): the sandbox knows them, so a --sandbox run spends
+// no parameter window on them and never waits for one.
+type sandboxCatalogs struct{ s *sandbox.Server }
+
+// MediosPago is the sandbox's GET /medios-pago.
+func (sc sandboxCatalogs) MediosPago(context.Context) (*nxapi.MediosPagoConfig, error) {
+	m := sc.s.MediosPago()
+	return &m, nil
+}
+
+// Motivos is the sandbox's GET /motivos.
+func (sc sandboxCatalogs) Motivos(context.Context) ([]nxapi.Motivo, error) {
+	return sc.s.Motivos(), nil
 }

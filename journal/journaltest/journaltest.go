@@ -39,6 +39,10 @@ type Backend struct {
 	// LeaseBound is how long the lease of a crashed holder outlives it (0:
 	// the kernel drops it with the process, as bbolt's flock).
 	LeaseBound time.Duration
+	// Shared says several handles can be open on one journal at once, as
+	// several machines hold one PostgreSQL database; a bbolt file keeps
+	// every other process out while it is open.
+	Shared bool
 }
 
 // hold is the key hold the tests ask for: the API's 30 s.
@@ -166,6 +170,9 @@ func Run(t *testing.T, b Backend) {
 		{"ListAndResolve", testListAndResolve},
 		{"ResolveKeepsTheIdsFound", testResolveKeepsIDs},
 		{"NextAllowedPersists", testNextAllowedPersists},
+		{"HasTenantSeesOnlyThatTenant", testHasTenant},
+		{"ReserveTakesAnOpenWindowOnly", testReserve},
+		{"ConcurrentReservesGrantOnce", testConcurrentReserve},
 		{"MarksTravelWithIntentAndOutcome", testMarks},
 		{"HoldIsTheCallers", testHoldIsTheCallers},
 		{"KeyHoldCountsFromTheAnswer", testKeyHoldFromAnswer},
@@ -483,6 +490,113 @@ func testNextAllowedPersists(t *testing.T, b Backend) {
 		if err != nil || !got.Equal(c.want) {
 			t.Errorf("NextAllowed(%s, %s) = %v, %v; want %v", c.tenant, c.window, got, err, c.want)
 		}
+	}
+}
+
+func testHasTenant(t *testing.T, b Backend) {
+	j := start(t, b).must(journal.Options{}, "app1.production")
+	begin(t, j, journal.Key{Tenant: "app1.production", Kind: "venta", Business: "1"})
+	for _, c := range []struct {
+		tenant string
+		want   bool
+	}{{"app1.production", true}, {"app1", false}, {"app1.production@localhost:8091", false}, {"app1.productio", false}, {"", false}} {
+		if got, err := j.HasTenant(c.tenant); err != nil || got != c.want {
+			t.Errorf("HasTenant(%q) = %v, %v; want %v", c.tenant, got, err, c.want)
+		}
+	}
+}
+
+func testReserve(t *testing.T, b Backend) {
+	s := start(t, b)
+	j := s.must(journal.Options{})
+	t0 := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
+	// Each step runs on the journal as the steps before it left it.
+	for _, c := range []struct {
+		name        string
+		tenant      string
+		now         time.Time
+		wantGranted bool
+		wantNext    time.Time
+	}{
+		{"a window never taken is open", "cred", t0, true, t0.Add(time.Minute)},
+		{"inside the window: refused, with when it opens", "cred", t0.Add(30 * time.Second), false, t0.Add(time.Minute)},
+		{"a microsecond early is still inside", "cred", t0.Add(time.Minute - time.Microsecond), false, t0.Add(time.Minute)},
+		{"at its next allowed time it opens again", "cred", t0.Add(time.Minute), true, t0.Add(2 * time.Minute)},
+		{"another tenant's window is its own", "other", t0.Add(time.Minute), true, t0.Add(2 * time.Minute)},
+	} {
+		granted, next, err := j.Reserve(c.tenant, "params", c.now, time.Minute)
+		if err != nil || granted != c.wantGranted || !next.Equal(c.wantNext) {
+			t.Errorf("%s: Reserve = %v, %v, %v; want %v, %v", c.name, granted, next, err, c.wantGranted, c.wantNext)
+		}
+	}
+	if got, err := j.NextAllowed("cred", "params"); err != nil || !got.Equal(t0.Add(2*time.Minute)) {
+		t.Errorf("NextAllowed after the reserves = %v, %v; want %v", got, err, t0.Add(2*time.Minute))
+	}
+	// A window set by SetNextAllowed (the API's own wait) refuses too.
+	if err := j.SetNextAllowed("cred", "params", t0.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if granted, next, err := j.Reserve("cred", "params", t0.Add(3*time.Minute), time.Minute); err != nil || granted || !next.Equal(t0.Add(time.Hour)) {
+		t.Errorf("Reserve before the API's wait is over = %v, %v, %v; want refused until %v", granted, next, err, t0.Add(time.Hour))
+	}
+	if _, _, err := j.Reserve("", "params", t0, time.Minute); err == nil {
+		t.Error("Reserve without tenant succeeded")
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Persisted: the next run is refused as well.
+	j = s.must(journal.Options{})
+	if granted, next, err := j.Reserve("cred", "params", t0.Add(4*time.Minute), time.Minute); err != nil || granted || !next.Equal(t0.Add(time.Hour)) {
+		t.Errorf("Reserve after reopening = %v, %v, %v; want refused until %v", granted, next, err, t0.Add(time.Hour))
+	}
+}
+
+// testConcurrentReserve has many goroutines reserve one window at the
+// same instant, through two handles where the journal is shared between
+// machines: exactly one is granted, the others are told when it opens.
+func testConcurrentReserve(t *testing.T, b Backend) {
+	s := start(t, b)
+	handles := []journal.Store{s.must(journal.Options{})}
+	if b.Shared {
+		handles = append(handles, s.must(journal.Options{}))
+	}
+	const perHandle = 8
+	t0 := time.Date(2025, 3, 14, 9, 0, 0, 0, time.UTC)
+	type result struct {
+		granted bool
+		next    time.Time
+		err     error
+	}
+	results := make(chan result, perHandle*len(handles))
+	ready := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, h := range handles {
+		for range perHandle {
+			wg.Go(func() {
+				<-ready
+				g, n, err := h.Reserve("cred", "params", t0, time.Minute)
+				results <- result{g, n, err}
+			})
+		}
+	}
+	close(ready)
+	wg.Wait()
+	close(results)
+	grants := 0
+	for r := range results {
+		if r.err != nil {
+			t.Fatalf("Reserve: %v", r.err)
+		}
+		if r.granted {
+			grants++
+		}
+		if !r.next.Equal(t0.Add(time.Minute)) {
+			t.Errorf("Reserve's next = %v (granted %v), want %v", r.next, r.granted, t0.Add(time.Minute))
+		}
+	}
+	if grants != 1 {
+		t.Errorf("%d of %d concurrent reserves of one window were granted, want exactly 1", grants, perHandle*len(handles))
 	}
 }
 

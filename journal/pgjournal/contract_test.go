@@ -47,5 +47,6 @@ func TestContract(t *testing.T) {
 			}
 		},
 		LeaseBound: testTTL,
+		Shared:     true,
 	})
 }

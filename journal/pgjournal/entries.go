@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/nxbatch/nxbatch/journal"
 )
 
@@ -88,6 +89,14 @@ func unitArgs(k journal.Key, us []journal.Unit) []any {
 const upsertWindow = `INSERT INTO nxbatch.windows (tenant, name, next) VALUES ($1, $2, $3)
 	ON CONFLICT (tenant, name) DO UPDATE SET next = EXCLUDED.next`
 
+// reserveWindow takes a window whose next allowed time is at or before
+// $3, in one statement: a concurrent one waits on the row (or on the key
+// of the row being inserted) and then judges the row as the first left
+// it, so only one of them gets a row back.
+const reserveWindow = `INSERT INTO nxbatch.windows AS x (tenant, name, next) VALUES ($1, $2, $4)
+	ON CONFLICT (tenant, name) DO UPDATE SET next = EXCLUDED.next WHERE x.next <= $3
+	RETURNING next`
+
 // lockID is the advisory lock of a key: concurrent Begins of one key (or
 // of requests carrying units of one tenant and kind) queue on it, so that
 // the second sees what the first committed. The hash is part of the
@@ -100,16 +109,6 @@ func lockID(parts ...string) int64 {
 		h.Write([]byte(p))
 	}
 	return int64(h.Sum64())
-}
-
-func sendable(st journal.State, retryUnknown bool) bool {
-	switch st {
-	case journal.Rejected, journal.Failed, journal.Unsent:
-		return true
-	case journal.Unknown:
-		return retryUnknown
-	}
-	return false
 }
 
 // Begin records the intent to send k in one committed transaction before
@@ -688,4 +687,81 @@ func (s *Store) SetNextAllowed(tenant, window string, t time.Time) error {
 		return s.fail(err)
 	}
 	return nil
+}
+
+// HasTenant reports whether the journal holds any entry of tenant.
+func (s *Store) HasTenant(tenant string) (bool, error) {
+	ctx, cancel := s.op()
+	defer cancel()
+	var ok bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM nxbatch.entries WHERE tenant = $1)`, tenant).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("journal: entries of %s: %w", tenant, err)
+	}
+	return ok, nil
+}
+
+// Document returns the document stored under name, nil when none.
+func (s *Store) Document(name string) ([]byte, error) {
+	ctx, cancel := s.op()
+	defer cancel()
+	var b []byte
+	err := s.pool.QueryRow(ctx, `SELECT body FROM nxbatch.documents WHERE name = $1`, name).Scan(&b)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("journal: read document %s: %w", name, err)
+	}
+	return b, nil
+}
+
+// SwapDocument stores doc under name if the stored document is still old
+// (nil: none yet), and reports whether it did: another machine's change in
+// between is never overwritten, the caller reads again and decides again.
+func (s *Store) SwapDocument(name string, old, doc []byte) (bool, error) {
+	if err := s.brokenErr(); err != nil {
+		return false, err
+	}
+	ctx, cancel := s.op()
+	defer cancel()
+	var tag pgconn.CommandTag
+	var err error
+	if old == nil {
+		tag, err = s.pool.Exec(ctx, `INSERT INTO nxbatch.documents (name, body, changed) VALUES ($1, $2, now()) ON CONFLICT (name) DO NOTHING`, name, doc)
+	} else {
+		tag, err = s.pool.Exec(ctx, `UPDATE nxbatch.documents SET body = $2, changed = now() WHERE name = $1 AND body = $3`, name, doc, old)
+	}
+	if err != nil {
+		return false, s.fail(err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// Reserve takes a rate window if its next allowed time is at or before now
+// (see journal.Store.Reserve), atomically between machines. Like
+// SetNextAllowed it needs no lease.
+func (s *Store) Reserve(tenant, window string, now time.Time, d time.Duration) (bool, time.Time, error) {
+	if tenant == "" || window == "" {
+		return false, time.Time{}, errors.New("journal: a rate window needs a tenant and a name")
+	}
+	if err := s.brokenErr(); err != nil {
+		return false, time.Time{}, err
+	}
+	ctx, cancel := s.op()
+	defer cancel()
+	var next time.Time
+	err := s.pool.QueryRow(ctx, reserveWindow, tenant, window, now, now.Add(d)).Scan(&next)
+	if err == nil {
+		return true, next, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return false, time.Time{}, s.fail(err)
+	}
+	// Refused: say until when. A statement of its own sees the row that
+	// refused it, committed by another machine after this one began.
+	if err := s.pool.QueryRow(ctx, `SELECT next FROM nxbatch.windows WHERE tenant = $1 AND name = $2`, tenant, window).Scan(&next); err != nil {
+		return false, time.Time{}, s.fail(err)
+	}
+	return false, next, nil
 }
