@@ -11,18 +11,19 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/validation"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // ParamWindow is the API's window between requests to any parameter
 // endpoint (/config, /medios-pago, /motivos, ...), shared by all of them.
 var ParamWindow = sendrules.Production.Limit(sendrules.Params)
 
-// WindowName is the persisted pacing window of the parameter endpoints.
+// WindowName is the name the parameter window is persisted under (the
+// journal's string for sendrules.Params).
 const WindowName = string(sendrules.Params)
 
 // Fetcher reads catalogs from the API (*apiclient.Client).
@@ -31,11 +32,9 @@ type Fetcher interface {
 	Motivos(ctx context.Context) ([]nxapi.Motivo, error)
 }
 
-// Windows persists "next allowed" times across runs (*journal.Journal).
-type Windows interface {
-	NextAllowed(tenant, window string) (time.Time, error)
-	SetNextAllowed(tenant, window string, t time.Time) error
-}
+// Windows persists "next allowed" times across runs and machines (a
+// journal.Store): the window store of sendrules.Paced.
+type Windows = sendrules.WindowStore
 
 // Snapshot is one tenant's cached catalogs with their fetch times.
 type Snapshot struct {
@@ -59,13 +58,30 @@ type Snapshot struct {
 // Cache keeps catalogs per tenant in Dir, fetching them only when older
 // than TTL and only when the parameter window allows.
 type Cache struct {
-	Dir     string
-	Tenant  string
-	TTL     time.Duration // a cached catalog younger than this is used as is
-	Window  time.Duration // ParamWindow, scaled in tests
+	Dir    string
+	Tenant string
+	// WindowKey is the key the parameter window is kept under in Windows
+	// ("" means Tenant). The API counts the window per token, and before a
+	// tenant is known only the credential is (GET /config is paced under
+	// it): the command line sets the credential's hash, so that /config
+	// and the catalogs share one window.
+	WindowKey string
+	TTL       time.Duration // a cached catalog younger than this is used as is
+	Window    time.Duration // ParamWindow, scaled in tests
+	// Scale multiplies the API's own "Debe esperar N" waits (--time-scale;
+	// 0 means 1), as Window already is.
+	Scale   float64
 	Fetch   Fetcher
 	Windows Windows
-	Now     func() time.Time
+	// Local, when set, answers /medios-pago and /motivos in-process (the
+	// embedded sandbox): they are read from it, taking no window.
+	Local Fetcher
+	// WaitMissing, when set, makes Get wait for the window for a catalog
+	// it has no copy of, rather than leave that catalog's ids unchecked
+	// (run waits; validate does not); it is called before waiting, to say
+	// so.
+	WaitMissing func(n Name, next time.Time)
+	Now         func() time.Time
 }
 
 // Need says which catalogs a run needs: venta and facturar need
@@ -76,6 +92,14 @@ type Need struct {
 }
 
 func (c *Cache) path() string { return filepath.Join(c.Dir, c.Tenant+".json") }
+
+// windowKey is the key of the parameter window in Windows.
+func (c *Cache) windowKey() string {
+	if c.WindowKey != "" {
+		return c.WindowKey
+	}
+	return c.Tenant
+}
 
 func (c *Cache) now() time.Time {
 	if c.Now != nil {
@@ -118,7 +142,7 @@ func (c *Cache) save(s Snapshot) error {
 		return fmt.Errorf("create catalog cache: %w", err)
 	}
 	// The cache holds the company's bank accounts (CBU, alias): owner only.
-	// WriteFileAtomic keeps an existing file's mode, so set it there first;
+	// atomicfile.Write keeps an existing file's mode, so set it there first;
 	// the folder may be shared or older than this rule.
 	f, err := os.OpenFile(c.path(), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
@@ -128,7 +152,7 @@ func (c *Cache) save(s Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("create catalog cache: %w", err)
 	}
-	return writers.WriteFileAtomic(c.path(), func(w io.Writer) error {
+	return atomicfile.Write(c.path(), atomicfile.Private, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
@@ -151,7 +175,7 @@ func (c *Cache) Get(ctx context.Context, need Need) (*validation.Catalog, []msg.
 	if len(names) == 0 {
 		return &validation.Catalog{}, nil, nil
 	}
-	s, pulled, err := c.Pull(ctx, PullOptions{Names: names, MaxAge: c.TTL})
+	s, pulled, err := c.Pull(ctx, PullOptions{Names: names, MaxAge: c.TTL, WaitMissing: c.WaitMissing != nil, OnWait: c.WaitMissing})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/sendrules/sendrulestest"
 )
 
 // TestGet walks the cache's choices for a run that needs both catalogs.
@@ -18,7 +19,7 @@ func TestGet(t *testing.T) {
 	both := Need{MediosPago: true, Motivos: true}
 	tests := []struct {
 		name      string
-		prepare   func(c *Cache, clk *clock, w memWindows, api *fakeAPI)
+		prepare   func(c *Cache, clk *clock, w *sendrulestest.Windows, api *fakeAPI)
 		need      Need
 		wantCalls []Name
 		wantNotes []string // catalog keys of the notes, in order
@@ -35,7 +36,7 @@ func TestGet(t *testing.T) {
 		},
 		{
 			name: "fresh cache: nothing is fetched",
-			prepare: func(c *Cache, clk *clock, w memWindows, api *fakeAPI) {
+			prepare: func(c *Cache, clk *clock, w *sendrulestest.Windows, api *fakeAPI) {
 				c.Get(context.Background(), Need{MediosPago: true})
 				clk.now = clk.now.Add(2 * time.Minute)
 				c.Get(context.Background(), Need{Motivos: true})
@@ -48,11 +49,11 @@ func TestGet(t *testing.T) {
 		},
 		{
 			name: "stale cache and a closed window: the old copy is used, with its age",
-			prepare: func(c *Cache, clk *clock, w memWindows, api *fakeAPI) {
+			prepare: func(c *Cache, clk *clock, w *sendrulestest.Windows, api *fakeAPI) {
 				c.Get(context.Background(), Need{MediosPago: true})
 				api.calls = nil
 				clk.now = clk.now.Add(2 * time.Hour)
-				w["tenant/"+WindowName] = clk.now.Add(30 * time.Second) // another run just asked
+				w.Set("tenant", WindowName, clk.now.Add(30*time.Second)) // another run just asked
 			},
 			need:      Need{MediosPago: true},
 			wantNotes: []string{"catc.pull.cached"},
@@ -60,7 +61,7 @@ func TestGet(t *testing.T) {
 		},
 		{
 			name: "a 403 window answer moves the window and skips",
-			prepare: func(c *Cache, clk *clock, w memWindows, api *fakeAPI) {
+			prepare: func(c *Cache, clk *clock, w *sendrulestest.Windows, api *fakeAPI) {
 				api.fail = map[Name]error{MediosPago: &apiclient.WaitError{Wait: 45 * time.Second}}
 			},
 			need:      Need{MediosPago: true},
@@ -69,7 +70,7 @@ func TestGet(t *testing.T) {
 		},
 		{
 			name: "a 401 stops: nothing else would be accepted",
-			prepare: func(c *Cache, clk *clock, w memWindows, api *fakeAPI) {
+			prepare: func(c *Cache, clk *clock, w *sendrulestest.Windows, api *fakeAPI) {
 				api.fail = map[Name]error{MediosPago: apiclient.ErrUnauthorized}
 			},
 			need:      both,
@@ -115,7 +116,7 @@ func TestGetWaitErrorPushesTheWindow(t *testing.T) {
 	api := &fakeAPI{fail: map[Name]error{MediosPago: &apiclient.WaitError{Wait: 45 * time.Second}}}
 	c, clk, w := newCache(t, api)
 	c.Get(context.Background(), Need{MediosPago: true})
-	if got, want := w["tenant/"+WindowName], clk.now.Add(45*time.Second); !got.Equal(want) {
+	if got, want := w.Next("tenant", WindowName), clk.now.Add(45*time.Second); !got.Equal(want) {
 		t.Errorf("window = %v, want %v", got, want)
 	}
 }

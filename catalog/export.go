@@ -4,17 +4,18 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
+
 	"github.com/xuri/excelize/v2"
 
 	"github.com/nxbatch/nxbatch/msg"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // isFolder reports whether path names a folder: an existing directory, or
@@ -61,7 +62,7 @@ func Export(path string, s *Snapshot, tables []Table, l msg.Lang) error {
 }
 
 func exportCSV(path string, tables []Table, l msg.Lang) error {
-	return writers.WriteFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, atomicfile.Private, func(w io.Writer) error {
 		if _, err := io.WriteString(w, "\uFEFF"); err != nil {
 			return err
 		}
@@ -87,7 +88,7 @@ func exportCSV(path string, tables []Table, l msg.Lang) error {
 			for _, r := range t.Rows {
 				rec := []string{t.Key}
 				for _, c := range r {
-					rec = append(rec, writers.Neutralize(c))
+					rec = append(rec, cell.Neutralize(c))
 				}
 				if err := cw.Write(pad(rec, width+1)); err != nil {
 					return err
@@ -129,7 +130,7 @@ func exportXLSX(path string, tables []Table, l msg.Lang) error {
 			return fmt.Errorf("export catalog %s: %w", t.Key, err)
 		}
 	}
-	return writers.WriteFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, atomicfile.Private, func(w io.Writer) error {
 		_, err := f.WriteTo(w)
 		return err
 	})
@@ -150,7 +151,7 @@ func writeSheet(f *excelize.File, sheet string, t Table, bold int, l msg.Lang) e
 	for i, r := range t.Rows {
 		row := make([]any, len(r))
 		for j, c := range r {
-			row[j] = writers.Neutralize(c)
+			row[j] = cell.Neutralize(c)
 		}
 		cell, _ := excelize.CoordinatesToCellName(1, i+2)
 		if err := f.SetSheetRow(sheet, cell, &row); err != nil {
@@ -181,7 +182,7 @@ func ExportDir(dir string, s *Snapshot) error {
 		return err
 	}
 	write := func(name string, v any) error {
-		return writers.WriteFileAtomic(filepath.Join(dir, name), func(w io.Writer) error {
+		return atomicfile.Write(filepath.Join(dir, name), atomicfile.Private, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(v)

@@ -11,6 +11,7 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/validation"
 )
 
@@ -93,6 +94,12 @@ type PullOptions struct {
 	// Wait waits out the shared parameter window between catalogs instead
 	// of skipping those it does not allow yet.
 	Wait bool
+	// WaitMissing waits as Wait does, only for catalogs with no cached
+	// copy.
+	WaitMissing bool
+	// OnWait, when set, is called before waiting for the window to read
+	// catalog n, with when the window allows it.
+	OnWait func(n Name, next time.Time)
 	// Sleep waits d or until ctx ends; nil uses a timer (tests inject a
 	// fake clock's).
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -116,6 +123,7 @@ type Pulled struct {
 	Fetched time.Time // when the copy now in the cache was fetched; zero when there is none
 	Next    time.Time // Waiting, or Failed on the server's 403 window: when the window allows it
 	Err     error     // Failed: why
+	Local   bool      // Fetched from the embedded sandbox in-process
 }
 
 // Message says what happened to the catalog, for the user; now dates the
@@ -124,6 +132,9 @@ func (p Pulled) Message(now time.Time) msg.Message {
 	var why msg.Message
 	switch p.Status {
 	case Fetched:
+		if p.Local {
+			return msg.New("catc.pull.local", string(p.Name))
+		}
 		return msg.New("catc.pull.fetched", string(p.Name))
 	case Fresh:
 		return msg.New("catc.pull.fresh", string(p.Name), age(now, p.Fetched))
@@ -169,27 +180,32 @@ type slot struct {
 	fetched *time.Time
 	has     func() bool
 	fetch   func(ctx context.Context) error
+	local   bool // read in-process (Cache.Local): no window to take
 }
 
 func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 	pf, _ := c.Fetch.(ParamFetcher)
+	f, local := c.Fetch, false
+	if c.Local != nil {
+		f, local = c.Local, true
+	}
 	switch n {
 	case MediosPago:
 		return slot{&s.MediosPagoFetched, func() bool { return s.MediosPago != nil }, func(ctx context.Context) error {
-			v, err := c.Fetch.MediosPago(ctx)
+			v, err := f.MediosPago(ctx)
 			if err == nil {
 				s.MediosPago = v
 			}
 			return err
-		}}, true
+		}, local}, true
 	case Motivos:
 		return slot{&s.MotivosFetched, func() bool { return s.Motivos != nil }, func(ctx context.Context) error {
-			v, err := c.Fetch.Motivos(ctx)
+			v, err := f.Motivos(ctx)
 			if err == nil {
 				s.Motivos = v
 			}
 			return err
-		}}, true
+		}, local}, true
 	}
 	if pf == nil {
 		return slot{}, false
@@ -202,7 +218,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.Config = v
 			}
 			return err
-		}}, true
+		}, false}, true
 	case Depositos:
 		return slot{&s.DepositosFetched, func() bool { return s.Depositos != nil }, func(ctx context.Context) error {
 			v, err := pf.Depositos(ctx)
@@ -210,7 +226,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.Depositos = v
 			}
 			return err
-		}}, true
+		}, false}, true
 	case PuntosVenta:
 		return slot{&s.PuntosVentaFetched, func() bool { return s.PuntosVenta != nil }, func(ctx context.Context) error {
 			v, err := pf.PuntosVenta(ctx)
@@ -218,7 +234,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.PuntosVenta = v
 			}
 			return err
-		}}, true
+		}, false}, true
 	case Empleados:
 		return slot{&s.EmpleadosFetched, func() bool { return s.Empleados != nil }, func(ctx context.Context) error {
 			v, err := pf.Empleados(ctx)
@@ -226,7 +242,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.Empleados = v
 			}
 			return err
-		}}, true
+		}, false}, true
 	}
 	return slot{}, false
 }
@@ -272,7 +288,12 @@ func (c *Cache) Pull(ctx context.Context, o PullOptions) (Snapshot, []Pulled, er
 		case stop != nil:
 			p.Status, p.Err = Failed, stop
 		default:
-			if err := c.fetchOne(ctx, sl, &p, o.Wait, sleep); err != nil {
+			var onWait func(time.Time)
+			if o.OnWait != nil {
+				onWait = func(next time.Time) { o.OnWait(n, next) }
+			}
+			wait := o.Wait || (o.WaitMissing && !sl.has())
+			if err := c.fetchOne(ctx, sl, &p, wait, onWait, sleep); err != nil {
 				return s, out, err
 			}
 			if p.Status == Fetched {
@@ -291,61 +312,80 @@ func (c *Cache) Pull(ctx context.Context, o PullOptions) (Snapshot, []Pulled, er
 	return s, out, nil
 }
 
+// maxRefusals is how many times a patient pull waits out the API's own
+// "Debe esperar" for one catalog before reporting it: machines that share
+// no journal cannot coordinate, and each refusal says how long to wait,
+// but a server that keeps refusing is not waited on forever.
+const maxRefusals = 3
+
 // fetchOne fetches one catalog when the shared window allows (waiting for
-// it when wait) and records the outcome in p. The error is only the
-// journal's: the API's failures are p's.
-func (c *Cache) fetchOne(ctx context.Context, sl slot, p *Pulled, wait bool, sleep func(context.Context, time.Duration) error) error {
-	next, err := c.Windows.NextAllowed(c.Tenant, WindowName)
-	if err != nil {
-		return err
-	}
-	if now := c.now(); now.Before(next) {
-		if !wait {
-			p.Status, p.Next = Waiting, next
-			return nil
-		}
-		if err := sleep(ctx, next.Sub(now)); err != nil {
+// it when wait, after telling onWait) and records the outcome in p. The
+// window is reserved before the request, atomically in the journal, so
+// that of several machines on one journal only one reads per window. The
+// error is only the journal's: the API's failures are p's.
+func (c *Cache) fetchOne(ctx context.Context, sl slot, p *Pulled, wait bool, onWait func(time.Time), sleep func(context.Context, time.Duration) error) error {
+	if sl.local {
+		now := c.now()
+		if err := sl.fetch(ctx); err != nil {
 			p.Status, p.Err = Failed, err
 			return nil
 		}
-	}
-	now := c.now()
-	if err := c.Windows.SetNextAllowed(c.Tenant, WindowName, now.Add(c.Window)); err != nil {
-		return err
-	}
-	err = sl.fetch(ctx)
-	var we *apiclient.WaitError
-	if errors.As(err, &we) && wait {
-		// The server counts its window from when it got an earlier
-		// request; a patient pull waits as it says and tries once more.
-		_ = c.Windows.SetNextAllowed(c.Tenant, WindowName, c.now().Add(we.Wait))
-		if err := sleep(ctx, we.Wait); err != nil {
-			p.Status, p.Err = Failed, err
-			return nil
-		}
-		now = c.now()
-		err = sl.fetch(ctx)
-	}
-	// The server's window starts when it handled the request, somewhere
-	// before the answer came back: count ours from the answer.
-	done := c.now()
-	if errors.As(err, &we) {
-		// The server's own count wins over ours.
-		done = done.Add(we.Wait - c.Window)
-	}
-	if err := c.Windows.SetNextAllowed(c.Tenant, WindowName, done.Add(c.Window)); err != nil {
-		return err
-	}
-	if err != nil {
-		p.Status, p.Err = Failed, err
-		if errors.As(err, &we) {
-			p.Next = done.Add(c.Window)
-		}
+		*sl.fetched = now
+		p.Status, p.Fetched, p.Local = Fetched, now, true
 		return nil
 	}
-	*sl.fetched = now
-	p.Status, p.Fetched = Fetched, now
-	return nil
+	told := false
+	w := &sendrules.Paced{Store: c.Windows, Key: c.windowKey(), Window: sendrules.Params,
+		Length: c.Window, Scale: c.Scale, Now: c.Now, Sleep: sleep,
+		Waiting: func(next time.Time, _ time.Duration) {
+			if onWait != nil && !told {
+				onWait(next)
+				told = true
+			}
+		}}
+	if wait {
+		// The server counts its window from when it got an earlier
+		// request (a machine on a journal of its own): a patient pull
+		// waits as it says (the next Take does) and tries again.
+		w.MaxRefusals = maxRefusals
+	}
+	for {
+		next, err := w.Take(ctx, wait)
+		var closed *sendrules.ClosedError
+		var serr *sendrules.StoreError
+		switch {
+		case errors.As(err, &serr):
+			return serr.Err
+		case errors.As(err, &closed):
+			p.Status, p.Next = Waiting, next
+			return nil
+		case err != nil:
+			p.Status, p.Err = Failed, err
+			return nil
+		}
+		now := c.now()
+		err = sl.fetch(ctx)
+		// The server's window starts when it handled the request, somewhere
+		// before the answer came back: count ours from the answer; the
+		// server's own count wins over ours, in this run's time.
+		retry, next, aerr := w.Answered(err)
+		if aerr != nil {
+			return errors.Unwrap(aerr)
+		}
+		if retry {
+			continue
+		}
+		if err != nil {
+			p.Status, p.Err = Failed, err
+			if sendrules.Refused(err) {
+				p.Next = next
+			}
+			return nil
+		}
+		*sl.fetched = now
+		p.Status, p.Fetched = Fetched, now
+		return nil
+	}
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules/sendrulestest"
 )
 
 // fakeAPI answers the parameter endpoints from memory, failing with fail
@@ -77,15 +78,6 @@ func (f *fakeAPI) Empleados(context.Context) ([]apiclient.Empleado, error) {
 	return []apiclient.Empleado{{EmpleadoID: 70, Nombre: "Ana"}}, nil
 }
 
-// memWindows is an in-memory journal of rate windows.
-type memWindows map[string]time.Time
-
-func (m memWindows) NextAllowed(tenant, w string) (time.Time, error) { return m[tenant+"/"+w], nil }
-func (m memWindows) SetNextAllowed(tenant, w string, t time.Time) error {
-	m[tenant+"/"+w] = t
-	return nil
-}
-
 // clock is a fake clock whose Sleep advances it.
 type clock struct{ now time.Time }
 
@@ -97,10 +89,10 @@ func (c *clock) Sleep(_ context.Context, d time.Duration) error {
 
 var t0 = time.Date(2026, 9, 2, 10, 0, 0, 0, time.UTC)
 
-func newCache(t *testing.T, api *fakeAPI) (*Cache, *clock, memWindows) {
+func newCache(t *testing.T, api *fakeAPI) (*Cache, *clock, *sendrulestest.Windows) {
 	t.Helper()
 	clk := &clock{now: t0}
-	w := memWindows{}
+	w := &sendrulestest.Windows{}
 	return &Cache{Dir: t.TempDir(), Tenant: "tenant", TTL: time.Hour, Window: ParamWindow,
 		Fetch: api, Windows: w, Now: clk.Now}, clk, w
 }
@@ -151,7 +143,7 @@ func TestPullSharedWindow(t *testing.T) {
 			if !clk.now.Equal(tt.wantNow) {
 				t.Errorf("clock = %v, want %v", clk.now, tt.wantNow)
 			}
-			if next := w["tenant/"+WindowName]; !next.Equal(clk.now.Add(ParamWindow)) {
+			if next := w.Next("tenant", WindowName); !next.Equal(clk.now.Add(ParamWindow)) {
 				t.Errorf("persisted window = %v, want one window after the last fetch", next)
 			}
 			// What was fetched is in the cache for the next process.
@@ -242,7 +234,7 @@ func TestPullFailures(t *testing.T) {
 			if len(api.calls) != tt.wantCalls {
 				t.Errorf("calls = %v, want %d", api.calls, tt.wantCalls)
 			}
-			if next := w["tenant/"+WindowName]; !next.Equal(t0.Add(tt.wantNext)) {
+			if next := w.Next("tenant", WindowName); !next.Equal(t0.Add(tt.wantNext)) {
 				t.Errorf("window = %v, want t0+%v", next, tt.wantNext)
 			}
 			if !errors.Is(got[0].Err, tt.fail[MediosPago]) {
@@ -262,7 +254,7 @@ func TestPullWaitRetriesAfterTheServersWindow(t *testing.T) {
 	if got[0].Status != Fetched || len(api.calls) != 2 || !clk.now.Equal(t0.Add(10*time.Second)) {
 		t.Errorf("got %+v after calls %v at %v, want fetched on the second try 10 s later", got, api.calls, clk.now)
 	}
-	if next := w["tenant/"+WindowName]; !next.Equal(clk.now.Add(ParamWindow)) {
+	if next := w.Next("tenant", WindowName); !next.Equal(clk.now.Add(ParamWindow)) {
 		t.Errorf("window = %v, want one window after the second try", next)
 	}
 }

@@ -141,7 +141,8 @@ func TestBreaker(t *testing.T) {
 	b.Failed()
 	b.Failed()
 	b.Answered()
-	if b.Failed() || b.Failed() {
+	first, second := b.Failed(), b.Failed()
+	if first || second {
 		t.Fatal("an answer in between must reset the streak")
 	}
 	if !b.Failed() || !b.Open() {

@@ -14,7 +14,8 @@ import (
 	"github.com/nxbatch/nxbatch/sendrules"
 )
 
-// Names of the persisted pacing windows (journal NextAllowed/SetNextAllowed).
+// Names the pacing windows are persisted under (the journal's strings for
+// sendrules.WebhookList and sendrules.WebhookWrite).
 const (
 	ListWindowName  = string(sendrules.WebhookList)
 	WriteWindowName = string(sendrules.WebhookWrite)
@@ -38,11 +39,9 @@ type API interface {
 	DeleteWebhook(ctx context.Context, id int64) ([]nxapi.Webhook, error)
 }
 
-// WindowStore persists "next allowed" times across runs (*journal.Journal).
-type WindowStore interface {
-	NextAllowed(tenant, window string) (time.Time, error)
-	SetNextAllowed(tenant, window string, t time.Time) error
-}
+// WindowStore persists "next allowed" times across runs (a journal.Store):
+// the window store of sendrules.Paced.
+type WindowStore = sendrules.WindowStore
 
 // Admin lists, sets and deletes the integration's webhook, one call per
 // window: the list window before a GET, the write window (shared by create,
@@ -63,9 +62,10 @@ type Admin struct {
 	Waiting func(d time.Duration)
 }
 
-// maxRefusals bounds how often one call is resent after the API refused it
-// for its window; the refusal means it was not processed, so resending is
-// safe, but a server that always refuses must not keep us forever.
+// maxRefusals bounds how often one call is sent while the API refuses it
+// for its window (so it is resent maxRefusals-1 times); the refusal means
+// it was not processed, so resending is safe, but a server that always
+// refuses must not keep us forever.
 const maxRefusals = 3
 
 // Action says what Set did.
@@ -107,7 +107,7 @@ var ErrNoSuchWebhook = errors.New("no webhook with that id")
 // List returns the integration's webhooks.
 func (a *Admin) List(ctx context.Context) ([]nxapi.Webhook, error) {
 	var out []nxapi.Webhook
-	err := a.paced(ctx, ListWindowName, a.ListWindow, func() error {
+	err := a.paced(ctx, sendrules.WebhookList, a.ListWindow, func() error {
 		var err error
 		out, err = a.API.Webhooks(ctx)
 		return err
@@ -135,7 +135,7 @@ func (a *Admin) Set(ctx context.Context, g nxapi.WebhookGuardar) (Result, error)
 		return Result{Action: Unchanged, Webhook: list[i], All: list}, nil
 	}
 	res := Result{Action: Created}
-	err = a.paced(ctx, WriteWindowName, a.WriteWindow, func() error {
+	err = a.paced(ctx, sendrules.WebhookWrite, a.WriteWindow, func() error {
 		var err error
 		if i >= 0 {
 			res.Action = Edited
@@ -158,7 +158,7 @@ func (a *Admin) Set(ctx context.Context, g nxapi.WebhookGuardar) (Result, error)
 // matching ErrNoSuchWebhook.
 func (a *Admin) Delete(ctx context.Context, id int64) ([]nxapi.Webhook, error) {
 	var out []nxapi.Webhook
-	err := a.paced(ctx, WriteWindowName, a.WriteWindow, func() error {
+	err := a.paced(ctx, sendrules.WebhookWrite, a.WriteWindow, func() error {
 		var err error
 		out, err = a.API.DeleteWebhook(ctx, id)
 		return err
@@ -184,64 +184,37 @@ func same(w nxapi.Webhook, g nxapi.WebhookGuardar) bool {
 		slices.Equal(w.Headers, g.Headers)
 }
 
-// paced runs call once its window allows, persisting the next allowed time
-// before the call leaves so a crash cannot forget it, and resends after a
-// window refusal (which the API did not process).
-func (a *Admin) paced(ctx context.Context, window string, length time.Duration, call func() error) error {
-	for attempt := 0; ; attempt++ {
-		next, err := a.Windows.NextAllowed(a.Tenant, window)
-		if err != nil {
-			return fmt.Errorf("read the %s window: %w", window, err)
-		}
-		if wait := next.Sub(a.now()); wait > 0 {
+// paced runs call once its window allows, reserving the window in the
+// store before the call leaves so a crash cannot forget it, and resends
+// after a window refusal (which the API did not process).
+func (a *Admin) paced(ctx context.Context, window sendrules.Window, length time.Duration, call func() error) error {
+	w := &sendrules.Paced{Store: a.Windows, Key: a.Tenant, Window: window, Length: length,
+		// A refusal waits the API's wait, never less than the window.
+		MinRefusalWait: length, Scale: a.Scale,
+		MaxRefusals: maxRefusals - 1, // maxRefusals sends in all
+		Now:         a.Now, Sleep: a.Sleep,
+		Waiting: func(_ time.Time, d time.Duration) {
 			if a.Waiting != nil {
-				a.Waiting(wait)
+				a.Waiting(d)
 			}
-			if err := a.sleep(ctx, wait); err != nil {
-				return err
+		}}
+	for {
+		if _, err := w.Take(ctx, true); err != nil {
+			var serr *sendrules.StoreError
+			if errors.As(err, &serr) {
+				return fmt.Errorf("record the %s window: %w", window, serr.Err)
 			}
-		}
-		if err := a.Windows.SetNextAllowed(a.Tenant, window, a.now().Add(length)); err != nil {
-			return fmt.Errorf("record the %s window: %w", window, err)
-		}
-		err = call()
-		// The server started its window somewhere between sending and the
-		// answer: counting from the answer never starts the next call early.
-		if serr := a.Windows.SetNextAllowed(a.Tenant, window, a.now().Add(length)); serr != nil && err == nil {
-			return fmt.Errorf("record the %s window: %w", window, serr)
-		}
-		var we *apiclient.WaitError
-		if !errors.As(err, &we) || attempt+1 >= maxRefusals {
 			return err
 		}
-		scale := a.Scale
-		if scale <= 0 {
-			scale = 1
+		err := call()
+		// The server started its window somewhere between sending and the
+		// answer: counting from the answer never starts the next call early.
+		retry, _, serr := w.Answered(err)
+		if serr != nil && (err == nil || retry) {
+			return fmt.Errorf("record the %s window: %w", window, errors.Unwrap(serr))
 		}
-		wait := max(time.Duration(float64(we.Wait)*scale), length)
-		if err := a.Windows.SetNextAllowed(a.Tenant, window, a.now().Add(wait)); err != nil {
-			return fmt.Errorf("record the %s window: %w", window, err)
+		if !retry {
+			return err
 		}
-	}
-}
-
-func (a *Admin) now() time.Time {
-	if a.Now != nil {
-		return a.Now()
-	}
-	return time.Now()
-}
-
-func (a *Admin) sleep(ctx context.Context, d time.Duration) error {
-	if a.Sleep != nil {
-		return a.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/sendrules/sendrulestest"
 )
 
 func str(s string) *string { return &s }
@@ -79,28 +79,6 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// memWindows is an in-memory WindowStore.
-type memWindows struct {
-	mu sync.Mutex
-	m  map[string]time.Time
-}
-
-func (w *memWindows) NextAllowed(tenant, window string) (time.Time, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.m[tenant+"/"+window], nil
-}
-
-func (w *memWindows) SetNextAllowed(tenant, window string, t time.Time) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.m == nil {
-		w.m = map[string]time.Time{}
-	}
-	w.m[tenant+"/"+window] = t
-	return nil
-}
-
 const scale = 0.01 // sandbox and client windows: 30 ms writes, 10 ms lists in production
 
 func newAdmin(t *testing.T, win WindowStore) (*Admin, *sandbox.Running) {
@@ -121,7 +99,7 @@ func newAdmin(t *testing.T, win WindowStore) (*Admin, *sandbox.Running) {
 
 func TestSetCreatesEditsAndSparesWrites(t *testing.T) {
 	ctx := context.Background()
-	a, sb := newAdmin(t, &memWindows{})
+	a, sb := newAdmin(t, &sendrulestest.Windows{})
 	g := nxapi.WebhookGuardar{URL: "http://127.0.0.1:9/hook", Extra: str(nxapi.ExtraCurva),
 		Headers: []nxapi.WebhookHeader{{Key: "X-A", Value: "1"}}}
 	steps := []struct {
@@ -163,7 +141,7 @@ func TestSetCreatesEditsAndSparesWrites(t *testing.T) {
 }
 
 func TestSetChecksLocallyFirst(t *testing.T) {
-	a, sb := newAdmin(t, &memWindows{})
+	a, sb := newAdmin(t, &sendrulestest.Windows{})
 	_, err := a.Set(context.Background(), nxapi.WebhookGuardar{URL: "hook", Headers: []nxapi.WebhookHeader{{Key: "a b", Value: "x"}}})
 	var ce *CheckError
 	if !errors.As(err, &ce) || len(ce.Problems) != 2 {
@@ -176,7 +154,7 @@ func TestSetChecksLocallyFirst(t *testing.T) {
 
 func TestDeleteMissingIsAnError(t *testing.T) {
 	ctx := context.Background()
-	a, _ := newAdmin(t, &memWindows{})
+	a, _ := newAdmin(t, &sendrulestest.Windows{})
 	res, err := a.Set(ctx, nxapi.WebhookGuardar{URL: "http://127.0.0.1:9/hook"})
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +172,7 @@ func TestWindowPersistedAndRefusalResent(t *testing.T) {
 	// A window recorded by an earlier run is waited for, and a refusal
 	// from the server (its own clock) is waited out and resent.
 	ctx := context.Background()
-	win := &memWindows{}
+	win := &sendrulestest.Windows{}
 	a, sb := newAdmin(t, win)
 	now := time.Now()
 	var waited []time.Duration
