@@ -61,7 +61,10 @@ func (s *syncBuffer) String() string {
 
 // bedOptions change a bed from the defaults.
 type bedOptions struct {
-	token    string // the sandbox's token; "" is its default
+	token string // the sandbox's token; "" is its default
+	// refused makes the page's client send another token than the
+	// sandbox's: every request is a 401.
+	refused  bool
 	latency  time.Duration
 	limits   Limits
 	password string
@@ -84,6 +87,9 @@ func newBed(t *testing.T, o bedOptions) *bed {
 	if token == "" {
 		token = sandbox.DefaultToken
 	}
+	if o.refused {
+		token = "otro-token"
+	}
 	client, err := apiclient.New(apiclient.Options{BaseURL: sb.URL, Token: apiclient.NewToken(token), Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -99,9 +105,7 @@ func newBed(t *testing.T, o bedOptions) *bed {
 			return journal.Open(jpath, journal.Options{LockTimeout: wait})
 		},
 		Tenant: func(context.Context, Journal) (string, error) {
-			cfg := sb.Server.Config()
-			id, err := tenant.IdentityOf(&cfg, env, time.Now())
-			return id.ID, err
+			return tenant.SandboxID("bed", env), nil
 		},
 		Catalogs: func(tk string, w catalog.Windows) *catalog.Cache {
 			return &catalog.Cache{Dir: filepath.Join(dir, "state", "catalogs"), Tenant: tk, TTL: time.Hour,

@@ -148,6 +148,9 @@ func pulledText(p catalog.Pulled, now time.Time, l msg.Lang) string {
 	var why msg.Message
 	switch p.Status {
 	case catalog.Fetched:
+		if p.Local {
+			return msg.New("web.catalogs.pull.local", name).In(l)
+		}
 		return msg.New("web.catalogs.pull.fetched", name).In(l)
 	case catalog.Fresh:
 		return msg.New("web.catalogs.pull.fresh", name, ago(now, p.Fetched, l)).In(l)

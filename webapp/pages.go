@@ -103,7 +103,11 @@ type base struct {
 	Path    string
 	Nav     string
 	Sandbox bool
-	Other   msg.Lang // the language the switch offers
+	// API and Tenant say where sends go: the base URL (never the token)
+	// and the journal's tenant once learned.
+	API    string
+	Tenant string
+	Other  msg.Lang // the language the switch offers
 }
 
 func (s *Server) base(r *http.Request, title string, args ...any) base {
@@ -126,7 +130,7 @@ func (s *Server) base(r *http.Request, title string, args ...any) base {
 		back = "/" // the switch comes back with a GET
 	}
 	return base{Lang: l, Title: msg.New(title, args...).In(l), Path: back, Nav: nav,
-		Sandbox: s.cfg.Backend.Sandbox, Other: other}
+		Sandbox: s.cfg.Backend.Sandbox, API: s.cfg.Backend.BaseURL, Tenant: s.knownTenant(), Other: other}
 }
 
 // render writes page name with data and status, whole.

@@ -246,3 +246,25 @@ func TestCountsHaveThousandsSeparators(t *testing.T) {
 		t.Errorf("the row limit's refusal without separators:\n%s", a.body)
 	}
 }
+
+// TestSendStopsOnACatalogRefusedWith401: the token refused while reading
+// the catalogs stops the send before anything leaves, as run does, and
+// the page says why; the rows stay to send.
+func TestSendStopsOnACatalogRefusedWith401(t *testing.T) {
+	b := newBed(t, bedOptions{refused: true})
+	page := b.uploadSample("ventas.csv")
+	b.post(page+"/send", nil)
+	b.waitSent(page)
+	st := b.sb.Server.State()
+	// The sandbox checks the token before it routes: a refused request is
+	// counted under "<unknown>".
+	if got := st.Requests["POST <unknown>"]; len(got) > 0 {
+		t.Errorf("POSTs were sent with a refused token (%v); want nothing sent", got)
+	}
+	if got := st.Requests["GET <unknown>"][http.StatusUnauthorized]; got < 2 {
+		t.Fatalf("%d GETs refused (%v): the send did not read its catalog, the test proves nothing", got, st.Requests)
+	}
+	if a := b.get(page + "/send"); !strings.Contains(a.body, "rechazó el token") {
+		t.Errorf("the progress page does not say the token was refused:\n%s", a.body)
+	}
+}

@@ -3,6 +3,7 @@ package webapp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -11,11 +12,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/writers"
 )
 
 // sendJob is one send of an upload: its progress, shared with the pages
@@ -241,9 +245,14 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 		return
 	}
 	files := []*pipeline.File{f}
-	cat, _, err := s.cfg.Backend.Catalogs(tenant, j).Get(ctx, runner.Need(files))
+	// As run does, a catalog never fetched is waited for (the parameter
+	// window), rather than sending ids nobody checked.
+	cache := s.cfg.Backend.Catalogs(tenant, j)
+	cache.WaitMissing = func(catalog.Name, time.Time) {}
+	cat, _, err := cache.Get(ctx, runner.Need(files))
+	refused := errors.Is(err, apiclient.ErrUnauthorized)
 	if err != nil {
-		cat = nil
+		cat, err = nil, nil // sent unchecked, as run does, unless refused
 	}
 	f.Validate(cat, true)
 	so := pipeline.SubmitOptions{Tenant: tenant, Workers: s.cfg.Send.Workers, Rate: s.cfg.Send.Rate, Env: s.cfg.Send.Env,
@@ -258,15 +267,15 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 				job.remain[st.Kind] = max(0, job.remain[st.Kind]-1)
 			})
 		}}
-	res, err := runner.Send(ctx, files, s.cfg.Backend.Sender, j, runner.Options{Submit: so, Pacing: s.pacing(), BaseURL: s.cfg.Backend.BaseURL,
-		Planned: func(toSend int, _ time.Duration) func(int) {
-			rows, _ := f.Counts()
-			remain := pendingByKind(f, toSend)
-			job.update(func() {
-				job.state, job.toSend, job.rows, job.remain, job.started = "sending", toSend, rows, remain, s.now()
-			})
-			return func(done int) { job.update(func() { job.done = max(job.done, done) }) }
-		}})
+	var res runner.Result
+	if refused {
+		// The token was refused reading a catalog: as on the command line,
+		// nothing is sent, and every row says why.
+		res.Aborted = true
+		res.Why, res.Said = msg.New("sub.unauthorized"), msg.New("sub.unauthorized")
+	} else {
+		res, err = s.send(ctx, f, files, so, j, job)
+	}
 	if err != nil {
 		finish(nil, runner.Result{}, msg.New("web.send.nojournal", msg.CauseOf(err)))
 		return
@@ -276,8 +285,9 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 		res.Said = nothingToSend(rows)
 	}
 	_, rerr := runner.Report(files, res.Why, runner.ReportOptions{
-		Names:         map[string]pipeline.ReportName{f.Path: {Base: filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))}},
-		ReportOptions: pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started}})
+		Names: map[string]pipeline.ReportName{f.Path: {Base: filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))}},
+		ReportOptions: pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started,
+			API: &writers.API{BaseURL: s.cfg.Backend.BaseURL, Tenant: tenant, Sandbox: s.cfg.Backend.Sandbox}}})
 	if rerr != nil {
 		res.Said = msg.New("web.send.noreports", msg.CauseOf(rerr))
 	}
@@ -298,6 +308,19 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 	u.mu.Unlock()
 	s.log.Info("send finished", "id", u.meta.ID, "sent", res.Sent)
 	finish(f, res, msg.Message{})
+}
+
+// send submits f through runner.Send, the job following its progress.
+func (s *Server) send(ctx context.Context, f *pipeline.File, files []*pipeline.File, so pipeline.SubmitOptions, j Journal, job *sendJob) (runner.Result, error) {
+	return runner.Send(ctx, files, s.cfg.Backend.Sender, j, runner.Options{Submit: so, Pacing: s.pacing(), BaseURL: s.cfg.Backend.BaseURL,
+		Planned: func(toSend int, _ time.Duration) func(int) {
+			rows, _ := f.Counts()
+			remain := pendingByKind(f, toSend)
+			job.update(func() {
+				job.state, job.toSend, job.rows, job.remain, job.started = "sending", toSend, rows, remain, s.now()
+			})
+			return func(done int) { job.update(func() { job.done = max(job.done, done) }) }
+		}})
 }
 
 // pendingByKind counts the requests left to send of each kind: a sale or a

@@ -19,6 +19,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/writers"
@@ -97,7 +98,7 @@ func (u *upload) saveMeta() error {
 	if err != nil {
 		return fmt.Errorf("upload %s: encode meta: %w", u.meta.ID, err)
 	}
-	return writers.WriteFileAtomic(filepath.Join(u.dir, "meta.json"), func(w io.Writer) error {
+	return atomicfile.Write(filepath.Join(u.dir, "meta.json"), atomicfile.Private, func(w io.Writer) error {
 		_, err := w.Write(b)
 		return err
 	})
@@ -367,7 +368,7 @@ func writeFixedXLSX(path string, tables []writers.Table) error {
 		}
 		rec := make([]any, 0, len(t.Header)+len(t.Result))
 		for _, h := range t.Header {
-			rec = append(rec, writers.Neutralize(h))
+			rec = append(rec, cell.Neutralize(h))
 		}
 		for _, h := range t.Result {
 			rec = append(rec, h)
@@ -398,7 +399,7 @@ func writeFixedXLSX(path string, tables []writers.Table) error {
 			return fmt.Errorf("fixed workbook: %w", err)
 		}
 	}
-	return writers.WriteFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, atomicfile.Private, func(w io.Writer) error {
 		_, err := x.WriteTo(w)
 		return err
 	})
@@ -426,5 +427,5 @@ func fixedCell(c string, k cell.Kind, date1904 bool, dateStyle, dateTimeStyle in
 	case cell.Empty:
 		return nil
 	}
-	return writers.Neutralize(c)
+	return cell.Neutralize(c)
 }

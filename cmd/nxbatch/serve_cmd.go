@@ -20,7 +20,6 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/sendrules"
-	"github.com/nxbatch/nxbatch/tenant"
 	"github.com/nxbatch/nxbatch/webapp"
 )
 
@@ -126,10 +125,13 @@ func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) 
 	var embedded *sandbox.Running
 	if c.Sandbox {
 		o := sandbox.Options{Env: c.Env, TimeScale: c.TimeScale, Logger: e.log.With(slog.String("component", "sandbox"))}
+		if o.StateFile, err = sandboxStateFile(e, jspec, env); err != nil {
+			return be, nil, err
+		}
 		c.faultFlags.apply(&o)
 		srv, err := sandbox.Start(sandbox.DemoData(), o, "127.0.0.1:0")
 		if err != nil {
-			return be, nil, &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.sandbox.start", err.Error()), Err: err}}
+			return be, nil, sandboxStartError(err)
 		}
 		embedded = srv
 		baseURL, token = srv.URL, apiclient.NewToken(sandbox.DefaultToken)
@@ -148,10 +150,10 @@ func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) 
 			_ = embedded.Close()
 		}
 	}
-	client, err := apiclient.New(apiclient.Options{BaseURL: baseURL, Token: token, Timeout: c.Timeout, UserAgent: "nxbatch/" + version})
+	client, err := newClient(e, c.connFlags, baseURL, token, l)
 	if err != nil {
 		closeAPI()
-		return be, nil, localized(err, l)
+		return be, nil, err
 	}
 	be.Sender, be.BaseURL = client, client.BaseURL()
 	be.OpenJournal = func(wait time.Duration) (webapp.Journal, error) {
@@ -167,20 +169,16 @@ func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) 
 		return &listedJournal{Store: j, stop: stop}, nil
 	}
 	cn := func(j webapp.Journal) *conn {
-		c := &conn{client: client, scale: c.TimeScale, env: env, lang: l, embedded: embedded, dir: dir}
+		c := &conn{client: client, scale: c.TimeScale, env: env, lang: l, embedded: embedded, dir: dir,
+			tenantName: c.Tenant, stderr: e.stderr}
 		if lj, ok := j.(*listedJournal); ok {
 			c.journal = lj.Store
 		}
 		return c
 	}
 	be.Tenant = func(ctx context.Context, j webapp.Journal) (string, error) {
-		if embedded != nil {
-			cfg := embedded.Server.Config()
-			id, err := tenant.IdentityOf(&cfg, env, time.Now())
-			return id.ID, err
-		}
 		x := cn(j)
-		if x.journal == nil {
+		if x.journal == nil && embedded == nil {
 			return "", errors.New("serve: no journal to learn the tenant with")
 		}
 		// The tenant only: a send takes its lease itself, for as long as
@@ -191,8 +189,12 @@ func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) 
 		return x.tenant, nil
 	}
 	be.Catalogs = func(tenantKey string, w catalog.Windows) *catalog.Cache {
-		return &catalog.Cache{Dir: filepath.Join(dir, "catalogs"), Tenant: tenantKey, TTL: c.CatalogTTL,
-			Window: sendrules.Scale(env.Limit(sendrules.Params), c.TimeScale), Fetch: client, Windows: w}
+		cc := &catalog.Cache{Dir: filepath.Join(dir, "catalogs"), Tenant: tenantKey, WindowKey: client.CredentialHash(), TTL: c.CatalogTTL,
+			Window: sendrules.Scale(env.Limit(sendrules.Params), c.TimeScale), Scale: c.TimeScale, Fetch: client, Windows: w}
+		if embedded != nil {
+			cc.Local = sandboxCatalogs{embedded.Server}
+		}
+		return cc
 	}
 	return be, closeAPI, nil
 }

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // TestServeRefusesWhatItMustNot: the page never opens on another
@@ -33,13 +36,7 @@ func TestServeRefusesWhatItMustNot(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			e := &env{ctx: context.Background(), stdout: &out, stderr: &errb, getenv: func(k string) string {
-				if k == "XDG_STATE_HOME" {
-					return dir
-				}
-				return ""
-			}, log: slog.New(slog.NewTextHandler(&errb, nil))}
-			err := run(e, tc.args)
+			err := run(stateEnv(dir, &out, &errb), tc.args)
 			if code := exitCode(err); code != exitUsage {
 				t.Fatalf("exit %d, want %d (%v)", code, exitUsage, err)
 			}
@@ -48,4 +45,42 @@ func TestServeRefusesWhatItMustNot(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestServeHonoursAllowInsecureHTTP: the page builds its client where the
+// command line does, so --allow-insecure-http means the same: without it a
+// plain http:// base URL of another host is refused before any connection;
+// with it the page starts and warns. No request is made: building the
+// backend only builds the client.
+func TestServeHonoursAllowInsecureHTTP(t *testing.T) {
+	t.Setenv("NX_TOKEN", "token-de-prueba")
+	dir := t.TempDir()
+	for _, allow := range []bool{false, true} {
+		var out, errb bytes.Buffer
+		e := stateEnv(dir, &out, &errb)
+		c := &serveCmd{connFlags: connFlags{BaseURL: "http://erp.nxbatch-prueba.invalid:8080", AllowInsecureHTTP: allow, TimeScale: 1, Env: "production"}}
+		_, closeAPI, err := c.backend(e, sendrules.Production, filepath.Join(dir, "journal"), msg.ES)
+		if closeAPI != nil {
+			closeAPI()
+		}
+		switch {
+		case !allow && (exitCode(err) != exitUsage || !strings.Contains(render(err, "es"), "http://")):
+			t.Errorf("without --allow-insecure-http: %v (exit %d); want a usage error naming the plain http address", err, exitCode(err))
+		case allow && err != nil:
+			t.Errorf("with --allow-insecure-http: %v; want the page's backend", err)
+		case allow && !strings.Contains(errb.String(), "erp.nxbatch-prueba.invalid"):
+			t.Errorf("with --allow-insecure-http the page does not warn:\n%s", errb.String())
+		}
+	}
+}
+
+// stateEnv is a command's environment whose state folder is dir; output
+// and log lines go to out and errb.
+func stateEnv(dir string, out, errb *bytes.Buffer) *env {
+	return &env{ctx: context.Background(), stdout: out, stderr: errb, getenv: func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return dir
+		}
+		return ""
+	}, log: slog.New(slog.NewTextHandler(errb, nil))}
 }
