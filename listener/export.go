@@ -3,17 +3,18 @@ package listener
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
+
 	"github.com/xuri/excelize/v2"
 
 	"github.com/nxbatch/nxbatch/msg"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // ExportColumns are the snapshot export's columns, in order.
@@ -63,7 +64,7 @@ func cells(r Row, tt *timeText) []string {
 	if r.HasUnidades {
 		u = r.Unidades.String()
 	}
-	return []string{strconv.FormatInt(r.ArticuloID, 10), writers.Neutralize(r.Codigo), id(r.ColorID), id(r.TalleID),
+	return []string{strconv.FormatInt(r.ArticuloID, 10), cell.Neutralize(r.Codigo), id(r.ColorID), id(r.TalleID),
 		id(r.DepositoID), u, strconv.FormatBool(r.Eliminado), tt.format(r.Actualizado)}
 }
 

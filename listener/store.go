@@ -430,7 +430,7 @@ func (s *Store) Sync(ctx context.Context) error {
 		// Under the lock, so a waiter between its check and Wait cannot
 		// miss the wake-up.
 		s.mu.Lock()
-		s.mu.Unlock()
+		s.mu.Unlock() //lint:ignore SA2001 taking the lock is the point (see above)
 		s.cond.Broadcast()
 	})
 	defer stop()

@@ -4,6 +4,7 @@ package msg
 func init() {
 	register(map[string]Text{
 		"catc.pull.fetched":      {ES: "%s: actualizado desde la API", EN: "%s: fetched from the API"},
+		"catc.pull.local":        {ES: "%s: tomado del sandbox embebido", EN: "%s: taken from the embedded sandbox"},
 		"catc.pull.fresh":        {ES: "%s: la copia guardada es de hace %s; no hace falta consultarlo", EN: "%s: the cached copy is %s old; no need to fetch it"},
 		"catc.pull.window":       {ES: "la API permite una consulta de parámetros por minuto para todos los catálogos juntos; se podrá pedir a las %s (en %d s)", EN: "the API allows one parameter request a minute for all catalogs together; it can be fetched at %s (in %d s)"},
 		"catc.pull.none":         {ES: "%s: no se consultó (%s) y no hay copia guardada", EN: "%s: not fetched (%s) and there is no cached copy"},

@@ -24,10 +24,6 @@ func init() {
 			ES: "esta operación ya se envió y aceptó el %s con otros datos: no se envía de nuevo. Si es otra operación, use otro número",
 			EN: "this request was already sent and accepted on %s with different data: it is not sent again. If it is a different one, give it another number",
 		},
-		"sub.conflict.stock": {
-			ES: "un movimiento con los mismos datos y los mismos artículos ya se envió y aceptó el %s con otras cantidades: no se envía de nuevo. Si es otro movimiento, distíngalo con la columna movimiento, la fecha o el detalle",
-			EN: "a movement with the same data and the same articles was already sent and accepted on %s with other quantities: it is not sent again. If it is a different movement, tell it apart with the movimiento, fecha or detalle column",
-		},
 		"sub.conflict.stockrow": {
 			ES: "esta fila ya se envió y aceptó con cantidad %s en el %s, el %s (%s); ahora tiene otros datos: no se envía de nuevo. Si es otro movimiento, distíngalo con la columna movimiento, la fecha o el detalle",
 			EN: "this row was already sent and accepted with quantity %s in %s on %s (%s); it now has other data: it is not sent again. If it is a different movement, tell it apart with the movimiento, fecha or detalle column",

@@ -250,12 +250,6 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	v := &nxapi.Venta{}
 	usuario, envio, fact := &nxapi.Usuario{}, &nxapi.Direccion{}, &nxapi.Direccion{}
 	var medio *nxapi.MedioPago
-	mp := func() *nxapi.MedioPago {
-		if medio == nil {
-			medio = &nxapi.MedioPago{}
-		}
-		return medio
-	}
 	b.requestFields(func(path string, val cellValue) {
 		switch path {
 		case "ordenId":
@@ -293,15 +287,10 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 			v.Envio = b.dec(val.d)
 		case "total":
 			v.Total = b.dec(val.d)
-		case "medioPago.tipo":
-			mp().Tipo = nxapi.TipoMedio(val.i)
-		case "medioPago.cuentaBancariaId":
-			mp().CuentaBancariaID = val.i
-		case "medioPago.tarjetaId":
-			mp().TarjetaID = val.i
-		case "medioPago.externalId":
-			mp().ExternalID = val.s
 		default:
+			if setMedioPago(&medio, path, val) {
+				return
+			}
 			if d, ok := strings.CutPrefix(path, "direccionEnvio."); ok {
 				setDireccion(envio, d, val.s)
 			} else if d, ok := strings.CutPrefix(path, "direccionFacturacion."); ok {
@@ -344,6 +333,33 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	return v
 }
 
+// setMedioPago sets the medioPago field of column path on *m, creating the
+// medioPago at its first field, and reports whether path is a medioPago
+// column. Venta and facturar share it (schema's medioPago columns).
+func setMedioPago(m **nxapi.MedioPago, path string, val cellValue) bool {
+	if !strings.HasPrefix(path, "medioPago.") {
+		return false
+	}
+	mp := *m
+	if mp == nil {
+		mp = &nxapi.MedioPago{}
+	}
+	switch path {
+	case "medioPago.tipo":
+		mp.Tipo = nxapi.TipoMedio(val.i)
+	case "medioPago.cuentaBancariaId":
+		mp.CuentaBancariaID = val.i
+	case "medioPago.tarjetaId":
+		mp.TarjetaID = val.i
+	case "medioPago.externalId":
+		mp.ExternalID = val.s
+	default:
+		return false
+	}
+	*m = mp
+	return true
+}
+
 func setDireccion(d *nxapi.Direccion, field, val string) {
 	switch field {
 	case "provincia":
@@ -361,12 +377,6 @@ func setDireccion(d *nxapi.Direccion, field, val string) {
 func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 	f := &nxapi.Facturar{}
 	var medio *nxapi.MedioPago
-	mp := func() *nxapi.MedioPago {
-		if medio == nil {
-			medio = &nxapi.MedioPago{}
-		}
-		return medio
-	}
 	b.requestFields(func(path string, val cellValue) {
 		switch path {
 		case "facturaId":
@@ -376,14 +386,8 @@ func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 		case "electronica":
 			e := val.b
 			f.Electronica = &e
-		case "medioPago.tipo":
-			mp().Tipo = nxapi.TipoMedio(val.i)
-		case "medioPago.cuentaBancariaId":
-			mp().CuentaBancariaID = val.i
-		case "medioPago.tarjetaId":
-			mp().TarjetaID = val.i
-		case "medioPago.externalId":
-			mp().ExternalID = val.s
+		default:
+			setMedioPago(&medio, path, val)
 		}
 	})
 	// The electronica column exists (it is required); blank means no.

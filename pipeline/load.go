@@ -11,16 +11,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/nxbatch/nxbatch/cell"
 	"io"
 	"os"
 	"strings"
 	"sync"
 
+	"github.com/nxbatch/nxbatch/cell"
+
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // LoadOptions say how to read and interpret input files.
@@ -189,7 +189,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 	// A report neutralises its header like its cells; read it back as typed
 	// so that kind detection and a mapping find the user's own names.
 	for i, h := range info.Header {
-		info.Header[i] = writers.Unneutralize(h)
+		info.Header[i] = cell.Unneutralize(h)
 	}
 	kind := o.Kind
 	if kind == "" {
@@ -282,7 +282,7 @@ func (sh *Sheet) keep(rec readers.Record, ncol int, numCols []int, det *schema.S
 		if kinds != nil && kinds[i] != cell.Text {
 			continue // a stored number or date is never a neutralised text
 		}
-		if u := writers.Unneutralize(c); len(u) != len(c) {
+		if u := cell.Unneutralize(c); len(u) != len(c) {
 			cells[i] = u
 		}
 	}
@@ -399,7 +399,7 @@ func headerProbe(k schema.Kind, m schema.Mapping) func([]string) bool {
 	return func(cells []string) bool {
 		h := make([]string, len(cells))
 		for i, c := range cells {
-			h[i] = writers.Unneutralize(c)
+			h[i] = cell.Unneutralize(c)
 		}
 		if k == "" {
 			var ok bool
@@ -438,7 +438,7 @@ func (s *Sheet) remember(i int, p readers.Prior) {
 		s.priorIDs, s.priorRows = map[int32]string{}, map[int32]int32{}
 	}
 	if p.RowID != "" {
-		s.priorIDs[int32(i)] = writers.Unneutralize(p.RowID)
+		s.priorIDs[int32(i)] = cell.Unneutralize(p.RowID)
 	}
 	if p.Row > 0 {
 		s.priorRows[int32(i)] = int32(p.Row)

@@ -26,6 +26,8 @@ type ReportOptions struct {
 	Tool    string // "nxbatch v..."
 	Started time.Time
 	Now     func() time.Time
+	// API names the API and tenant the run spoke to (nil: none).
+	API *writers.API
 	// NoXLSX skips the XLSX report (large files, cron jobs that read CSV).
 	NoXLSX bool
 	// Stopped says why the run stopped before sending everything (a
@@ -285,7 +287,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	fin := now()
 	rows, reqs := f.Counts()
 	s := writers.Summary{
-		File: f.Path, SHA256: f.SHA256, Tool: o.Tool, Command: o.Command,
+		File: f.Path, SHA256: f.SHA256, Tool: o.Tool, Command: o.Command, API: o.API,
 		Started: o.Started, Finished: fin, Seconds: fin.Sub(o.Started).Seconds(),
 		Rows: counts(rows), Requests: counts(reqs),
 		Created: []writers.Created{},

@@ -18,8 +18,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // Profile is one saved mapping.
@@ -116,7 +116,7 @@ func (s Store) Save(p Profile) error {
 		return fmt.Errorf("profiles: encode %s: %w", p.Name, err)
 	}
 	path := s.path(p.Name)
-	// WriteFileAtomic keeps an existing file's mode: create it owner-only
+	// atomicfile.Write keeps an existing file's mode: create it owner-only
 	// first, as the catalog cache does.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
@@ -125,7 +125,7 @@ func (s Store) Save(p Profile) error {
 	if err := errors.Join(f.Chmod(0o600), f.Close()); err != nil {
 		return fmt.Errorf("profiles: save %s: %w", p.Name, err)
 	}
-	if err := writers.WriteFileAtomic(path, func(w io.Writer) error {
+	if err := atomicfile.Write(path, atomicfile.Private, func(w io.Writer) error {
 		_, err := w.Write(append(b, '\n'))
 		return err
 	}); err != nil {

@@ -323,7 +323,7 @@ func (s *xmlScanner) relID() ([]byte, bool) {
 // into spaces as XML normalises attributes. The result aliases scratch
 // memory until the next call.
 func (s *xmlScanner) value(raw []byte) ([]byte, error) {
-	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexAny(raw, "\t\r\n") < 0 {
+	if bytes.IndexByte(raw, '&') < 0 && !bytes.ContainsAny(raw, "\t\r\n") {
 		return raw, nil
 	}
 	s.val = s.val[:0]
@@ -583,7 +583,7 @@ func localName(name []byte) []byte {
 // place, the decoded text never being longer, and returns the new length.
 // A lone surrogate becomes U+FFFD; a pair becomes its character.
 func decodeOOXMLEscapes(b []byte) int {
-	if bytes.Index(b, []byte("_x")) < 0 {
+	if !bytes.Contains(b, []byte("_x")) {
 		return len(b)
 	}
 	w := 0

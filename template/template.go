@@ -22,10 +22,10 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // Sheet names of a template besides the data sheet (named after the kind);
@@ -78,7 +78,7 @@ func Write(path string, k schema.Kind, s *catalog.Snapshot, o Options) error {
 		return err
 	}
 	defer f.Close()
-	return writers.WriteFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, atomicfile.Private, func(w io.Writer) error {
 		_, err := f.WriteTo(w)
 		return err
 	})

@@ -19,16 +19,8 @@ import (
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/sendrules/sendrulestest"
 )
-
-// memWindows keeps the parameter window in memory.
-type memWindows map[string]time.Time
-
-func (m memWindows) NextAllowed(tenant, w string) (time.Time, error) { return m[tenant+w], nil }
-func (m memWindows) SetNextAllowed(tenant, w string, t time.Time) error {
-	m[tenant+w] = t
-	return nil
-}
 
 // sandboxSnapshot pulls every catalog from a sandbox with the demo data,
 // its windows scaled down so that the shared minute is milliseconds.
@@ -45,7 +37,7 @@ func sandboxSnapshot(t *testing.T) *catalog.Snapshot {
 		t.Fatal(err)
 	}
 	c := &catalog.Cache{Dir: t.TempDir(), Tenant: "demo", Window: time.Duration(float64(catalog.ParamWindow) * scale * 1.5),
-		Fetch: client, Windows: memWindows{}}
+		Fetch: client, Windows: &sendrulestest.Windows{}}
 	s, pulled, err := c.Pull(context.Background(), catalog.PullOptions{Wait: true})
 	if err != nil {
 		t.Fatal(err)

@@ -6,9 +6,9 @@ import (
 	"github.com/nxbatch/nxbatch/internal/atomicfile"
 )
 
-// WriteFileAtomic writes the file at path through write, atomically and
+// writeFileAtomic writes the file at path through write, atomically and
 // owner-only (reports hold CUITs, DNIs and e-mails): see package
 // atomicfile.
-func WriteFileAtomic(path string, write func(w io.Writer) error) error {
+func writeFileAtomic(path string, write func(w io.Writer) error) error {
 	return atomicfile.Write(path, atomicfile.Private, write)
 }

@@ -9,10 +9,13 @@ import (
 // Summary is the machine-readable run summary (NAME.summary.json) and the
 // source of the XLSX report's summary sheet.
 type Summary struct {
-	File            string         `json:"file"`
-	SHA256          string         `json:"sha256"`
-	Tool            string         `json:"tool"`    // "nxbatch v0.1.0"
-	Command         string         `json:"command"` // "validate" | "run"
+	File    string `json:"file"`
+	SHA256  string `json:"sha256"`
+	Tool    string `json:"tool"`    // "nxbatch v0.1.0"
+	Command string `json:"command"` // "validate" | "run"
+	// API says which API and tenant the run spoke to; nil when it spoke to
+	// none (validate --offline).
+	API             *API           `json:"api,omitempty"`
 	Kinds           []string       `json:"kinds"`
 	Started         time.Time      `json:"started"`
 	Finished        time.Time      `json:"finished"`
@@ -40,6 +43,15 @@ type Summary struct {
 	// Statuses is the status table of the summary sheet, in report order;
 	// summary.json has the same counts in Rows and Requests.
 	Statuses []StatusLine `json:"-"`
+}
+
+// API is the API a run spoke to: its base URL (never the token), the
+// journal's tenant, and whether it was the embedded sandbox (which creates
+// nothing in any ERP).
+type API struct {
+	BaseURL string `json:"baseUrl"`
+	Tenant  string `json:"tenant"`
+	Sandbox bool   `json:"sandbox"`
 }
 
 // StatusLine is one status of the summary sheet's table: its code, what
@@ -94,7 +106,7 @@ func WriteSummaryJSON(path string, s Summary) error {
 		created[i] = c
 	}
 	s.Created = created // a copy: the caller's slice is left as it was
-	return WriteFileAtomic(path, func(w io.Writer) error {
+	return writeFileAtomic(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false) // API messages are quoted as they are, "<" included

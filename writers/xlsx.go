@@ -2,13 +2,14 @@ package writers
 
 import (
 	"fmt"
-	"github.com/nxbatch/nxbatch/cell"
-	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"io"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 
 	"github.com/xuri/excelize/v2"
 
@@ -86,7 +87,7 @@ func writeXLSX(path string, tables []Table, s Summary, lang msg.Lang, maxRows in
 		return fmt.Errorf("write %s: summary sheet: %w", path, err)
 	}
 	f.SetActiveSheet(0)
-	return WriteFileAtomic(path, func(w io.Writer) error {
+	return writeFileAtomic(path, func(w io.Writer) error {
 		_, err := f.WriteTo(w)
 		return err
 	})
@@ -327,7 +328,7 @@ func (tw *tableWriter) openSheet() error {
 		if i >= inputCols {
 			style = tw.b.st.resultHeader
 		}
-		tw.cells[i] = excelize.Cell{StyleID: style, Value: Neutralize(h)}
+		tw.cells[i] = excelize.Cell{StyleID: style, Value: cell.Neutralize(h)}
 	}
 	if err := sw.SetRow("A1", tw.vals); err != nil {
 		return err
@@ -434,7 +435,7 @@ func textValue(s string) any {
 	if s == "" {
 		return nil
 	}
-	return Neutralize(s)
+	return cell.Neutralize(s)
 }
 
 // idValue writes an id the API returned as a number when Excel can hold it
@@ -448,7 +449,7 @@ func idValue(s string) any {
 			return n
 		}
 	}
-	return Neutralize(s)
+	return cell.Neutralize(s)
 }
 
 // columnWidths sizes each column to its widest cell among the header and

@@ -8,6 +8,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
 )
 
@@ -47,11 +48,19 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 
 	set(1, t("rep.sum.title"), b.st.bold)
 	row += 2
-	pair("rep.sum.file", Neutralize(s.File), 0)
+	pair("rep.sum.file", cell.Neutralize(s.File), 0)
 	pair("rep.sum.sha256", s.SHA256, 0)
-	pair("rep.sum.tool", Neutralize(s.Tool), 0)
-	pair("rep.sum.command", Neutralize(s.Command), 0)
-	pair("rep.sum.kinds", Neutralize(strings.Join(s.Kinds, ", ")), 0)
+	pair("rep.sum.tool", cell.Neutralize(s.Tool), 0)
+	pair("rep.sum.command", cell.Neutralize(s.Command), 0)
+	if s.API != nil {
+		api := cell.Neutralize(s.API.BaseURL)
+		if s.API.Sandbox {
+			api = t("rep.sum.sandbox")
+		}
+		pair("rep.sum.api", api, 0)
+		pair("rep.sum.tenant", cell.Neutralize(s.API.Tenant), 0)
+	}
+	pair("rep.sum.kinds", cell.Neutralize(strings.Join(s.Kinds, ", ")), 0)
 	pair("rep.sum.started", formatTime(s.Started), 0)
 	pair("rep.sum.finished", formatTime(s.Finished), 0)
 	pair("rep.sum.seconds", s.Seconds, b.st.seconds)
@@ -91,7 +100,7 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 		set(1, t("rep.sum.warnings"), b.st.bold)
 		row++
 		for _, w := range s.Warnings {
-			set(1, Neutralize(w), 0)
+			set(1, cell.Neutralize(w), 0)
 			row++
 		}
 		row++
@@ -134,5 +143,5 @@ func amountValue(s string) any {
 	if v, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "eEinxIN") {
 		return v
 	}
-	return Neutralize(s)
+	return cell.Neutralize(s)
 }
