@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -104,7 +106,15 @@ func pgQuery(t *testing.T, url, sql string, scan func(pgx.Rows) error, args ...a
 // restarts it, then runs both to the end. Every ordenId holds at most one
 // invoice, no movement arrives within the stock window of the previous
 // one, and every row is ok, skipped, or unknown for exactly the requests
-// that were in flight at the kills.
+// that were in flight at the kills: those whose intent a killed run
+// committed (before or after the signal: its server may commit what it
+// had already received) and whose outcome it never did.
+//
+// What was in flight is read from the database's own record of every
+// change of an entry's state (see auditStates), not from a look at the
+// journal after each kill: such a look races with the other machine,
+// which may take the tenant (turning the killed run's sending entries
+// into unknown) before the look is made.
 func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 	_, url := postgresDB(t)
 	jurl := url + "&lease_ttl=" + testLease
@@ -131,61 +141,45 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 		ms = append(ms, m)
 	}
 
-	// The journal's schema, made before anyone looks at it.
+	// The journal's schema, made before anyone looks at it, and the record
+	// of its entries' states.
 	j, err := pgjournal.Open(context.Background(), url, pgjournal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	// Each machine learns the tenant and its catalogs once, one after the
-	// other (as a pod whose state folder is a volume keeps them): two
-	// machines asking GET /config at the same moment share the API's
-	// parameter window, and one of them is told to wait.
+	auditStates(t, url)
+	// Each machine pulls its catalogs once, one after the other (as a pod
+	// whose state folder is a volume keeps them); the tenant is learned by
+	// the first and known to the second through the journal. They share
+	// the API's parameter window, so each waits for its turn.
 	for _, m := range ms {
 		if res := m.w.nx(t, "catalog", "pull", "--base-url", sb.URL, "--time-scale", strconv.FormatFloat(scale, 'g', -1, 64),
-			"--journal", jurl, "--wait", "1m"); res.code != 0 {
+			"--journal", jurl, "--wait", "1m", "--wait-window"); res.code != 0 {
 			t.Fatalf("%s: catalog pull: %s", m.name, res)
 		}
 	}
 
 	var (
-		mu       sync.Mutex
-		inFlight = map[journal.Key]bool{} // requests in flight at a kill
-		kills    int
+		mu      sync.Mutex
+		started = map[int]string{} // the runs' pids: the record names runs by them
+		killed  = map[int]bool{}
 	)
-	// recordInFlight: right after a kill, when the killed process held the
-	// tenant (its lease row still names it: nobody can take it before it
-	// expires), its sending entries are what it had in flight.
-	recordInFlight := func(pid int) {
-		if leaseHolder(t, url) != pid {
-			return
+	// start starts one run of m and notes its pid, which must be new: the
+	// record could not tell two runs of one pid apart.
+	start := func(ctx context.Context, m *machine) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer, bool) {
+		cmd, out, errb := m.w.command(ctx, m.args...)
+		if err := cmd.Start(); err != nil {
+			t.Error(err)
+			return nil, nil, nil, false
 		}
-		// What the killed process had already handed to the server (an
-		// intent's commit, an outcome) is done by the server: wait for its
-		// connections to end before reading what it left in flight.
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-			n := -1
-			pgQuery(t, url, `SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '% pid ' || $1`,
-				func(r pgx.Rows) error { return r.Scan(&n) }, strconv.Itoa(pid))
-			if n == 0 {
-				break
-			}
-		}
-		var fresh []journal.Key
-		pgQuery(t, url, `SELECT tenant, kind, business FROM nxbatch.entries WHERE state = 'sending'`, func(r pgx.Rows) error {
-			var k journal.Key
-			if err := r.Scan(&k.Tenant, &k.Kind, &k.Business); err != nil {
-				return err
-			}
-			fresh = append(fresh, k)
-			return nil
-		})
 		mu.Lock()
 		defer mu.Unlock()
-		kills++
-		for _, k := range fresh {
-			inFlight[k] = true
+		if prev, ok := started[cmd.Process.Pid]; ok {
+			t.Errorf("pid %d was given to a run of %s and to one of %s: the record cannot tell them apart", cmd.Process.Pid, prev, m.name)
 		}
+		started[cmd.Process.Pid] = m.name
+		return cmd, out, errb, true
 	}
 
 	var wg sync.WaitGroup
@@ -193,10 +187,9 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 		wg.Go(func() {
 			for range 4 {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				cmd, out, errb := m.w.command(ctx, m.args...)
-				if err := cmd.Start(); err != nil {
+				cmd, out, errb, ok := start(ctx, m)
+				if !ok {
 					cancel()
-					t.Error(err)
 					return
 				}
 				waited := make(chan error, 1)
@@ -218,7 +211,9 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 					case <-kill:
 						_ = cmd.Process.Signal(syscall.SIGKILL)
 						<-waited
-						recordInFlight(cmd.Process.Pid)
+						mu.Lock()
+						killed[cmd.Process.Pid] = true
+						mu.Unlock()
 						break wait
 					}
 				}
@@ -228,12 +223,20 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	t.Logf("%d kills of the lease holder; %d requests in flight at them", kills, len(inFlight))
 
 	// Both run to the end, at once: one waits for the other.
 	results := make([]result, len(ms))
 	for i, m := range ms {
-		wg.Go(func() { results[i] = m.w.nx(t, m.args...) })
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd, out, errb, ok := start(ctx, m)
+			if !ok {
+				results[i] = result{code: -1}
+				return
+			}
+			results[i] = ended(t, cmd.Wait(), out, errb)
+		})
 	}
 	wg.Wait()
 	for i, r := range results {
@@ -248,6 +251,12 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 	if n := st.Requests[postStock][403]; n != 0 {
 		t.Errorf("%d movements were refused for the window", n)
 	}
+
+	// The requests in flight at the kills, from the record: every intent
+	// is followed by its own run's outcome, or (its run killed) by the
+	// next holder's turning it unknown.
+	inFlight := inFlightAtKills(t, auditedStates(t, url), killed)
+	t.Logf("%d kills of the lease holder; %d requests in flight at them", len(killed), len(inFlight))
 
 	// The journal's unknowns are exactly the requests in flight at the kills.
 	unknown, err := j.List(journal.Unknown)
@@ -267,7 +276,20 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 		t.Errorf("%d unknown entries, %d requests in flight at the kills", len(unknown), len(inFlight))
 	}
 
+	// No sale is ok in the journal without its invoice in the sandbox.
 	vouchers := vouchersByOrden(st)
+	oks, err := j.List(journal.OK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range oks {
+		if e.Key.Kind == "venta" {
+			if vs := vouchers[id(t, e.Key.Business)]; len(vs) != 1 {
+				t.Errorf("%s is ok in the journal but has %d vouchers", e.Key, len(vs))
+			}
+		}
+	}
+
 	unknownOrden := map[string]bool{}
 	for _, m := range ms {
 		rows := m.w.readReport(t, m.sales)
@@ -313,6 +335,124 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 	if n := len(vouchers); n < 450-ventaInFlight {
 		t.Errorf("%d of 450 sales invoiced, %d in flight at the kills: some were never sent", n, ventaInFlight)
 	}
+}
+
+// auditStates makes the journal's database record every write of an
+// entry's state, in the order the database made them, with the process
+// that made it (the pid its connections name: application_name). It is
+// the test's, not nxbatch's: a trigger on nxbatch.entries filling a table
+// of the public schema. It sees what was committed, and only that (the
+// record of a transaction rolled back goes with it), whenever it was
+// committed: no look at the journal at a given moment is needed.
+func auditStates(t *testing.T, url string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	if _, err := c.Exec(ctx, `
+		CREATE TABLE public.e2e_states (
+			seq      bigserial PRIMARY KEY,
+			tenant   text NOT NULL,
+			kind     text NOT NULL,
+			business text NOT NULL,
+			state    text NOT NULL,
+			app      text NOT NULL
+		);
+		CREATE FUNCTION public.e2e_state() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			INSERT INTO public.e2e_states (tenant, kind, business, state, app)
+				VALUES (NEW.tenant, NEW.kind, NEW.business, NEW.state, current_setting('application_name'));
+			RETURN NULL;
+		END
+		$$;
+		CREATE TRIGGER e2e_state AFTER INSERT OR UPDATE OF state ON nxbatch.entries
+			FOR EACH ROW EXECUTE FUNCTION public.e2e_state();`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stateWrite is one write of an entry's state that auditStates recorded.
+type stateWrite struct {
+	key   journal.Key
+	state journal.State
+	pid   int // of the process that wrote it; 0 when not an nxbatch run's
+}
+
+// auditedStates reads the record of auditStates in the order the writes
+// were made. Two writes of one entry are in the order they were committed:
+// the second waited for the first's lock on the entry's row.
+func auditedStates(t *testing.T, url string) []stateWrite {
+	t.Helper()
+	var ws []stateWrite
+	pgQuery(t, url, `SELECT tenant, kind, business, state, app FROM public.e2e_states ORDER BY seq`, func(r pgx.Rows) error {
+		var (
+			w   stateWrite
+			st  string
+			app string
+		)
+		if err := r.Scan(&w.key.Tenant, &w.key.Kind, &w.key.Business, &st, &app); err != nil {
+			return err
+		}
+		w.state = journal.State(st)
+		if i := strings.LastIndex(app, " pid "); i >= 0 {
+			w.pid, _ = strconv.Atoi(app[i+len(" pid "):])
+		}
+		ws = append(ws, w)
+		return nil
+	})
+	if len(ws) == 0 {
+		t.Fatal("no write of an entry was recorded")
+	}
+	return ws
+}
+
+// inFlightAtKills is the set of requests in flight at the kills, from the
+// record of every write of the entries' states: a request whose intent a
+// killed run committed and whose outcome it never committed. It fails t
+// when the record shows anything else than each intent followed by its
+// own run's outcome or, its run killed, by another run's recovery (sending
+// becomes unknown when the next holder takes the tenant): an intent left
+// sending by a run that was not killed, an unknown written by the run that
+// sent the request (this test's requests all get an answer), or an entry
+// that a run other than its sender changed otherwise.
+func inFlightAtKills(t *testing.T, ws []stateWrite, killed map[int]bool) map[journal.Key]bool {
+	t.Helper()
+	sender := map[journal.Key]int{} // pid of the run whose intent is pending
+	inFlight := map[journal.Key]bool{}
+	for _, w := range ws {
+		if w.pid == 0 {
+			t.Errorf("%s became %s by a connection that is not an nxbatch run's", w.key, w.state)
+			continue
+		}
+		p, pending := sender[w.key]
+		switch {
+		case w.state == journal.Sending:
+			if pending {
+				t.Errorf("%s: an intent of pid %d over a pending one of pid %d", w.key, w.pid, p)
+			}
+			sender[w.key] = w.pid
+			delete(inFlight, w.key) // a retried unknown would be sent again
+			continue
+		case !pending:
+			t.Errorf("%s became %s with no intent pending (pid %d)", w.key, w.state, w.pid)
+		case w.pid == p && w.state == journal.Unknown:
+			t.Errorf("%s: pid %d, which sent it, recorded its outcome as unknown", w.key, p)
+		case w.pid != p && w.state != journal.Unknown:
+			t.Errorf("%s: pid %d sent it, pid %d recorded it %s", w.key, p, w.pid, w.state)
+		case w.pid != p && !killed[p]:
+			t.Errorf("%s: pid %d turned it unknown, but pid %d, which sent it, was not killed", w.key, w.pid, p)
+		case w.pid != p:
+			inFlight[w.key] = true
+		}
+		delete(sender, w.key)
+	}
+	for k, p := range sender {
+		t.Errorf("%s is still sending (pid %d) after the last runs", k, p)
+	}
+	return inFlight
 }
 
 // leaseHolder is the pid of the process that holds the (one) tenant's

@@ -397,18 +397,14 @@ func TestReconcileKilled(t *testing.T) {
 // it was; with the token accepted again, a reconciliation settles it all.
 func TestReconcileUnauthorized(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{DropAfter: 0.1, Fail500: 0.05, Seed: 3})
-	w := newWorkspace(t, sb.URL)
-	input := writeSales(t, w.dir, 100, 340001)
-	w.nx(t, w.runArgs("--workers", "8", "--rate", "0", input)...)
-	before := recEntries(t, w)
-	unknown := unknownKeys(before, "venta")
-	recSleepUntil(recLastAttempt(before).Add(sendrules.Scale(time.Minute, scale) + 100*time.Millisecond))
-
+	// Every command goes through one proxy (one origin, one tenant); armed,
+	// it refuses the token on the third GET /comprobante.
 	target, _ := url.Parse(sb.URL)
 	rp := httputil.NewSingleHostReverseProxy(target)
 	var comps atomic.Int32
+	var armed atomic.Bool
 	px := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, nxapi.PathComprobante) && comps.Add(1) == 3 {
+		if armed.Load() && strings.HasPrefix(r.URL.Path, nxapi.PathComprobante) && comps.Add(1) == 3 {
 			rw.WriteHeader(http.StatusUnauthorized)
 			_, _ = rw.Write([]byte(`{"error":"Token invalido"}`))
 			return
@@ -416,9 +412,16 @@ func TestReconcileUnauthorized(t *testing.T) {
 		rp.ServeHTTP(rw, r)
 	}))
 	defer px.Close()
-	proxied := *w
-	proxied.baseURL = px.URL
-	res := proxied.nx(t, proxied.recArgs("--settle-after", "1m")...)
+	w := newWorkspace(t, px.URL)
+	input := writeSales(t, w.dir, 100, 340001)
+	w.nx(t, w.runArgs("--workers", "8", "--rate", "0", input)...)
+	before := recEntries(t, w)
+	unknown := unknownKeys(before, "venta")
+	recSleepUntil(recLastAttempt(before).Add(sendrules.Scale(time.Minute, scale) + 100*time.Millisecond))
+
+	armed.Store(true)
+	res := w.nx(t, w.recArgs("--settle-after", "1m")...)
+	armed.Store(false)
 	if res.code != 4 || !strings.Contains(res.stderr, "401") {
 		t.Fatalf("through the refusing proxy: exit %d, want 4 naming the 401\n%s", res.code, res)
 	}

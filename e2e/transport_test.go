@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
@@ -28,8 +27,13 @@ func closedPort(t *testing.T) string {
 
 // TestUnreachableAPIEndsQuickly: NX_BASE_URL at a port where nothing
 // listens, once for a tenant never seen and once for one the journal
-// knows: the run ends within seconds (time scale 1) with exit 4, names
-// NX_BASE_URL, leaves every row pending and writes the reports.
+// knows: the run stops (time scale 1) with exit 4, names NX_BASE_URL,
+// leaves every row pending, says why in summary.json and writes the
+// reports. "Quickly" is the breaker's count (sendrules.Breaker: 5 failures
+// to connect in a row), tested without a clock in pipeline's
+// TestUnreachableAPIStopsTheRun (at most a handful of attempts, under
+// synctest); this test does not time the process, so a loaded machine
+// cannot fail it.
 func TestUnreachableAPIEndsQuickly(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{})
 	known := newWorkspace(t, sb.URL)
@@ -56,11 +60,7 @@ func TestUnreachableAPIEndsQuickly(t *testing.T) {
 			}
 			input := writeSales(t, tc.w.dir, 40, 741001)
 			args := []string{"run", "--base-url", url, "--journal", tc.w.journal(), "--report-dir", tc.w.reportDir(), "--no-xlsx", input}
-			start := time.Now()
 			res := tc.w.nx(t, args...)
-			if took := time.Since(start); took > 10*time.Second {
-				t.Errorf("the run took %v, want under 10 s", took)
-			}
 			if res.code != 4 {
 				t.Errorf("exit %d, want 4\n%s", res.code, res)
 			}
@@ -81,8 +81,18 @@ func TestUnreachableAPIEndsQuickly(t *testing.T) {
 // TestRedirectsAreUnknown: a server that answers creating POSTs with 301,
 // 302, 303 or 307: every row is unknown (the sale may exist), the
 // redirect's target is never contacted (the token would go with it), and
-// a rerun sends nothing.
+// a rerun sends nothing and still reports every row unknown.
+//
+// The server answers the parameter reads as the sandbox would (its demo
+// /medios-pago), so the outcome does not depend on how fast the machine
+// is: whether a run finds the parameter window (60 s, 0.6 s at this time
+// scale) open after GET /config and fetches /medios-pago, or finds it
+// closed and leaves the payment methods unchecked, the rows are valid
+// either way. (Answering "{}" there made the rows invalid whenever a run
+// came more than 0.6 s after the previous parameter read: on a loaded
+// machine, the rerun always did.)
 func TestRedirectsAreUnknown(t *testing.T) {
+	medios := sandbox.DemoData().MediosPago
 	var targetHits atomic.Int64
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		targetHits.Add(1)
@@ -95,6 +105,8 @@ func TestRedirectsAreUnknown(t *testing.T) {
 				switch {
 				case r.Method == "GET" && r.URL.Path == nxapi.PathConfig:
 					json.NewEncoder(w).Encode(nxapi.Config{AppID: 42, Nombre: "redirige"})
+				case r.Method == "GET" && r.URL.Path == nxapi.PathMediosPago:
+					json.NewEncoder(w).Encode(medios)
 				case r.Method == "GET":
 					w.Write([]byte("{}"))
 				case r.Method == "POST":
@@ -116,8 +128,16 @@ func TestRedirectsAreUnknown(t *testing.T) {
 				}
 			}
 			sent := posts.Load()
+			if sent != 3 {
+				t.Errorf("%d POSTs, want one a sale (a redirect is never followed nor resent)", sent)
+			}
 			if res := w.nx(t, w.runArgs(input)...); res.code != 3 || posts.Load() != sent {
 				t.Errorf("rerun: exit %d, %d more POSTs; want 3 and none\n%s", res.code, posts.Load()-sent, res)
+			}
+			for _, r := range w.readReport(t, input) {
+				if r["result.status"] != "unknown" {
+					t.Errorf("rerun, row %s: %s %q, want still unknown", r["result.row"], r["result.status"], r["result.message"])
+				}
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/csv"
 	"encoding/xml"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -334,7 +333,7 @@ func expectedSum(t *testing.T, tc typedCase, name string) float64 {
 	}
 	v, ok := sums[tc.name+"/"+name]
 	if !ok {
-		t.Fatal(fmt.Sprintf("no expected sum for %s/%s", tc.name, name))
+		t.Fatalf("no expected sum for %s/%s", tc.name, name)
 	}
 	return v
 }

@@ -43,6 +43,7 @@ func (c *catalogPullCmd) Run(e *env) error {
 	if err != nil {
 		return catalogsFailed(err)
 	}
+	cn.observe()
 	return reportPull(e, pulled, l)
 }
 

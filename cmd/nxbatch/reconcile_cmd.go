@@ -228,7 +228,7 @@ func reconcileScope(e *env, cn *conn, ttl time.Duration, pointOfSale bool, l msg
 // every branch is read instead; a run's --reconcile, or a second
 // reconciliation, finds the window open.
 func worthAsking(cn *conn, branches int) bool {
-	next, err := cn.journal.NextAllowed(cn.tenant, catalog.WindowName)
+	next, err := cn.journal.NextAllowed(cn.client.CredentialHash(), catalog.WindowName)
 	if err != nil {
 		return false
 	}
@@ -239,7 +239,7 @@ func worthAsking(cn *conn, branches int) bool {
 // waiting for the shared parameter window (and saying so when the wait is
 // long), and returns the cache's snapshot.
 func pullParam(e *env, cn *conn, cache *catalog.Cache, name catalog.Name, ttl time.Duration, l msg.Lang) (catalog.Snapshot, error) {
-	if next, nerr := cn.journal.NextAllowed(cn.tenant, catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
+	if next, nerr := cn.journal.NextAllowed(cn.client.CredentialHash(), catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
 		say(e.stderr, msg.New("rec.waiting", msg.Duration(time.Until(next)), catalog.WindowName).In(l))
 	}
 	snap, pulled, err := cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{name}, MaxAge: ttl, Wait: true})

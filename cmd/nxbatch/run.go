@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
@@ -12,6 +13,7 @@ import (
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/validation"
+	"github.com/nxbatch/nxbatch/writers"
 )
 
 // connFlags say which API to talk to. The token is never a flag value: it
@@ -25,6 +27,8 @@ type connFlags struct {
 	// AllowInsecureHTTP lets a secret (the token, a webhook's shared
 	// secret) go over plain http to another host.
 	AllowInsecureHTTP bool `name:"allow-insecure-http" help:"Let a secret (the token; with webhooks set, the shared secret) travel over plain http:// to a host that is not this machine (refused otherwise)."`
+	// Tenant names the tenant a token belongs to, when only the user knows.
+	Tenant string `help:"Name of the tenant this token belongs to: an existing tenant's name records a new token for it (a rotation), a new name starts a tenant of its own. Needed only when nxbatch cannot tell (it says so); see journal tenants." env:"NXBATCH_TENANT"`
 }
 
 type runCmd struct {
@@ -76,7 +80,9 @@ func (c *runCmd) Run(e *env) error {
 	need := runner.Need(files)
 	rep := reporter{e: e, c: c, l: l, started: started}
 
-	if err := cn.resolve(e.ctx, true); err != nil {
+	err = cn.resolve(e.ctx, true)
+	rep.api = cn.api()
+	if err != nil {
 		if errors.Is(err, journal.ErrLocked) {
 			// Another run has this tenant: its reports are not ours to
 			// overwrite (as when a bbolt journal is locked at the start).
@@ -91,10 +97,17 @@ func (c *runCmd) Run(e *env) error {
 		return rep.stopped(files, stopReason(err, cn), stopErr, code)
 	}
 
-	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
+	cache := cn.catalogs(c.CatalogTTL)
+	// A catalog never fetched for this tenant is waited for, not skipped:
+	// without it ids nobody checked would be sent (validate skips it).
+	cache.WaitMissing = func(n catalog.Name, next time.Time) {
+		say(e.stderr, msg.New("run.catalogwait", string(n), msg.Duration(time.Until(next)), next.Format("15:04:05")).In(l))
+	}
+	cat, notes, err := cache.Get(e.ctx, need)
 	for _, n := range notes {
 		say(e.stderr, n.In(l))
 	}
+	cn.observe()
 	if errors.Is(err, apiclient.ErrUnauthorized) {
 		for _, f := range files {
 			f.Validate(nil, false)
@@ -150,6 +163,9 @@ func stopReason(err error, cn *conn) msg.Message {
 	if errors.Is(err, apiclient.ErrUnauthorized) {
 		return msg.New("sub.unauthorized")
 	}
+	if m, ok := tenantRefusal(err); ok {
+		return m
+	}
 	return msg.New("sub.unreachable", cn.client.BaseURL(), msg.CauseOf(err))
 }
 
@@ -159,6 +175,7 @@ type reporter struct {
 	c       *runCmd
 	l       msg.Lang
 	started time.Time
+	api     *writers.API
 }
 
 // stopped marks what was not sent as pending (why says why, when the run
@@ -167,7 +184,7 @@ type reporter struct {
 func (r reporter) stopped(files []*pipeline.File, why msg.Message, stopErr error, code int) error {
 	written, err := runner.Report(files, why, runner.ReportOptions{Names: reportNames(r.e, files, r.c.ReportDir, r.l),
 		ReportOptions: pipeline.ReportOptions{Dir: r.c.ReportDir, Lang: r.l, Command: "run",
-			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX}})
+			Tool: "nxbatch " + version, Started: r.started, NoXLSX: r.c.NoXLSX, API: r.api}})
 	for _, w := range written {
 		rows, f, paths := w.Rows, w.File, w.Paths
 		printFileSummary(r.e, f.Path, rows, paths, r.l)

@@ -13,8 +13,9 @@ import (
 )
 
 // sandboxTemplateScale is the time scale of the sandbox `template
-// --sandbox` starts: that sandbox is fresh and private to the command, so
-// shrinking its windows (and ours with it) lets one run fetch every
+// --sandbox` starts: that sandbox is nxbatch's own test tenant, and the
+// windows it takes end by this scale even for the next run over its saved
+// state, so shrinking its windows (and ours with it) lets one run fetch every
 // catalog a template needs instead of waiting a minute between them.
 const sandboxTemplateScale = 0.001
 

@@ -110,10 +110,13 @@ func TestCatalogPullShowsWhatWasSkipped(t *testing.T) {
 	dir := t.TempDir()
 	jr := filepath.Join(dir, "journal")
 	var out, errOut bytes.Buffer
-	if err := run(testEnv(&out, &errOut), []string{"catalog", "pull", "--sandbox", "--journal", jr, "--only", "medios-pago,motivos"}); err != nil {
+	// The embedded sandbox answers medios-pago in-process, without the
+	// window; depositos takes it, and puntos-venta finds it closed.
+	if err := run(testEnv(&out, &errOut), []string{"catalog", "pull", "--sandbox", "--journal", jr, "--only", "medios-pago,depositos,puntos-venta"}); err != nil {
 		t.Fatalf("pull: %v\n%s", err, errOut.String())
 	}
-	for _, want := range []string{"medios-pago: actualizado desde la API", "motivos: no se consultó (la API permite una consulta de parámetros por minuto", "nxbatch catalog pull --only motivos"} {
+	for _, want := range []string{"medios-pago: tomado del sandbox embebido", "depositos: actualizado desde la API",
+		"puntos-venta: no se consultó (la API permite una consulta de parámetros por minuto", "nxbatch catalog pull --only puntos-venta"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("pull output lacks %q:\n%s", want, out.String())
 		}
@@ -122,7 +125,7 @@ func TestCatalogPullShowsWhatWasSkipped(t *testing.T) {
 	if err := run(testEnv(&out, &errOut), []string{"catalog", "show", "--sandbox", "--offline", "--journal", jr}); err != nil {
 		t.Fatalf("show: %v", err)
 	}
-	for _, want := range []string{"10  Banco Nación CC", "todavía no se consultó: ejecute nxbatch catalog pull --only motivos"} {
+	for _, want := range []string{"10  Banco Nación CC", "todavía no se consultó: ejecute nxbatch catalog pull --only puntos-venta"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("show output lacks %q:\n%s", want, out.String())
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/validation"
+	"github.com/nxbatch/nxbatch/writers"
 )
 
 // inputFlags say how input files are read; shared by validate and run.
@@ -122,10 +123,11 @@ type validateCmd struct {
 
 // apiCatalogs fetches (or reuses from the per-tenant cache) the catalogs the
 // files need, when a connection is configured. Any problem only means the
-// catalog checks are skipped, which the notes say.
-func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *validation.Catalog {
+// catalog checks are skipped, which the notes say. The API it asked, with
+// its tenant once known, is named in the reports.
+func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) (*validation.Catalog, *writers.API) {
 	if c.Offline || (c.BaseURL == "" && !c.Sandbox) {
-		return nil
+		return nil, nil
 	}
 	need := catalog.Need{}
 	for _, f := range files {
@@ -137,12 +139,12 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *v
 	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags, journal.Options{}, l)
 	if err != nil {
 		say(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
-		return nil
+		return nil, nil
 	}
 	defer cn.Close()
 	if err := cn.resolve(e.ctx, false); err != nil {
 		say(e.stderr, msg.New("cmd.nocatalog", cn.resolveError(err).Error()).In(l))
-		return nil
+		return nil, cn.api()
 	}
 	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
 	for _, n := range notes {
@@ -150,9 +152,9 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) *v
 	}
 	if err != nil {
 		say(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
-		return nil
+		return nil, cn.api()
 	}
-	return cat
+	return cat, cn.api()
 }
 
 // Run validates every file and writes its reports.
@@ -181,8 +183,9 @@ func (c *validateCmd) Run(e *env) error {
 		}
 		files = append(files, f)
 	}
+	var api *writers.API
 	if cat == nil {
-		cat = c.apiCatalogs(e, files, l)
+		cat, api = c.apiCatalogs(e, files, l)
 	}
 	if cat == nil && c.BaseURL == "" && !c.Sandbox && len(files) > 0 {
 		// Nothing to check ids against: say so, rather than let "valid"
@@ -194,7 +197,7 @@ func (c *validateCmd) Run(e *env) error {
 		f.Validate(cat, false)
 		printPlan(e, f, l)
 		paths, err := f.WriteReports(pipeline.ReportOptions{Dir: c.ReportDir, Lang: l, Command: "validate",
-			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX, Name: names[f.Path]})
+			Tool: "nxbatch " + version, Started: started, NoXLSX: c.NoXLSX, Name: names[f.Path], API: api})
 		if err != nil {
 			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.reports.failed", f.Path, msg.CauseText(err, l)), Err: err}}
 		}
