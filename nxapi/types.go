@@ -31,6 +31,15 @@ const (
 	PathVentaItems    = Base + "/exportar/ventaitems/paginado"
 	PathCompraTotales = Base + "/exportar/compratotales/paginado"
 	PathCompraItems   = Base + "/exportar/compraitems/paginado"
+	// The article catalog: grouped (GetData) and one record per variant
+	// (GetDataCurva); the vendor writes them with capitals, and the API
+	// matches paths without regard to case.
+	PathGetData      = Base + "/GetData"
+	PathGetDataCurva = Base + "/GetDataCurva"
+	// The non-paginated exports that share the masses window with the
+	// article catalog.
+	PathExportStock      = Base + "/exportar/stock"
+	PathVentaItemsMasiva = Base + "/exportar/ventaitems"
 )
 
 // TokenHeader carries the integration token on every request.
@@ -526,12 +535,23 @@ type StockDeposito struct {
 	Unidades   Decimal `json:"unidades"`
 }
 
-// ArticuloConCurva is the flat event record, one per variant.
+// TalleColor says which variant dimensions an article has.
+const (
+	SinCurva      = 0 // no variants
+	SoloTalles    = 1 // sizes
+	SoloColores   = 2 // colours
+	TallesColores = 3 // sizes and colours
+)
+
+// ArticuloConCurva is the flat record, one per variant: GetDataCurva's
+// answer and the webhook's "curva" events.
 type ArticuloConCurva struct {
 	ArticuloID     int64           `json:"articuloId"`
 	Codigo         string          `json:"codigo,omitempty"`
 	Descripcion    string          `json:"descripcion,omitempty"`
+	DescripcionWeb string          `json:"descripcionWeb,omitempty"`
 	Nombre         string          `json:"nombre,omitempty"`
+	TalleColor     int             `json:"talleColor,omitempty"`
 	Precio1        *Decimal        `json:"precio1,omitempty"`
 	Precio2        *Decimal        `json:"precio2,omitempty"`
 	Precio3        *Decimal        `json:"precio3,omitempty"`
@@ -540,7 +560,11 @@ type ArticuloConCurva struct {
 	ColorID        int64           `json:"colorId,omitempty"`
 	TalleID        int64           `json:"talleId,omitempty"`
 	ColorNombre    string          `json:"colorNombre,omitempty"`
+	ColorCodigo    string          `json:"colorCodigo,omitempty"`
+	ColorHex       string          `json:"colorHex,omitempty"`
 	TalleNombre    string          `json:"talleNombre,omitempty"`
+	TalleCodigo    string          `json:"talleCodigo,omitempty"`
+	CodigoBarras   string          `json:"codigoBarras,omitempty"`
 	Unidades       Decimal         `json:"unidades"`
 	Eliminado      bool            `json:"eliminado,omitempty"`
 	StockDepositos []StockDeposito `json:"stockDepositos,omitempty"`
@@ -552,26 +576,34 @@ type Curva struct {
 	ColorID        int64           `json:"colorId,omitempty"`
 	TalleID        int64           `json:"talleId,omitempty"`
 	ColorNombre    string          `json:"colorNombre,omitempty"`
+	ColorCodigo    string          `json:"colorCodigo,omitempty"`
+	ColorHex       string          `json:"colorHex,omitempty"`
 	TalleNombre    string          `json:"talleNombre,omitempty"`
+	TalleCodigo    string          `json:"talleCodigo,omitempty"`
+	CodigoBarras   string          `json:"codigoBarras,omitempty"`
 	Unidades       Decimal         `json:"unidades"`
 	StockDepositos []StockDeposito `json:"stockDepositos,omitempty"`
 }
 
-// Articulo is the grouped event record.
+// Articulo is the grouped record: GetData's answer and the webhook's
+// "objeto" events.
 type Articulo struct {
-	ArticuloID  int64    `json:"articuloId"`
-	Codigo      string   `json:"codigo,omitempty"`
-	Descripcion string   `json:"descripcion,omitempty"`
-	Nombre      string   `json:"nombre,omitempty"`
-	Precio1     *Decimal `json:"precio1,omitempty"`
-	Precio2     *Decimal `json:"precio2,omitempty"`
-	Precio3     *Decimal `json:"precio3,omitempty"`
-	Precio4     *Decimal `json:"precio4,omitempty"`
-	Precio5     *Decimal `json:"precio5,omitempty"`
-	StockTotal  Decimal  `json:"stockTotal"`
-	Curva       []Curva  `json:"curva"`
-	Tags        []Text   `json:"tags,omitempty"`
-	Eliminado   bool     `json:"eliminado,omitempty"`
+	ArticuloID     int64    `json:"articuloId"`
+	Codigo         string   `json:"codigo,omitempty"`
+	Descripcion    string   `json:"descripcion,omitempty"`
+	DescripcionWeb string   `json:"descripcionWeb,omitempty"`
+	Nombre         string   `json:"nombre,omitempty"`
+	TalleColor     int      `json:"talleColor,omitempty"`
+	Precio1        *Decimal `json:"precio1,omitempty"`
+	Precio2        *Decimal `json:"precio2,omitempty"`
+	Precio3        *Decimal `json:"precio3,omitempty"`
+	Precio4        *Decimal `json:"precio4,omitempty"`
+	Precio5        *Decimal `json:"precio5,omitempty"`
+	StockTotal     Decimal  `json:"stockTotal"`
+	Imagen         string   `json:"imagen,omitempty"`
+	Curva          []Curva  `json:"curva"`
+	Tags           []Text   `json:"tags,omitempty"`
+	Eliminado      bool     `json:"eliminado,omitempty"`
 }
 
 // ID is a numeric id that tolerates null, a float form ("12.0") and a

@@ -74,10 +74,14 @@ const (
 	// WebhookWrite: create, edit and delete share one window, 30 s
 	// production, 3 s test.
 	WebhookWrite Window = "webhooks-write"
+	// Masses: the article catalog (GetData, GetDataCurva) and the
+	// non-paginated exports (exportar/stock, exportar/ventaitems) share
+	// one 10-minute window in both environments (spec 8).
+	Masses Window = "masas"
 )
 
 // Windows lists every rate window, for tables and tests.
-var Windows = []Window{Stock, Params, Comprobante, Exports, WebhookList, WebhookWrite}
+var Windows = []Window{Stock, Params, Comprobante, Exports, WebhookList, WebhookWrite, Masses}
 
 // Limit is the unscaled length of window w in environment e.
 func (e Env) Limit(w Window) time.Duration {
@@ -95,6 +99,8 @@ func (e Env) Limit(w Window) time.Duration {
 		return pick(test, 3*time.Second, 10*time.Second)
 	case WebhookWrite:
 		return pick(test, 3*time.Second, 30*time.Second)
+	case Masses:
+		return 10 * time.Minute
 	}
 	return 0
 }
@@ -119,6 +125,8 @@ func WindowOf(method, path string) Window {
 		return Comprobante
 	case method == "GET" && isExportPath(path):
 		return Exports
+	case method == "GET" && isMassPath(path):
+		return Masses
 	case path == nxapi.PathWebhooks && method == "GET":
 		return WebhookList
 	case path == nxapi.PathWebhooks || strings.HasPrefix(path, nxapi.PathWebhooks+"/"):
@@ -134,7 +142,12 @@ var ParamPaths = []string{nxapi.PathConfig, nxapi.PathDepositos, nxapi.PathMedio
 // ExportPaths are the paginated exports that share the Exports window.
 var ExportPaths = []string{nxapi.PathVentaTotales, nxapi.PathVentaItems, nxapi.PathCompraTotales, nxapi.PathCompraItems}
 
+// MassPaths are the article catalog and the non-paginated exports, which
+// share the Masses window.
+var MassPaths = []string{nxapi.PathGetData, nxapi.PathGetDataCurva, nxapi.PathExportStock, nxapi.PathVentaItemsMasiva}
+
 func isParamPath(p string) bool  { return contains(ParamPaths, p) }
+func isMassPath(p string) bool   { return contains(MassPaths, p) }
 func isExportPath(p string) bool { return contains(ExportPaths, p) }
 
 func contains(list []string, s string) bool {
