@@ -18,3 +18,12 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	register(map[string]Text{
+		"cnt.jrn.equal": {
+			ES: "conteo igual al stock del ERP: no se envió nada",
+			EN: "count equal to the ERP's stock: nothing was sent",
+		},
+	})
+}
