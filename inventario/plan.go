@@ -139,20 +139,18 @@ func Prepare(ctx context.Context, j Journal, r StockReader, counts []Count, o Op
 	if err := p.settle(j, counts); err != nil {
 		return nil, err
 	}
-	deps := p.warehouses()
-	if len(deps) == 0 {
-		return p, nil
-	}
-	snaps, err := p.read(ctx, r, deps)
-	if err != nil {
-		return nil, err
-	}
-	if o.MissingAsZero {
-		if err := p.addMissing(j, deps, snaps); err != nil {
+	if deps := p.warehouses(); len(deps) > 0 {
+		snaps, err := p.read(ctx, r, deps)
+		if err != nil {
 			return nil, err
 		}
+		if o.MissingAsZero {
+			if err := p.addMissing(j, deps, snaps); err != nil {
+				return nil, err
+			}
+		}
+		p.compare(snaps)
 	}
-	p.compare(snaps)
 	p.pack()
 	return p, nil
 }
