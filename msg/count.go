@@ -27,3 +27,93 @@ func init() {
 		},
 	})
 }
+
+// What becomes of each counted row, and the plan's head.
+func init() {
+	register(map[string]Text{
+		"cnt.row.send": {
+			ES: "contado %s, el ERP tenía %s (leído el %s): se envía %s de %s en el movimiento %d",
+			EN: "counted %s, the ERP had %s (read on %s): %s of %s is sent in movement %d",
+		},
+		"cnt.row.retry": {
+			ES: "contado %s: se vuelve a enviar la misma línea que antes (%s de %s, calculada contra el stock leído el %s), sin recalcular (--retry-unknown)",
+			EN: "counted %s: the same line as before is sent again (%s of %s, worked out against the stock read on %s), not recomputed (--retry-unknown)",
+		},
+		"cnt.row.equal": {
+			ES: "contado %s, igual al stock del ERP leído el %s: no se envía nada",
+			EN: "counted %s, equal to the ERP's stock read on %s: nothing is sent",
+		},
+		"cnt.row.done": {
+			ES: "ya aplicado el %s: contado %s, el ERP tenía %s, se envió %s de %s (%s); no se vuelve a calcular ni a enviar",
+			EN: "already applied on %s: counted %s, the ERP had %s, %s of %s was sent (%s); it is neither recomputed nor sent again",
+		},
+		"cnt.row.done.equal": {
+			ES: "ya aplicado el %s: contado %s, igual al stock del ERP leído el %s, no hubo nada que enviar; no se vuelve a calcular",
+			EN: "already applied on %s: counted %s, equal to the ERP's stock read on %s, there was nothing to send; it is not recomputed",
+		},
+		"cnt.row.conflict": {
+			ES: "esta fila ya se aplicó el %s con %s contados (el ERP tenía %s): %s. Ahora dice %s y no se envía nada: si es un conteo nuevo, cárguelo con otra fecha o detalle; si no, deje la cantidad que se envió",
+			EN: "this row was already applied on %s with %s counted (the ERP had %s): %s. It now says %s and nothing is sent: if it is a new count, load it with another fecha or detalle; if not, put back the quantity that was sent",
+		},
+		"cnt.sent.line": {
+			ES: "se envió %s de %s (%s)",
+			EN: "%s of %s was sent (%s)",
+		},
+		"cnt.sent.nothing": {
+			ES: "no se envió nada porque era igual al stock",
+			EN: "nothing was sent because it equalled the stock",
+		},
+		"cnt.sent.unknown": {
+			ES: "%s de %s",
+			EN: "%s of %s",
+		},
+		"cnt.row.unknown": {
+			ES: "no se sabe si la API recibió el movimiento de esta fila (%s): no se recalcula ni se reenvía hasta que lo resuelva, después de revisar el ERP, con %s",
+			EN: "it is not known whether the API received this row's movement (%s): it is neither recomputed nor sent again until you settle it, after checking the ERP, with %s",
+		},
+		"cnt.row.added": {
+			ES: "agregada por --faltantes-en-cero: no figura en el conteo y el ERP tenía %s en el depósito %d, así que se cuenta como 0. %s",
+			EN: "added by --faltantes-en-cero: it is not in the count and the ERP had %s in warehouse %d, so it is counted as 0. %s",
+		},
+		"cnt.mov.id": {
+			ES: "movimiento %d",
+			EN: "movement %d",
+		},
+		"cnt.mov.key": {
+			ES: "envío %s del diario",
+			EN: "journal request %s",
+		},
+		"cnt.plan.rows": {
+			ES: "Conteo. Filas contadas: %d. Con diferencia: %d (ingresos: %d, egresos: %d), en solicitudes de movimiento: %d. Iguales al stock del ERP: %d. Ya aplicadas: %d. En conflicto: %d. Desconocidas: %d",
+			EN: "Count. Rows counted: %d. With a difference: %d (in: %d, out: %d), in movement requests: %d. Equal to the ERP's stock: %d. Already applied: %d. In conflict: %d. Unknown: %d",
+		},
+		"cnt.plan.added": {
+			ES: "Variantes con stock en los depósitos contados que no figuran en el conteo y se cuentan como 0 (--faltantes-en-cero): %d, cada una listada con su fila agregada",
+			EN: "Variants with stock in the counted warehouses that are not in the count and are counted as 0 (--faltantes-en-cero): %d, each listed as an added row",
+		},
+		"cnt.plan.noreads": {
+			ES: "No hizo falta leer el stock del ERP: ninguna fila queda por calcular",
+			EN: "The ERP's stock did not need reading: no row is left to work out",
+		},
+		"cnt.plan.willread": {
+			ES: "Se leerá el stock del ERP. Lecturas: %d, que llevan al menos %s (la ventana de consultas masivas permite una cada %s)",
+			EN: "The ERP's stock will be read. Reads: %d, taking at least %s (the masses window allows one every %s)",
+		},
+		"cnt.plan.reads": {
+			ES: "Stock del ERP. Lecturas: %d, que llevaron al menos %s",
+			EN: "The ERP's stock. Reads: %d, taking at least %s",
+		},
+		"cnt.plan.read.all": {
+			ES: "  todos los depósitos, leídos el %s",
+			EN: "  every warehouse, read on %s",
+		},
+		"cnt.plan.read.dep": {
+			ES: "  depósito %d, leído el %s",
+			EN: "  warehouse %d, read on %s",
+		},
+		"cnt.plan.against": {
+			ES: "Las diferencias se toman contra el stock del ERP leído en ese momento: lo vendido o movido entre el conteo y la lectura aparece como diferencia del conteo; revíselo antes de enviar",
+			EN: "The differences are taken against the ERP's stock as read at that time: whatever was sold or moved between the count and the read shows as a difference of the count; check it before sending",
+		},
+	})
+}
