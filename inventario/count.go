@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
@@ -157,4 +158,27 @@ func (j Journaled) Moved() nxapi.Decimal {
 		return -*j.Linea.Cantidad
 	}
 	return *j.Linea.Cantidad
+}
+
+// Repeated finds the variants counted twice among counts (rows of one
+// file): for each later row, the index of the first row that counted the
+// same variant of the same warehouse. A count says what there is, so a
+// second row of one variant is an error, never a second movement.
+func Repeated(counts []Count) map[int]int {
+	first := make(map[Variant]int, len(counts))
+	dups := map[int]int{}
+	for i, c := range counts {
+		if f, seen := first[c.Variant]; seen {
+			dups[i] = f
+			continue
+		}
+		first[c.Variant] = i
+	}
+	return dups
+}
+
+// RepeatedMessage is the error of a row that counts v again, naming the
+// spreadsheet row that counted it first.
+func RepeatedMessage(v Variant, firstRow int) msg.Message {
+	return msg.New("cnt.repeated", v.ArticuloID, v.TalleID, v.ColorID, v.DepositoID, firstRow)
 }

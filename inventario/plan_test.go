@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
@@ -318,5 +320,23 @@ func TestHashIsOverTheCount(t *testing.T) {
 		if x.Hash() == c.Hash() {
 			t.Errorf("changing %s keeps the hash", name)
 		}
+	}
+}
+
+func TestRepeated(t *testing.T) {
+	counts := []Count{
+		count("a", 1, 100, 0, 0, "1"),
+		count("b", 1, 101, 5, 9, "1"),
+		count("c", 2, 100, 0, 0, "1"), // another warehouse: not repeated
+		count("d", 1, 101, 5, 9, "2"), // b again
+		count("e", 1, 101, 6, 9, "2"), // another size
+		count("f", 1, 101, 5, 9, "0"), // b a third time
+	}
+	got := Repeated(counts)
+	if len(got) != 2 || got[3] != 1 || got[5] != 1 {
+		t.Errorf("Repeated = %v, want rows 3 and 5 naming 1", got)
+	}
+	if s := RepeatedMessage(counts[3].Variant, 7).In(msg.ES); !strings.Contains(s, "artículo 101 (talle 5, color 9) del depósito 1 ya se contó en la fila 7") {
+		t.Errorf("message %q", s)
 	}
 }

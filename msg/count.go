@@ -117,3 +117,25 @@ func init() {
 		},
 	})
 }
+
+// A count's rows, checked before anything is read or sent.
+func init() {
+	register(map[string]Text{
+		"val.count.required": {
+			ES: "%s está vacío: escriba la cantidad contada (0 si no hay ninguno)",
+			EN: "%s is empty: write the counted quantity (0 if there are none)",
+		},
+		"val.count.negative": {
+			ES: "%s vale %s: la cantidad contada no puede ser negativa; escriba lo que hay (0 si no hay ninguno) y nxbatch calcula la diferencia con el ERP",
+			EN: "%s is %s: a counted quantity cannot be negative; write what there is (0 if there are none) and nxbatch works out the difference with the ERP",
+		},
+		"val.count.deposito": {
+			ES: "el depósito %d no es de las sucursales de la integración, así que no se puede contar ni mover por la API; depósitos válidos: %s",
+			EN: "warehouse %d does not belong to the integration's branches, so it cannot be counted nor moved through the API; valid warehouses: %s",
+		},
+		"cnt.repeated": {
+			ES: "el artículo %d (talle %d, color %d) del depósito %d ya se contó en la fila %d: deje una sola fila por artículo y variante, con el total contado",
+			EN: "article %d (size %d, colour %d) of warehouse %d was already counted on row %d: keep one row per article and variant, with the total counted",
+		},
+	})
+}
