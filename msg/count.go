@@ -139,3 +139,17 @@ func init() {
 		},
 	})
 }
+
+// Working a count out before sending.
+func init() {
+	register(map[string]Text{
+		"cnt.read.failed": {
+			ES: "no se pudo leer el stock del ERP para calcular las diferencias del conteo, así que no se envió nada del conteo: %s",
+			EN: "the ERP's stock could not be read to work out the count's differences, so nothing of the count was sent: %s",
+		},
+		"cnt.notread": {
+			ES: "no se leyó el stock del ERP, así que no se calculó la diferencia de esta fila ni se envió nada: vuelva a ejecutar el envío",
+			EN: "the ERP's stock was not read, so this row's difference was not worked out and nothing was sent: run the sending again",
+		},
+	})
+}

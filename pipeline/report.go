@@ -87,7 +87,7 @@ func (sh *Sheet) untyped() bool { return !sh.Info.RawNumbers }
 // there, for the columns whose text promote gives a type.
 func (sh *Sheet) typeColumns() map[int]schema.Type {
 	out := map[int]schema.Type{}
-	for _, c := range sh.Kind.Columns() {
+	for _, c := range sh.Layout.Columns() {
 		if c.Type != schema.Number && c.Type != schema.Date {
 			continue
 		}

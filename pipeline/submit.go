@@ -128,6 +128,14 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 	for _, f := range files {
 		for _, sh := range f.Sheets {
 			var err error
+			if sh.Layout != nil && sh.Layout.Count {
+				if !sh.prepared {
+					sh.prepareCountUnread()
+				}
+				sh.prepared = true
+				n += len(sh.sends())
+				continue
+			}
 			if sh.Kind == schema.Stock {
 				err = prepareStock(f, sh, j, o, seen)
 			} else {
@@ -337,6 +345,10 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 			}
 		}
 	}
+	if err := recordEqual(files, j); err != nil {
+		s.fatal(&msg.Error{Msg: msg.New("sub.journal.intent", "conteo", msg.CauseOf(err)), Err: err})
+		stock, parallel = nil, nil
+	}
 	if len(stock) > 0 {
 		next, err := j.NextAllowed(o.Tenant, string(sendrules.Stock))
 		if err != nil {
@@ -518,7 +530,7 @@ func units(jb job) []journal.Unit {
 	out := make([]journal.Unit, len(jb.s.Units))
 	for k, u := range jb.s.Units {
 		res := u.Result()
-		out[k] = journal.Unit{ID: u.Key, BodyHash: res.BodyHash, Body: string(res.Body), Source: rowSource(jb.sh, u.Rows[0])}
+		out[k] = journal.Unit{ID: u.Key, BodyHash: res.BodyHash, Body: string(res.Body), Source: journalUnitSource(jb.sh, u)}
 	}
 	return out
 }
