@@ -1,0 +1,73 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nxbatch/nxbatch/inventario"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/nxapi"
+)
+
+// TestCountMissingAsZero: --faltantes-en-cero sends the unlisted variants
+// of the counted warehouse to 0, as rows of their own that the journal
+// keeps with the option as their source; other warehouses are untouched;
+// a rerun sends nothing.
+func TestCountMissingAsZero(t *testing.T) {
+	j := openJournal(t)
+	send := &fakeSender{answer: okAnswers}
+	st := erpOf()
+	st.units[inventario.Variant{DepositoID: 2, ArticuloID: 100}] = nxapi.DecimalFromInt(5) // another warehouse
+	content := "depositoId,motivoId,articuloId,Conteo\n1,3,100,12\n"
+	o := fastOptions()
+	work := func() *File {
+		f := load(t, "conteo.csv", content, LoadOptions{MaxArticulos: 500})
+		if err := PrepareCounts(context.Background(), []*File{f}, j, o, CountOptions{Stock: st, MissingAsZero: true}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Prepare([]*File{f}, j, o); err != nil {
+			t.Fatal(err)
+		}
+		if res := Submit(context.Background(), []*File{f}, send, j, o); res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		return f
+	}
+	f := work()
+	added := f.Sheets[0].CountAdded()
+	// 101/5/9 (8), 101/6/9 (4) and 102 (7) of warehouse 1 are not listed.
+	if len(added) != 3 || send.count("stock") != 2 {
+		t.Fatalf("%d added rows, %d movements; want 3 and 2 (the ingreso of row 2, the egresos)", len(added), send.count("stock"))
+	}
+	for _, r := range added {
+		if r.Status != StatusOK {
+			t.Errorf("added row %s: %s", r.Key, r.Status)
+		}
+	}
+	if b := send.bodies["stock"][1]; !strings.Contains(b, `"tipo":7`) || strings.Count(b, "articuloId") != 3 || strings.Contains(b, `"depositoId":2`) {
+		t.Errorf("egreso body %s", b)
+	}
+	units, _, err := j.Units(o.Tenant, "stock", []string{added[0].Key})
+	if err != nil || !strings.Contains(units[added[0].Key].Source, "--faltantes-en-cero") {
+		t.Errorf("added unit journaled as %+v (%v)", units[added[0].Key], err)
+	}
+	var lines []string
+	for _, m := range f.Sheets[0].CountSummary(10 * time.Minute) {
+		lines = append(lines, m.In(msg.ES))
+	}
+	if p := f.Sheets[0].CountPlan(); p == nil || len(p.Lines) != 4 || !strings.Contains(strings.Join(lines, "\n"), "(--faltantes-en-cero): 3") {
+		t.Errorf("plan summary:\n%s", strings.Join(lines, "\n"))
+	}
+	// Every unlisted variant is now at 0 in the ERP: a rerun sends nothing.
+	for _, v := range []inventario.Variant{{DepositoID: 1, ArticuloID: 101, TalleID: 5, ColorID: 9},
+		{DepositoID: 1, ArticuloID: 101, TalleID: 6, ColorID: 9}, {DepositoID: 1, ArticuloID: 102}} {
+		st.units[v] = 0
+	}
+	st.units[inventario.Variant{DepositoID: 1, ArticuloID: 100}] = nxapi.DecimalFromInt(12)
+	work()
+	if send.count("stock") != 2 {
+		t.Errorf("the rerun sent %d movements", send.count("stock")-2)
+	}
+}
