@@ -153,3 +153,12 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	register(map[string]Text{
+		"cnt.row.outcome": {
+			ES: "%s. %s",
+			EN: "%s. %s",
+		},
+	})
+}

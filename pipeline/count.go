@@ -29,6 +29,9 @@ type countSheet struct {
 	// holds; their Key is the added row's identity.
 	added   []*Request
 	sources map[*Request]string // journal sources of the added rows
+	// lines say, for each row sent, its count, the ERP's stock, the
+	// difference and its movement: kept in its outcome once answered.
+	lines map[*Request]msg.Message
 }
 
 // CountOptions configure the working out of count sheets.
@@ -149,7 +152,7 @@ func (sh *Sheet) prepareCount(ctx context.Context, j Journal, o SubmitOptions, c
 		return &msg.Error{Msg: msg.New("cnt.read.failed", msg.CauseOf(err)), Err: err}
 	}
 	sh.count.plan = p
-	sh.count.added, sh.count.sources = nil, map[*Request]string{}
+	sh.count.added, sh.count.sources, sh.count.lines = nil, map[*Request]string{}, map[*Request]msg.Message{}
 	byLine := make([]*Request, len(p.Lines))
 	copy(byLine, reqs)
 	for i := len(reqs); i < len(p.Lines); i++ {
@@ -166,6 +169,7 @@ func (sh *Sheet) prepareCount(ctx context.Context, j Journal, o SubmitOptions, c
 		case inventario.Send:
 			r.Status = StatusPending
 			r.Record().Outcome = why
+			sh.count.lines[r] = why
 		case inventario.Equal:
 			r.Conclude(StatusSkipped, why)
 		case inventario.Done:
@@ -219,6 +223,19 @@ func recordEqual(files []*File, j Journal) error {
 		}
 	}
 	return nil
+}
+
+// countOutcome is what a sent row's report says once its movement is
+// answered: the outcome, then for a count's row what it was worked out
+// from (counted, the ERP's stock, the difference and its movement).
+func (sh *Sheet) countOutcome(u *Request, outcome msg.Message) msg.Message {
+	if sh.count == nil {
+		return outcome
+	}
+	if line, ok := sh.count.lines[u]; ok {
+		return msg.New("cnt.row.outcome", outcome, line)
+	}
+	return outcome
 }
 
 // countSource is the journal source of an added count row, which no input

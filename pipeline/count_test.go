@@ -85,8 +85,8 @@ func TestCountFileExactlyOnce(t *testing.T) {
 	f := runCount(t, countFile, j, send, st)
 	rows := rowTexts(f)
 	for row, parts := range map[int][]string{
-		2: {"ok"},
-		3: {"ok"},
+		2: {"ok", "contado 12, el ERP tenía 10", "se envía INGRESO_STOCK de 2 en el movimiento 1"},
+		3: {"ok", "contado 3, el ERP tenía 8", "EGRESO_STOCK de 5 en el movimiento 2"},
 		4: {"skipped", "igual al stock del ERP", "no se envía nada"},
 		5: {"invalid", "cantidad contada no puede ser negativa"},
 		6: {"invalid", "artículo 101 (talle 5, color 9) del depósito 1 ya se contó en la fila 3"},

@@ -634,7 +634,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		status, outcome = StatusUnknown, msg.New("sub.unknown", reason, resolveHint(jb.key))
 	}
 	for _, u := range jb.s.Units {
-		u.Conclude(status, outcome)
+		u.Conclude(status, jb.sh.countOutcome(u, outcome))
 		res := u.Record()
 		res.FacturaID, res.Numero, res.PVNumero = fid, num, pv
 	}
