@@ -162,3 +162,12 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	register(map[string]Text{
+		"cnt.duprun": {
+			ES: "este artículo y variante del mismo depósito ya se cuenta en %s, en esta misma ejecución: se envía solo ese conteo; deje el artículo en un solo archivo",
+			EN: "this article and variant of the same warehouse is already counted in %s, in this same run: only that count is sent; keep the article in one file only",
+		},
+	})
+}

@@ -121,12 +121,15 @@ func HasCounts(files []*File) bool {
 // sends. Nothing is sent nor journaled here. A read that fails returns its
 // error and leaves the sheet unprepared: nothing of it is sent.
 func PrepareCounts(ctx context.Context, files []*File, j Journal, o SubmitOptions, c CountOptions) error {
+	// A variant counted by two sheets of one run would move twice, both
+	// differences taken against the same stock: the later is a conflict.
+	seen := map[inventario.Variant]string{}
 	for _, f := range files {
 		for _, sh := range f.Sheets {
 			if !sh.Layout.Count || sh.count == nil {
 				continue
 			}
-			if err := sh.prepareCount(ctx, j, o, c); err != nil {
+			if err := sh.prepareCount(ctx, j, o, c, sheetLabel(f.Path, sh.Info.Name), seen); err != nil {
 				return err
 			}
 		}
@@ -134,17 +137,25 @@ func PrepareCounts(ctx context.Context, files []*File, j Journal, o SubmitOption
 	return nil
 }
 
-func (sh *Sheet) prepareCount(ctx context.Context, j Journal, o SubmitOptions, c CountOptions) error {
+func (sh *Sheet) prepareCount(ctx context.Context, j Journal, o SubmitOptions, c CountOptions, label string, seen map[inventario.Variant]string) error {
 	var reqs []*Request
 	var counts []inventario.Count
+	mine := map[inventario.Variant]bool{}
 	for _, r := range sh.Requests {
 		if r.Status != StatusValid {
 			continue
 		}
-		if cnt, ok := sh.count.rows[r]; ok {
-			reqs = append(reqs, r)
-			counts = append(counts, cnt)
+		cnt, ok := sh.count.rows[r]
+		if !ok {
+			continue
 		}
+		if where, dup := seen[cnt.Variant]; dup && !mine[cnt.Variant] {
+			r.Conclude(StatusConflict, msg.New("cnt.duprun", where))
+			continue
+		}
+		seen[cnt.Variant], mine[cnt.Variant] = label, true
+		reqs = append(reqs, r)
+		counts = append(counts, cnt)
 	}
 	p, err := inventario.Prepare(ctx, j, c.Stock, counts, inventario.Options{Tenant: o.Tenant, Tipos: c.Tipos,
 		MissingAsZero: c.MissingAsZero, RetryUnknown: o.RetryUnknown})

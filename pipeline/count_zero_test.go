@@ -71,3 +71,32 @@ func TestCountMissingAsZero(t *testing.T) {
 		t.Errorf("the rerun sent %d movements", send.count("stock")-2)
 	}
 }
+
+// TestCountTwiceInOneRun: two count files of one run counting the same
+// variant would move it twice against one read: the later is a conflict
+// naming the first, and only the first is sent.
+func TestCountTwiceInOneRun(t *testing.T) {
+	j := openJournal(t)
+	send := &fakeSender{answer: okAnswers}
+	a := load(t, "a.csv", "depositoId,motivoId,articuloId,Conteo\n1,3,100,12\n", LoadOptions{})
+	b := load(t, "b.csv", "depositoId,motivoId,detalle,articuloId,Conteo\n1,3,otra,100,11\n1,3,otra,102,7\n", LoadOptions{})
+	files := []*File{a, b}
+	o := fastOptions()
+	if err := PrepareCounts(context.Background(), files, j, o, CountOptions{Stock: erpOf()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prepare(files, j, o); err != nil {
+		t.Fatal(err)
+	}
+	Submit(context.Background(), files, send, j, o)
+	if send.count("stock") != 1 || !strings.Contains(send.bodies["stock"][0], `"cantidad":2`) {
+		t.Fatalf("sent %v, want a.csv's ingreso alone", send.bodies["stock"])
+	}
+	v := b.Sheets[0].RowView(0, msg.ES)
+	if v.Status != StatusConflict || !strings.Contains(v.Message, "a.csv") {
+		t.Errorf("b.csv row 2: %s %q", v.Status, v.Message)
+	}
+	if v := b.Sheets[0].RowView(1, msg.ES); v.Status != StatusSkipped {
+		t.Errorf("b.csv row 3 (equal): %s %q", v.Status, v.Message)
+	}
+}
