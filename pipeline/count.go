@@ -249,6 +249,16 @@ func (sh *Sheet) countOutcome(u *Request, outcome msg.Message) msg.Message {
 	return outcome
 }
 
+// countUnits returns the movement type and quantity a count row sent,
+// from what the journal keeps of it (its body is the count, not a line).
+func countUnits(r *Request) (nxapi.TipoStock, nxapi.Decimal, bool) {
+	j, ok := inventario.ParseJournaled(string(r.Result().Body))
+	if !ok || j.Linea == nil || j.Linea.Cantidad == nil {
+		return 0, 0, false
+	}
+	return j.Tipo, *j.Linea.Cantidad, true
+}
+
 // countSource is the journal source of an added count row, which no input
 // row holds.
 func (sh *Sheet) countSource(r *Request) string {

@@ -101,6 +101,9 @@ func TestCountFileExactlyOnce(t *testing.T) {
 	if send.count("stock") != 2 || st.reads != 1 {
 		t.Fatalf("%d movements, %d reads; want 2 and 1", send.count("stock"), st.reads)
 	}
+	if moved := f.Summary(ReportOptions{Lang: msg.ES}).UnitsMoved; moved["INGRESO_STOCK"] != "4.5" || moved["EGRESO_STOCK"] != "5" {
+		t.Errorf("summary's units moved %v, want INGRESO_STOCK 4.5 and EGRESO_STOCK 5", moved)
+	}
 	var in, out nxapi.StockMovimiento
 	if err := json.Unmarshal([]byte(send.bodies["stock"][0]), &in); err != nil {
 		t.Fatal(err)

@@ -375,6 +375,9 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 // unitsOf returns the movement type and the quantity of a stock row that
 // was sent (its article line and its movement's head are kept for a run).
 func (sh *Sheet) unitsOf(r *Request) (nxapi.TipoStock, nxapi.Decimal, bool) {
+	if sh.count != nil {
+		return countUnits(r)
+	}
 	if int(r.pack) < 1 || int(r.pack) > len(sh.Movements) {
 		return 0, 0, false
 	}
