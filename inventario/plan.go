@@ -54,6 +54,10 @@ type Options struct {
 	// MissingAsZero counts as 0 every variant with stock in a counted
 	// warehouse that the file does not list (--faltantes-en-cero).
 	MissingAsZero bool
+	// Listed are variants the file names in rows that are not counted
+	// (rows with errors): MissingAsZero never adds them, so a mistyped
+	// count is never taken for a missing article and zeroed.
+	Listed []Variant
 	// RetryUnknown sends again the line journaled with a row whose outcome
 	// is unknown (--retry-unknown): the same line, never a recomputed one.
 	RetryUnknown bool
@@ -269,7 +273,10 @@ func (p *Plan) read(ctx context.Context, r StockReader, deps []int64) (map[int64
 // warehouse's first row; added rows the journal already settled are
 // reported as it has them.
 func (p *Plan) addMissing(j Journal, deps []int64, snaps map[int64]int) error {
-	listed := make(map[Variant]bool, len(p.Lines))
+	listed := make(map[Variant]bool, len(p.Lines)+len(p.opts.Listed))
+	for _, v := range p.opts.Listed {
+		listed[v] = true
+	}
 	first := map[int64]Count{}
 	for _, l := range p.Lines {
 		listed[l.Variant] = true

@@ -340,3 +340,18 @@ func TestRepeated(t *testing.T) {
 		t.Errorf("message %q", s)
 	}
 }
+
+// TestMissingAsZeroSparesListedRows: a variant the file lists in a row
+// with an error is not zeroed as missing.
+func TestMissingAsZeroSparesListedRows(t *testing.T) {
+	st, counts := base()
+	p := prepare(t, openJournal(t), st, counts, Options{MissingAsZero: true, Listed: []Variant{{1, 102, 0, 0}}})
+	for _, l := range p.Lines {
+		if l.ArticuloID == 102 {
+			t.Errorf("listed variant 102 added: %+v", l.Count)
+		}
+	}
+	if len(p.Lines) != 5 {
+		t.Errorf("%d lines, want the 4 counted and 103 added", len(p.Lines))
+	}
+}

@@ -171,3 +171,12 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	register(map[string]Text{
+		"cnt.zero.blocked": {
+			ES: "--faltantes-en-cero no puso nada en 0: hay filas con errores (%s) y no se sabe qué artículo cuentan, así que cualquiera podría ser uno de los faltantes. Corríjalas y vuelva a enviar el archivo: entonces se ponen en 0 los que falten",
+			EN: "--faltantes-en-cero set nothing to 0: some rows have errors (%s) and it is not known which article they count, so any of them could be one of the missing ones. Fix them and send the file again: the missing ones are then set to 0",
+		},
+	})
+}

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nxbatch/nxbatch/inventario"
@@ -32,6 +34,9 @@ type countSheet struct {
 	// lines say, for each row sent, its count, the ERP's stock, the
 	// difference and its movement: kept in its outcome once answered.
 	lines map[*Request]msg.Message
+	// zeroBlocked are the rows (numbers) whose errors kept
+	// --faltantes-en-cero from adding anything.
+	zeroBlocked []string
 }
 
 // CountOptions configure the working out of count sheets.
@@ -140,25 +145,40 @@ func PrepareCounts(ctx context.Context, files []*File, j Journal, o SubmitOption
 func (sh *Sheet) prepareCount(ctx context.Context, j Journal, o SubmitOptions, c CountOptions, label string, seen map[inventario.Variant]string) error {
 	var reqs []*Request
 	var counts []inventario.Count
+	var listed []inventario.Variant // variants of rows not counted
+	var unnamed []string            // rows with errors whose variant is unknown
 	mine := map[inventario.Variant]bool{}
 	for _, r := range sh.Requests {
+		cnt, ok := sh.count.rows[r]
 		if r.Status != StatusValid {
+			if ok {
+				listed = append(listed, cnt.Variant)
+			} else if r.Status == StatusInvalid {
+				unnamed = append(unnamed, strconv.Itoa(sh.store.rowNumber(int(r.Rows[0]))))
+			}
 			continue
 		}
-		cnt, ok := sh.count.rows[r]
 		if !ok {
 			continue
 		}
 		if where, dup := seen[cnt.Variant]; dup && !mine[cnt.Variant] {
 			r.Conclude(StatusConflict, msg.New("cnt.duprun", where))
+			listed = append(listed, cnt.Variant)
 			continue
 		}
 		seen[cnt.Variant], mine[cnt.Variant] = label, true
 		reqs = append(reqs, r)
 		counts = append(counts, cnt)
 	}
+	// A row with an error might be any article: while one is left, no
+	// variant is zeroed as missing (the run after it is fixed does it).
+	zero := c.MissingAsZero && len(unnamed) == 0
+	sh.count.zeroBlocked = nil
+	if c.MissingAsZero && !zero {
+		sh.count.zeroBlocked = unnamed
+	}
 	p, err := inventario.Prepare(ctx, j, c.Stock, counts, inventario.Options{Tenant: o.Tenant, Tipos: c.Tipos,
-		MissingAsZero: c.MissingAsZero, RetryUnknown: o.RetryUnknown})
+		MissingAsZero: zero, Listed: listed, RetryUnknown: o.RetryUnknown})
 	if err != nil {
 		return &msg.Error{Msg: msg.New("cnt.read.failed", msg.CauseOf(err)), Err: err}
 	}
@@ -290,10 +310,15 @@ func (sh *Sheet) CountAdded() []*Request {
 // CountSummary is the count sheet's plan head (inventario.Plan.Summary),
 // empty before PrepareCounts.
 func (sh *Sheet) CountSummary(window time.Duration) []msg.Message {
-	if p := sh.CountPlan(); p != nil {
-		return p.Summary(sh.maxArticulos, window)
+	p := sh.CountPlan()
+	if p == nil {
+		return nil
 	}
-	return nil
+	out := p.Summary(sh.maxArticulos, window)
+	if len(sh.count.zeroBlocked) > 0 {
+		out = append(out, msg.New("cnt.zero.blocked", strings.Join(sh.count.zeroBlocked, ", ")))
+	}
+	return out
 }
 
 // journalUnitSource is where unit u came from for the journal: its input

@@ -100,3 +100,43 @@ func TestCountTwiceInOneRun(t *testing.T) {
 		t.Errorf("b.csv row 3 (equal): %s %q", v.Status, v.Message)
 	}
 }
+
+// TestMissingAsZeroSparesRowsWithErrors: a mistyped count is never taken
+// for a missing article: a row with an error keeps its variant from being
+// zeroed, and a row whose article is unknown keeps every variant from it.
+func TestMissingAsZeroSparesRowsWithErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		added   int
+		blocked string
+	}{
+		{"negative count of 102", "depositoId,motivoId,articuloId,Conteo\n1,3,100,12\n1,3,102,-7\n", 2, ""},
+		{"unreadable article", "depositoId,motivoId,articuloId,Conteo\n1,3,100,12\n1,3,ciento dos,7\n", 0, "hay filas con errores (3)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			j := openJournal(t)
+			f := load(t, "conteo.csv", tt.content, LoadOptions{})
+			if err := PrepareCounts(context.Background(), []*File{f}, j, fastOptions(), CountOptions{Stock: erpOf(), MissingAsZero: true}); err != nil {
+				t.Fatal(err)
+			}
+			sh := f.Sheets[0]
+			for _, l := range sh.CountPlan().Lines {
+				if l.Added && l.ArticuloID == 102 {
+					t.Errorf("102, listed in a row with an error, was added (%s)", l.ID)
+				}
+			}
+			if len(sh.CountAdded()) != tt.added {
+				t.Errorf("%d added, want %d", len(sh.CountAdded()), tt.added)
+			}
+			var all []string
+			for _, m := range sh.CountSummary(10 * time.Minute) {
+				all = append(all, m.In(msg.ES))
+			}
+			if got := strings.Join(all, "\n"); tt.blocked != "" && !strings.Contains(got, tt.blocked) {
+				t.Errorf("summary lacks %q:\n%s", tt.blocked, got)
+			}
+		})
+	}
+}
