@@ -336,3 +336,24 @@ var (
 	_ inventario.Journal  = Journal(nil)
 	_ inventario.Recorder = Journal(nil)
 )
+
+// CountWarehouses is how many warehouses the valid rows of the count
+// sheets of files name: the most a run's PrepareCounts reads one by one
+// (rows the journal already settled need none), for the plan said before
+// reading (inventario.ReadPlan).
+func CountWarehouses(files []*File) int {
+	deps := map[int64]bool{}
+	for _, f := range files {
+		for _, sh := range f.Sheets {
+			if sh.count == nil {
+				continue
+			}
+			for r, c := range sh.count.rows {
+				if r.Status == StatusValid {
+					deps[c.DepositoID] = true
+				}
+			}
+		}
+	}
+	return len(deps)
+}

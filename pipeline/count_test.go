@@ -150,7 +150,10 @@ func TestCountFileExactlyOnce(t *testing.T) {
 func TestCountWithoutTheStockSendsNothing(t *testing.T) {
 	j := openJournal(t)
 	send := &fakeSender{answer: okAnswers}
-	f := load(t, "conteo.csv", countFile, LoadOptions{})
+	f := load(t, "conteo.csv", countFile+"7,3,2026-11-30,100,,,1\n", LoadOptions{})
+	if n := CountWarehouses([]*File{f}); n != 2 {
+		t.Errorf("CountWarehouses = %d, want 2", n)
+	}
 	o := fastOptions()
 	if _, err := Prepare([]*File{f}, j, o); err != nil {
 		t.Fatal(err)
@@ -159,7 +162,7 @@ func TestCountWithoutTheStockSendsNothing(t *testing.T) {
 	if send.count("stock") != 0 {
 		t.Fatalf("%d movements sent without reading the stock", send.count("stock"))
 	}
-	if got := statusCount(f); got[StatusPending] != 4 || got[StatusInvalid] != 2 {
-		t.Errorf("statuses %v, want 4 pending and 2 invalid", got)
+	if got := statusCount(f); got[StatusPending] != 5 || got[StatusInvalid] != 2 {
+		t.Errorf("statuses %v, want 5 pending and 2 invalid", got)
 	}
 }

@@ -81,6 +81,9 @@ func TestCountTwiceInOneRun(t *testing.T) {
 	a := load(t, "a.csv", "depositoId,motivoId,articuloId,Conteo\n1,3,100,12\n", LoadOptions{})
 	b := load(t, "b.csv", "depositoId,motivoId,detalle,articuloId,Conteo\n1,3,otra,100,11\n1,3,otra,102,7\n", LoadOptions{})
 	files := []*File{a, b}
+	if n := CountWarehouses(files); n != 1 {
+		t.Errorf("CountWarehouses = %d, want 1", n)
+	}
 	o := fastOptions()
 	if err := PrepareCounts(context.Background(), files, j, o, CountOptions{Stock: erpOf()}); err != nil {
 		t.Fatal(err)
