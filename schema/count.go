@@ -28,9 +28,12 @@ var notInCount = map[string]bool{
 }
 
 // countSynonyms are the Spanish headers accountants give the counted
-// quantity, normalized; "Cantidad contada" already matches the column's
-// last part.
-var countSynonyms = []string{"conteo", "contado", "cantidad contada", "stock contado", "stock fisico", "cantidad fisica", "existencia contada", "existencia real"}
+// quantity; "Cantidad contada" already matches the column's last part.
+// They are weaker than the column's own name: beside a movement file's
+// tipo or articulos.cantidad, a "Conteo" column is the user's own (a
+// check mark, a shelf's count) and the file stays a movement file. Plain
+// "contado" is not one: it also means paid in cash.
+var countSynonyms = []string{"conteo", "stock contado", "stock fisico", "cantidad fisica", "existencia contada", "existencia real"}
 
 // countForbidden returns the message key that refuses stock column path in
 // a count header, or "": a count that also says the quantity to move, or
@@ -73,30 +76,49 @@ var countSynonymSet = sync.OnceValue(func() map[string]bool {
 })
 
 // countPath returns the column path a header names in a count file when it
-// is the counted quantity (by path, last part, mapping or synonym), or "".
-func countPath(h string, m Mapping) string {
+// is the counted quantity (by path, last part, mapping or synonym), or "";
+// strong is false for a synonym.
+func countPath(h string, m Mapping) (path string, strong bool) {
 	n := Normalize(h)
 	if p, ok := m[n]; ok {
 		if p == CantidadContada {
-			return p
+			return p, true
 		}
-		return ""
+		return "", false
 	}
-	if n == Normalize(CantidadContada) || n == Normalize("cantidadContada") || countSynonymSet()[n] {
-		return CantidadContada
+	if n == Normalize(CantidadContada) || n == Normalize("cantidadContada") {
+		return CantidadContada, true
 	}
-	return ""
+	if countSynonymSet()[n] {
+		return CantidadContada, false
+	}
+	return "", false
 }
 
 // IsCount reports whether a stock header is an inventory count's: one of
-// its columns is the counted quantity.
+// its columns is the counted quantity by its own name (or a mapping), or
+// by a synonym in a header without a movement file's tipo or
+// articulos.cantidad.
 func IsCount(header []string, m Mapping) bool {
+	weak := false
 	for _, h := range header {
-		if countPath(h, m) != "" {
+		switch p, strong := countPath(h, m); {
+		case strong:
 			return true
+		case p != "":
+			weak = true
 		}
 	}
-	return false
+	if !weak {
+		return false
+	}
+	full, leaf := pathTables(Stock.Columns())
+	for _, h := range header {
+		if countForbidden(matchPath(h, m, Stock.Columns(), full, leaf)) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // Columns returns the columns the layout was matched against: a count's
@@ -118,7 +140,7 @@ func matchCount(header []string, m Mapping) (*Layout, []*HeaderError) {
 	full, leaf := pathTables(cols)
 	stockFull, stockLeaf := pathTables(Stock.Columns())
 	for i, h := range header {
-		path := countPath(h, m)
+		path, _ := countPath(h, m)
 		if path == "" {
 			path = matchPath(h, m, cols, full, leaf)
 		}

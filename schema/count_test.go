@@ -53,8 +53,11 @@ func TestMatchCount(t *testing.T) {
 		{"synonym stock contado with accents", []string{"depositoId", "motivoId", "articuloId", "Stock Contado"}, nil, true, 3, nil},
 		{"synonym stock físico", []string{"depositoId", "motivoId", "articuloId", "Stock físico"}, nil, true, 3, nil},
 		{"mapped", []string{"depositoId", "motivoId", "articuloId", "Lo que hay"}, Mapping{Normalize("Lo que hay"): CantidadContada}, true, 3, nil},
-		{"mixed with cantidad", []string{"depositoId", "motivoId", "articuloId", "cantidad", "conteo"}, nil, true, 4, []string{"hdr.count.mixed"}},
-		{"with tipo", []string{"depositoId", "motivoId", "tipo", "articuloId", "conteo"}, nil, true, 4, []string{"hdr.count.tipo"}},
+		{"mixed with cantidad", []string{"depositoId", "motivoId", "articuloId", "cantidad", "Cantidad contada"}, nil, true, 4, []string{"hdr.count.mixed"}},
+		{"with tipo", []string{"depositoId", "motivoId", "tipo", "articuloId", "articulos.cantidadContada"}, nil, true, 4, []string{"hdr.count.tipo"}},
+		{"a movement file with a column of its own called conteo", []string{"depositoId", "motivoId", "tipo", "articuloId", "cantidad", "conteo"}, nil, false, -1, nil},
+		{"a movement file with a contado column", []string{"depositoId", "motivoId", "tipo", "articuloId", "cantidad", "contado"}, nil, false, -1, nil},
+		{"mapped beside cantidad is mixed", []string{"depositoId", "motivoId", "articuloId", "cantidad", "Lo que hay"}, Mapping{Normalize("Lo que hay"): CantidadContada}, true, 4, []string{"hdr.count.mixed"}},
 		{"missing motivo", []string{"depositoId", "articuloId", "conteo"}, nil, true, 2, []string{"hdr.count.missing"}},
 		{"counted twice", []string{"depositoId", "motivoId", "articuloId", "conteo", "Cantidad contada"}, nil, true, 3, []string{"hdr.duplicate"}},
 	}
