@@ -20,7 +20,8 @@ type CurvaFetcher interface {
 // record's unidades).
 type CurvaReader struct {
 	Fetch CurvaFetcher
-	// MultiDeposito is the tenant's multi-warehouse mode (GET /config).
+	// MultiDeposito is the tenant's multi-warehouse mode: GET /config's
+	// flujoDeposito is nxapi.FlujoMultiDeposito.
 	MultiDeposito bool
 	// Now is the clock that stamps each read when it is answered; nil is
 	// time.Now.
