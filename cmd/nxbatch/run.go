@@ -94,7 +94,7 @@ func (c *runCmd) Run(e *env) error {
 		for _, f := range files {
 			f.Validate(nil, false)
 		}
-		return rep.stopped(files, stopReason(err, cn), stopErr, code)
+		return rep.stopped(files, cn.Unsent(err), stopErr, code)
 	}
 
 	cache := cn.catalogs(c.CatalogTTL)
@@ -155,18 +155,6 @@ func (c *runCmd) Run(e *env) error {
 		say(e.stderr, msg.New("rec.run.skipped").In(l))
 	}
 	return rep.stopped(files, why, stopErr, code)
-}
-
-// stopReason is what the rows left unsent say when the tenant could not be
-// learned.
-func stopReason(err error, cn *conn) msg.Message {
-	if errors.Is(err, apiclient.ErrUnauthorized) {
-		return msg.New("sub.unauthorized")
-	}
-	if m, ok := tenantRefusal(err); ok {
-		return m
-	}
-	return msg.New("sub.unreachable", cn.client.BaseURL(), msg.CauseOf(err))
 }
 
 // reporter writes a run's reports and chooses its exit code.
