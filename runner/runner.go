@@ -34,7 +34,7 @@ func Need(files []*pipeline.File) catalog.Need {
 	return n
 }
 
-// Options configure a send.
+// Options configure Submit.
 type Options struct {
 	Submit pipeline.SubmitOptions
 	// Pacing is what the API's limits allow, for the least-time estimate.
@@ -70,10 +70,11 @@ func (r Result) Stopped() bool {
 	return r.Err != nil || r.Aborted || r.Unreachable || r.Interrupted
 }
 
-// Send asks the journal what is left of files (pipeline.Prepare: ok rows
+// Submit asks the journal what is left of files (pipeline.Prepare: ok rows
 // skipped, unknown ones kept, conflicts told), then submits it. The error
-// is the journal's, when it could not be read: nothing was sent.
-func Send(ctx context.Context, files []*pipeline.File, s pipeline.Sender, j pipeline.Journal, o Options) (Result, error) {
+// is the journal's, when it could not be read: nothing was sent. Send is
+// the whole flow around it.
+func Submit(ctx context.Context, files []*pipeline.File, s pipeline.Sender, j pipeline.Journal, o Options) (Result, error) {
 	toSend, err := pipeline.Prepare(files, j, o.Submit)
 	if err != nil {
 		return Result{}, err

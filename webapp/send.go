@@ -312,7 +312,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 
 // send submits f through runner.Send, the job following its progress.
 func (s *Server) send(ctx context.Context, f *pipeline.File, files []*pipeline.File, so pipeline.SubmitOptions, j Journal, job *sendJob) (runner.Result, error) {
-	return runner.Send(ctx, files, s.cfg.Backend.Sender, j, runner.Options{Submit: so, Pacing: s.pacing(), BaseURL: s.cfg.Backend.BaseURL,
+	return runner.Submit(ctx, files, s.cfg.Backend.Sender, j, runner.Options{Submit: so, Pacing: s.pacing(), BaseURL: s.cfg.Backend.BaseURL,
 		Planned: func(toSend int, _ time.Duration) func(int) {
 			rows, _ := f.Counts()
 			remain := pendingByKind(f, toSend)

@@ -93,8 +93,6 @@ type conn struct {
 	journal journal.Store
 	scale   float64
 	env     sendrules.Env
-	// tenant is the journal's tenant key, set by resolve.
-	tenant string
 	// embedded is the in-process sandbox, when --sandbox.
 	embedded *sandbox.Running
 	closers  []func() error
@@ -125,16 +123,12 @@ func (c *conn) Close() {
 // parameter window when wait), then takes the tenant's lease in the
 // journal.
 func (c *conn) resolve(ctx context.Context, wait bool) error {
-	if c.tenant != "" {
-		return nil
-	}
 	if err := c.Identify(ctx, c.journal, wait); err != nil {
 		return err
 	}
 	if err := c.Lease(ctx, c.journal); err != nil {
 		return leaseError(err)
 	}
-	c.tenant = c.Tenant()
 	return nil
 }
 

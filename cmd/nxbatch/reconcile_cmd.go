@@ -76,7 +76,7 @@ func (c *reconcileCmd) Run(e *env) error {
 // and the reads against the windows' floor. It returns the result (nil when
 // there was nothing to reconcile) and the command's exit.
 func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRun, store bool, l msg.Lang) (*reconcile.Result, error) {
-	o.Tenant, o.Env, o.Scale = cn.tenant, cn.env, cn.scale
+	o.Tenant, o.Env, o.Scale = cn.Tenant(), cn.env, cn.scale
 	o.Waiting = func(w sendrules.Window, d time.Duration) {
 		say(e.stderr, msg.New("rec.waiting", msg.Duration(d), string(w)).In(l))
 	}
@@ -333,7 +333,7 @@ func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout ti
 				continue
 			}
 			for _, r := range sh.Requests {
-				d, ok := verdicts[journal.Key{Tenant: cn.tenant, Kind: string(sh.Kind), Business: r.Key}]
+				d, ok := verdicts[journal.Key{Tenant: cn.Tenant(), Kind: string(sh.Kind), Business: r.Key}]
 				if !ok || r.Status != pipeline.StatusUnknown {
 					continue
 				}
