@@ -73,11 +73,14 @@ type Session struct {
 	cfg    Config
 	client *apiclient.Client
 
-	mu      sync.Mutex
-	ident   tenant.Identity
-	journal journal.Store
-	closeJ  func()
-	leased  func() error
+	// learning is held while the tenant is learned: two callers at once
+	// (the page's requests) ask the API once.
+	learning sync.Mutex
+	mu       sync.Mutex
+	ident    tenant.Identity
+	journal  journal.Store
+	closeJ   func()
+	leased   func() error
 }
 
 // Connect reads the token (before anything is locked: a token file that
@@ -238,6 +241,8 @@ func (s *Session) API() *writers.API {
 // must hear once (a new tenant, a rotation) is said. Its errors are
 // package tenant's and apiclient's; Refusal says them in the user's words.
 func (s *Session) Identify(ctx context.Context, j journal.Store, wait bool) error {
+	s.learning.Lock()
+	defer s.learning.Unlock()
 	if s.Tenant() != "" {
 		return nil
 	}

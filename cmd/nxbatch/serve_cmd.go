@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/sendrules"
@@ -72,7 +71,7 @@ func (c *serveCmd) Run(e *env) error {
 	}
 	defer closeAPI()
 	srv, err := webapp.New(webapp.Config{Backend: be,
-		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Env: env, TimeScale: c.TimeScale, Timeout: c.Timeout,
+		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Timeout: c.Timeout,
 			MaxErrors: c.MaxErrors, MaxArticulos: c.MaxArticulos, Wait: c.Wait},
 		Limits:     webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows},
 		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password,
@@ -109,8 +108,9 @@ func (c *serveCmd) Run(e *env) error {
 }
 
 // backend connects the page to the API (or the embedded sandbox) through
-// the same runner.Session as `nxbatch run`, without opening the journal:
-// the page opens it only while it needs it.
+// the same runner.Session as `nxbatch run` (openSession), without opening
+// the journal: the page opens it only while it needs it. env is --env,
+// checked.
 func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) (webapp.Backend, func(), error) {
 	cf := c.connFlags
 	cf.Env = string(env)
@@ -118,47 +118,7 @@ func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) 
 	if err != nil {
 		return webapp.Backend{}, nil, err
 	}
-	be := webapp.Backend{JournalPath: jspec, StateDir: sess.StateDir(), Sandbox: sess.Sandbox() != nil,
-		Sender: sess.Client(), BaseURL: sess.BaseURL()}
-	be.OpenJournal = func(wait time.Duration) (webapp.Journal, error) {
-		j, closeJ, err := sess.OpenJournal(wait, true)
-		if err != nil {
-			return nil, err
-		}
-		// While the page holds the journal, `nxbatch journal list` asks it.
-		return &listedJournal{Store: j, close: closeJ}, nil
-	}
-	be.Tenant = func(ctx context.Context, j webapp.Journal) (string, error) {
-		var store journal.Store
-		if lj, ok := j.(*listedJournal); ok {
-			store = lj.Store
-		}
-		// The tenant only: a send takes its lease itself, for as long as
-		// it holds the journal.
-		if err := sess.Identify(ctx, store, false); err != nil {
-			return "", sessionError(sess, err) // rendered by the page, in its language
-		}
-		return sess.Tenant(), nil
-	}
-	be.Catalogs = func(tenantKey string, w catalog.Windows) *catalog.Cache {
-		cc := sess.Catalogs(w, c.CatalogTTL)
-		cc.Tenant = tenantKey
-		return cc
-	}
-	return be, func() { _ = stop() }, nil
-}
-
-// listedJournal is the journal the page opened, answering listings while
-// it is open.
-type listedJournal struct {
-	journal.Store
-	close func()
-}
-
-// Close stops answering listings, then closes the journal.
-func (j *listedJournal) Close() error {
-	j.close()
-	return nil
+	return webapp.Backend{JournalPath: jspec, Session: sess}, func() { _ = stop() }, nil
 }
 
 // readPassword reads the page's password from an owner-only file, checked
