@@ -344,21 +344,18 @@ func (s *Session) Catalogs(w catalog.Windows, ttl time.Duration) *catalog.Cache 
 }
 
 // LoadCatalogs is the one place the catalogs validation checks against
-// are loaded (CatalogsFor says which a file needs): from the cache when
-// younger than ttl, else fetched when the parameter window allows, a
-// catalog never fetched waited for (waiting, when set, is told how long)
-// rather than skipped; notes say what was fetched, kept or left
-// unchecked. A 401 is returned as apiclient.ErrUnauthorized: nothing else
-// would be accepted with that token either. A /config fetched on the way
-// is compared with what the tenant is known by (Observe).
+// are loaded for a send or a validation (Need says which files need): from
+// the cache when younger than ttl, else fetched when the parameter window
+// allows, else the stale copy; notes say what was fetched, kept or left
+// unchecked. With waiting set, a catalog never fetched is waited for
+// (waiting is told for how long) rather than skipped: a send must not send
+// ids nobody checked. A 401 is returned as apiclient.ErrUnauthorized:
+// nothing else would be accepted with that token either. A /config fetched
+// on the way is compared with what the tenant is known by (Observe).
 func (s *Session) LoadCatalogs(ctx context.Context, j journal.Store, need catalog.Need, ttl time.Duration,
 	waiting func(n catalog.Name, next time.Time)) (*validation.Catalog, []msg.Message, error) {
 	cache := s.Catalogs(j, ttl)
-	if waiting != nil {
-		cache.WaitMissing = waiting
-	} else {
-		cache.WaitMissing = func(catalog.Name, time.Time) {}
-	}
+	cache.WaitMissing = waiting
 	cat, notes, err := cache.Get(ctx, need)
 	s.Observe(j)
 	return cat, notes, err

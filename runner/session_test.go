@@ -202,11 +202,14 @@ func TestLeaseAndCatalogs(t *testing.T) {
 		cfg     func(*Config)
 		wantErr error
 		fetched bool // read from the API, not in-process
+		// waited for the parameter window: GET /config, just read to learn
+		// the tenant, spent it
+		waited bool
 	}{
-		{"an API", func(c *Config) { c.BaseURL, c.Token = sb.URL, apiclient.NewToken(sandbox.DefaultToken) }, nil, true},
-		{"the embedded sandbox in-process", func(c *Config) { c.Sandbox, c.Local = sb, localCatalogs{sb.Server} }, nil, false},
+		{"an API", func(c *Config) { c.BaseURL, c.Token = sb.URL, apiclient.NewToken(sandbox.DefaultToken) }, nil, true, true},
+		{"the embedded sandbox in-process", func(c *Config) { c.Sandbox, c.Local = sb, localCatalogs{sb.Server} }, nil, false, false},
 		{"the embedded sandbox, a refused token", func(c *Config) { c.Sandbox, c.Token = sb, apiclient.NewToken("otro") },
-			apiclient.ErrUnauthorized, true},
+			apiclient.ErrUnauthorized, true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -229,7 +232,12 @@ func TestLeaseAndCatalogs(t *testing.T) {
 				t.Fatalf("a lease taken again: %v", err)
 			}
 			before := sb.Server.State().Requests
-			cat, _, err := s.LoadCatalogs(context.Background(), j, catalog.Need{MediosPago: true, Motivos: true}, time.Hour, nil)
+			waited := false
+			cat, _, err := s.LoadCatalogs(context.Background(), j, catalog.Need{MediosPago: true, Motivos: true}, time.Hour,
+				func(catalog.Name, time.Time) { waited = true })
+			if waited != tc.waited {
+				t.Errorf("waited for the parameter window: %v, want %v", waited, tc.waited)
+			}
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("LoadCatalogs: %v, want %v", err, tc.wantErr)
 			}
