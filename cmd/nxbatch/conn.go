@@ -92,10 +92,7 @@ type conn struct {
 	client  *apiclient.Client
 	journal journal.Store
 	scale   float64
-	env     sendrules.Env
-	// embedded is the in-process sandbox, when --sandbox.
-	embedded *sandbox.Running
-	closers  []func() error
+	closers []func() error
 }
 
 // scaled multiplies an API window by --time-scale.
@@ -143,18 +140,13 @@ func leaseError(err error) error {
 }
 
 // resolveError turns a failure to learn the tenant into the error a user
-// acts on, with its exit code.
+// acts on (runner.Session.Refusal), with its exit code.
 func (c *conn) resolveError(err error) error {
-	return sessionError(c.Session, err)
-}
-
-// sessionError is resolveError for a bare Session.
-func sessionError(s *runner.Session, err error) error {
 	var ee *exitError
 	if errors.As(err, &ee) { // the tenant's lease: already the user's words
 		return err
 	}
-	me, isUsage := s.Refusal(err)
+	me, isUsage := c.Refusal(err)
 	if isUsage {
 		return &exitError{code: exitUsage, err: me}
 	}
@@ -169,8 +161,7 @@ func connect(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journal.Op
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{Session: sess, client: sess.Client(), scale: sess.TimeScale(), env: sess.Env(), embedded: sess.Sandbox(),
-		closers: []func() error{stop}}
+	c := &conn{Session: sess, client: sess.Client(), scale: sess.TimeScale(), closers: []func() error{stop}}
 	jr, err := sess.Open(false)
 	if err != nil {
 		c.Close()
