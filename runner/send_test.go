@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/internal/pgtest"
+	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/sandbox"
@@ -173,4 +176,99 @@ func TestSend(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSendUnderAnotherLease: on a journal machines share (PostgreSQL), a
+// send takes the tenant's lease; while another machine's run of the same
+// tenant holds it, nothing is sent and no report is written (they are
+// that run's to write), even when asked to report a send that did not
+// start. Once let go, the send goes through and lets the lease go after.
+func TestSendUnderAnotherLease(t *testing.T) {
+	pg, err := pgtest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pg.Stop() })
+	ctx := context.Background()
+	url, err := pg.NewDatabase(ctx, "runner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := startSandbox(t, sandbox.Options{})
+	var said []msg.Message
+	cfg := sessionConfig(t, &said)
+	cfg.Sandbox, cfg.Local = sb, localCatalogs{sb.Server}
+	cfg.OpenJournal = func(time.Duration) (journal.Store, error) {
+		return pgjournal.Open(ctx, url, pgjournal.Options{})
+	}
+	other, err := pgjournal.Open(ctx, url, pgjournal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("..", "samples", "ventas.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "ventas.csv")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Connect(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	j, _, err := s.OpenJournal(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if err := s.Identify(ctx, j, true); err != nil {
+		t.Fatal(err)
+	}
+	letGo, err := other.Acquire(ctx, s.Tenant(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := SendOptions{Paths: []string{path}, CatalogTTL: time.Hour, ReportUnstarted: true,
+		Submit: pipeline.SubmitOptions{Workers: 2, Timeout: 5 * time.Second},
+		Report: pipeline.ReportOptions{Dir: dir, Lang: msg.ES, Command: "run"}}
+	tests := []struct {
+		name     string
+		before   func()
+		wantStep Step
+		wantSent int
+	}{
+		{"under another machine's lease", func() {}, StepLease, 0},
+		{"once it is let go", func() {
+			if err := letGo(); err != nil {
+				t.Fatal(err)
+			}
+		}, "", 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.before()
+			sent := Send(ctx, s, j, o)
+			s.LetGo()
+			var se *StartError
+			if errors.As(sent.NotStarted, &se) != (tc.wantStep != "") || (se != nil && (se.Step != tc.wantStep || !errors.Is(se, journal.ErrLocked))) {
+				t.Fatalf("NotStarted %v, want step %q", sent.NotStarted, tc.wantStep)
+			}
+			if sent.Sent != tc.wantSent || len(sb.Server.State().Vouchers) != tc.wantSent {
+				t.Errorf("sent %d (%d vouchers), want %d", sent.Sent, len(sb.Server.State().Vouchers), tc.wantSent)
+			}
+			if reported := len(sent.Written) > 0; reported != (tc.wantStep == "") {
+				t.Errorf("reports written: %v, want %v", reported, tc.wantStep == "")
+			}
+		})
+	}
+	// The send let the lease go: the other machine takes it again.
+	release, err := other.Acquire(ctx, s.Tenant(), 0)
+	if err != nil {
+		t.Fatalf("the lease after the send: %v", err)
+	}
+	_ = release()
 }
