@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"github.com/nxbatch/nxbatch/apiclient"
 	"log/slog"
 	"net"
 	"os"
 	"time"
-
-	"github.com/nxbatch/nxbatch/apiclient"
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
