@@ -19,6 +19,14 @@ func init() {
 			ES: "no se pudieron leer los avisos de nxbatch listen (%s): se usa el catálogo de artículos tal como se consultó",
 			EN: "the events of nxbatch listen could not be read (%s): the article catalog is used as it was fetched",
 		},
+		"cata.waiting": {
+			ES: "esperando la ventana de 10 minutos del catálogo de artículos hasta las %s…",
+			EN: "waiting for the article catalog's 10-minute window until %s…",
+		},
+		"cata.pull.hint": {
+			ES: "Para traer el catálogo de artículos: nxbatch catalog pull --articulos (o con --wait-window para esperar la ventana de 10 minutos)",
+			EN: "To fetch the article catalog: nxbatch catalog pull --articulos (or with --wait-window to wait for the 10-minute window)",
+		},
 		"cata.notfetched": {
 			ES: "todavía no se consultó: ejecute nxbatch catalog pull --articulos",
 			EN: "not fetched yet: run nxbatch catalog pull --articulos",
