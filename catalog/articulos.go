@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unsafe"
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/internal/atomicfile"
@@ -64,7 +65,10 @@ func (c *Cache) LoadArticulos() (ArticulosCopy, error) {
 	if err != nil {
 		return ArticulosCopy{}, fmt.Errorf("read article catalog cache: %w", err)
 	}
-	fetched, recs, err := readArticulos(string(b))
+	// The records' strings are slices of the file's text: b is never
+	// written again, so it becomes that text without a copy (a copy cost
+	// a fifth of the load).
+	fetched, recs, err := readArticulos(unsafe.String(unsafe.SliceData(b), len(b)))
 	if err != nil {
 		return ArticulosCopy{}, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -390,4 +391,32 @@ func answerWith(status int, body string) http.HandlerFunc {
 		w.WriteHeader(status)
 		_, _ = w.Write([]byte(body))
 	}
+}
+
+// BenchmarkLoadArticulos loads a cached catalog of 100,000 variants (the
+// budget, in bench/RESULTS.md: 200 ms on the 2-core machine).
+func BenchmarkLoadArticulos(b *testing.B) {
+	recs := make([]nxapi.ArticuloConCurva, 100_000)
+	for i := range recs {
+		p := nxapi.DecimalFromInt(int64(1000 + i%500))
+		recs[i] = nxapi.ArticuloConCurva{ArticuloID: int64(100000 + i/10), Codigo: "SKU-" + strconv.Itoa(100000+i/10),
+			Descripcion: "Artículo de prueba número " + strconv.Itoa(i/10), Nombre: "Artículo " + strconv.Itoa(i/10),
+			TalleColor: 3, Precio1: &p, ColorID: int64(1 + i%2), TalleID: int64(1 + i%5), ColorNombre: "Color",
+			ColorCodigo: "C1", ColorHex: "#00FF00", TalleNombre: "T" + strconv.Itoa(i%5), TalleCodigo: strconv.Itoa(i % 5),
+			CodigoBarras: "779" + strconv.Itoa(1000000000+i), Unidades: nxapi.DecimalFromInt(int64(i % 40)),
+			StockDepositos: []nxapi.StockDeposito{{DepositoID: 1, Unidades: 4}, {DepositoID: 2, Unidades: 3}}}
+	}
+	c := &Cache{Dir: b.TempDir(), Tenant: "bench"}
+	if err := c.saveArticulos(t0, recs); err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(c.articulosPath())
+	b.ReportAllocs()
+	for b.Loop() {
+		cp, err := c.LoadArticulos()
+		if err != nil || len(cp.Articulos) != len(recs) {
+			b.Fatal(err, len(cp.Articulos))
+		}
+	}
+	b.ReportMetric(float64(st.Size())/1e6, "file-MB")
 }

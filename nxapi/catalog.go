@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // The article catalog's answers (public-facts.md, "The article catalog"):
@@ -75,12 +79,12 @@ func decodeCatalog[T any](what string, b []byte) ([]T, error) {
 	out := make([]T, 0, bytes.Count(b, []byte(`"articuloId"`)))
 	switch b[0] {
 	case '[':
-		if err := Decode(b, &out); err != nil {
+		if err := decodeFast(b, &out); err != nil {
 			return nil, &CatalogError{What: what, Reason: "not a list of articles", Err: err}
 		}
 	case '{':
 		w := wrapped[T]{Data: &out}
-		if err := Decode(b, &w); err != nil {
+		if err := decodeFast(b, &w); err != nil {
 			return nil, &CatalogError{What: what, Reason: "not a list of articles", Err: err}
 		}
 		if w.Data != nil {
@@ -130,4 +134,38 @@ func Flatten(arts []Articulo) []ArticuloConCurva {
 		}
 	}
 	return out
+}
+
+// decodeFast unmarshals a catalog answer with the JSON v2 decoder, which
+// reads a 100,000-variant catalog in half the time encoding/json takes
+// (the budget is one second on the 2-core machine), set to read what
+// encoding/json reads: names without regard to case, a repeated name's
+// last value, invalid UTF-8 replaced. A field of a type the vendor's types
+// do not allow is a *WireError naming it, as Decode's.
+func decodeFast(b []byte, v any) error {
+	err := jsonv2.Unmarshal(b, v, jsonv2.MatchCaseInsensitiveNames(true),
+		jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if err == nil {
+		return nil
+	}
+	var se *jsonv2.SemanticError
+	if !errors.As(err, &se) || se.GoType == nil {
+		return err
+	}
+	// The field's path without the array indexes ("codigo",
+	// "stockDepositos.unidades"), as encoding/json names it.
+	var parts []string
+	for _, p := range strings.Split(string(se.JSONPointer), "/") {
+		if p != "" && strings.Trim(p, "0123456789") != "" && p != "data" {
+			parts = append(parts, p)
+		}
+	}
+	got := "value"
+	if se.JSONKind != 0 {
+		got = se.JSONKind.String()
+	}
+	if se.JSONValue != nil {
+		got = describe(se.JSONValue)
+	}
+	return &WireError{Field: strings.Join(parts, "."), Got: got, Want: se.GoType.String()}
 }

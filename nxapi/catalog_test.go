@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -223,10 +225,39 @@ func BenchmarkDecodeGetDataCurva(b *testing.B) {
 	body := bigCurva(100_000)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
 	for b.Loop() {
 		recs, err := DecodeGetDataCurva(body)
 		if err != nil || len(recs) != 100_000 {
 			b.Fatal(err, len(recs))
 		}
 	}
+	runtime.ReadMemStats(&m1)
+	// The most memory one decode can hold: the answer it reads plus
+	// everything it allocates (as if nothing were freed before the end).
+	perOp := float64(m1.TotalAlloc-m0.TotalAlloc) / float64(b.N)
+	b.ReportMetric((float64(len(body))+perOp)/1e6, "peak-MB")
+	b.ReportMetric(float64(len(body))/1e6, "answer-MB")
+}
+
+// FuzzCatalogDecoderMatchesEncodingJSON: the fast decoder of catalog
+// answers reads exactly what encoding/json (Decode, every other answer's
+// decoder) reads, and refuses what it refuses.
+func FuzzCatalogDecoderMatchesEncodingJSON(f *testing.F) {
+	for _, s := range []string{flatSample, `[{"ARTICULOID":1,"codigo":"a","codigo":"b"}]`, `[{"unidades":"1.5","precio1":null}]`,
+		"[{\"codigo\":\"\xff\"}]", `[{"stockDepositos":[{"depositoId":1.5}]}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var v1, v2 []ArticuloConCurva
+		err1 := Decode(b, &v1)
+		err2 := decodeFast(b, &v2)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("encoding/json: %v; fast: %v", err1, err2)
+		}
+		if err1 == nil && !reflect.DeepEqual(v1, v2) {
+			t.Fatalf("they differ:\n%+v\n%+v", v1, v2)
+		}
+	})
 }
