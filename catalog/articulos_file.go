@@ -195,6 +195,9 @@ func splitFields(line string, f *[articulosFields]string) error {
 func parseRecord(f *[articulosFields]string, r *nxapi.ArticuloConCurva) error {
 	var err error
 	num := func(s string) int64 {
+		if n, ok := smallInt(s); ok {
+			return n
+		}
 		n, e := strconv.ParseInt(s, 10, 64)
 		if e != nil && err == nil {
 			err = e
@@ -202,6 +205,11 @@ func parseRecord(f *[articulosFields]string, r *nxapi.ArticuloConCurva) error {
 		return n
 	}
 	dec := func(s string) nxapi.Decimal {
+		// Units and prices are mostly whole: read them without the
+		// general parser (a third of the load's time).
+		if n, ok := smallInt(s); ok {
+			return nxapi.DecimalFromInt(n)
+		}
 		d, e := nxapi.ParseDecimal(s)
 		if e != nil && err == nil {
 			err = e
@@ -248,4 +256,27 @@ func parseRecord(f *[articulosFields]string, r *nxapi.ArticuloConCurva) error {
 		}
 	}
 	return err
+}
+
+// smallInt reads s when it is an integer of at most 14 digits, as the
+// cache writes ids and whole quantities (an optional minus, no leading
+// zero); anything else goes to the general parsers, which give the same
+// value for these.
+func smallInt(s string) (int64, bool) {
+	d := strings.TrimPrefix(s, "-")
+	if len(d) == 0 || len(d) > 14 || (d[0] == '0' && len(d) > 1) {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if len(d) < len(s) {
+		v = -v
+	}
+	return v, true
 }
