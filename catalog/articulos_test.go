@@ -158,6 +158,7 @@ func TestArticulosTheAPIsWindowAndTimeScale(t *testing.T) {
 }
 
 func TestArticulosFailures(t *testing.T) {
+	var lastText string // the last note, in Spanish
 	for _, tc := range []struct {
 		name   string
 		status int
@@ -170,13 +171,18 @@ func TestArticulosFailures(t *testing.T) {
 			}
 		}},
 		{"empty answer keeps the copy", 200, `[]`, func(t *testing.T, recs []nxapi.ArticuloConCurva, notes []string, err error) {
-			if err != nil || len(recs) != 1 || !slices.Equal(notes, []string{"catc.pull.cached"}) {
-				t.Errorf("recs %v, notes %v, err %v", recs, notes, err)
+			if err != nil || len(recs) != 1 || !slices.Equal(notes, []string{"catc.pull.cached"}) || !strings.Contains(notes[0]+lastText, "vacío") {
+				t.Errorf("recs %v, notes %v %q, err %v", recs, notes, lastText, err)
 			}
 		}},
 		{"unreadable answer keeps the copy", 200, `<html>`, func(t *testing.T, recs []nxapi.ArticuloConCurva, notes []string, err error) {
-			if err != nil || len(recs) != 1 || !slices.Equal(notes, []string{"catc.pull.cached"}) {
-				t.Errorf("recs %v, notes %v, err %v", recs, notes, err)
+			if err != nil || len(recs) != 1 || !slices.Equal(notes, []string{"catc.pull.cached"}) || !strings.Contains(lastText, "no es un catálogo de artículos") {
+				t.Errorf("recs %v, notes %v %q, err %v", recs, notes, lastText, err)
+			}
+		}},
+		{"wrong field type keeps the copy", 200, `[{"articuloId":1,"codigo":{}}]`, func(t *testing.T, recs []nxapi.ArticuloConCurva, notes []string, err error) {
+			if err != nil || len(recs) != 1 || !strings.Contains(lastText, "codigo") {
+				t.Errorf("recs %v, notes %v %q, err %v", recs, notes, lastText, err)
 			}
 		}},
 	} {
@@ -193,7 +199,10 @@ func TestArticulosFailures(t *testing.T) {
 				t.Fatal(err)
 			}
 			var notes []string
-			recs, _, err := c.Articulos(context.Background(), ArticulosOptions{Sleep: clk.Sleep, Note: func(m msg.Message) { notes = append(notes, m.Key) }})
+			recs, _, err := c.Articulos(context.Background(), ArticulosOptions{Sleep: clk.Sleep, Note: func(m msg.Message) {
+				notes = append(notes, m.Key)
+				lastText = m.In(msg.ES)
+			}})
 			tc.check(t, recs, notes, err)
 		})
 	}

@@ -158,9 +158,15 @@ func (p Pulled) Message(now time.Time) msg.Message {
 // API's text as it came; anything else is told as it happened.
 func failure(p Pulled) msg.Message {
 	var we *apiclient.WaitError
+	var ce *nxapi.CatalogError
+	var wte *apiclient.WireTypeError
 	switch {
 	case errors.Is(p.Err, apiclient.ErrUnauthorized):
 		return msg.New("catc.pull.unauthorized")
+	case errors.Is(p.Err, nxapi.ErrEmptyCatalog):
+		return msg.New("cata.empty")
+	case errors.As(p.Err, &ce) || errors.As(p.Err, &wte):
+		return msg.New("cata.unreadable", p.Err.Error())
 	case errors.As(p.Err, &we) && we.Message != "" && !p.Next.IsZero():
 		return msg.New("catc.pull.apiwait", seconds(we.Wait), we.Message, p.Next.Format("15:04:05"))
 	}

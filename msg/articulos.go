@@ -27,6 +27,14 @@ func init() {
 			ES: "Para traer el catálogo de artículos: nxbatch catalog pull --articulos (o con --wait-window para esperar la ventana de 10 minutos)",
 			EN: "To fetch the article catalog: nxbatch catalog pull --articulos (or with --wait-window to wait for the 10-minute window)",
 		},
+		"cata.empty": {
+			ES: "la API respondió un catálogo de artículos vacío, lo que casi seguro es una falla del ERP",
+			EN: "the API answered an empty article catalog, almost certainly a fault of the ERP",
+		},
+		"cata.unreadable": {
+			ES: "la respuesta de la API no es un catálogo de artículos que se pueda leer (%s)",
+			EN: "the API's answer is not an article catalog that can be read (%s)",
+		},
 		"cata.notfetched": {
 			ES: "todavía no se consultó: ejecute nxbatch catalog pull --articulos",
 			EN: "not fetched yet: run nxbatch catalog pull --articulos",
