@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -144,8 +145,9 @@ func (e *NoArticulosError) Unwrap() error { return e.Pulled.Err }
 //     would be accepted with that token either.
 //   - The article events `nxbatch listen` stored (Events, its store) that
 //     arrived after the copy was fetched are applied over it, in order: a
-//     changed article's records are replaced by the event's, a
-//     deactivated article's records are marked eliminado. So an article
+//     changed article's variants take the event's values (the fields an
+//     event does not carry, such as barcodes, are kept), a deactivated
+//     article's records are marked eliminado. So an article
 //     deactivated since the last read is refused without a new read. The
 //     fetch time returned stays the copy's: the age of the last full
 //     picture.
@@ -338,7 +340,7 @@ func applyEvents(dir string, fetched time.Time, recs []nxapi.ArticuloConCurva) (
 				set(id, dead)
 				continue
 			}
-			set(id, rs)
+			set(id, mergeArticle(current(id), rs))
 		}
 	})
 	if err != nil || out.events == 0 {
@@ -363,6 +365,71 @@ func applyEvents(dir string, fetched time.Time, recs []nxapi.ArticuloConCurva) (
 		}
 	}
 	return out, nil
+}
+
+// mergeArticle applies one event's records of an article over its
+// records: the events' records carry fewer fields than GetDataCurva's
+// (public-facts.md lists no barcode nor size and colour codes for them),
+// and may name only the variants that changed. So each event record
+// updates the variant of the same colour and size field by field, a field
+// the event leaves empty keeping the catalog's value; a variant the
+// catalog did not have is added; the variants the event does not name
+// stay, and the article's own fields (code, name, prices) the event gives
+// apply to all of them. A change event means the article takes part in
+// the integration: none of its records stays eliminado.
+func mergeArticle(old, ev []nxapi.ArticuloConCurva) []nxapi.ArticuloConCurva {
+	out := make([]nxapi.ArticuloConCurva, len(old), len(old)+len(ev))
+	copy(out, old)
+	for _, r := range ev {
+		i := slices.IndexFunc(out, func(o nxapi.ArticuloConCurva) bool { return o.ColorID == r.ColorID && o.TalleID == r.TalleID })
+		if i < 0 {
+			out = append(out, r)
+			continue
+		}
+		out[i] = mergeRecord(out[i], r)
+	}
+	last := ev[len(ev)-1]
+	for i := range out {
+		o := &out[i]
+		o.Eliminado = false
+		o.Codigo = or(last.Codigo, o.Codigo)
+		o.Nombre = or(last.Nombre, o.Nombre)
+		o.Descripcion = or(last.Descripcion, o.Descripcion)
+		o.DescripcionWeb = or(last.DescripcionWeb, o.DescripcionWeb)
+		if last.TalleColor != 0 {
+			o.TalleColor = last.TalleColor
+		}
+		o.Precio1, o.Precio2, o.Precio3 = orPrice(last.Precio1, o.Precio1), orPrice(last.Precio2, o.Precio2), orPrice(last.Precio3, o.Precio3)
+		o.Precio4, o.Precio5 = orPrice(last.Precio4, o.Precio4), orPrice(last.Precio5, o.Precio5)
+	}
+	return out
+}
+
+// mergeRecord is a variant's record with an event's record over it: what
+// the event gives wins, what it leaves empty stays.
+func mergeRecord(o, r nxapi.ArticuloConCurva) nxapi.ArticuloConCurva {
+	o.ColorNombre, o.ColorCodigo, o.ColorHex = or(r.ColorNombre, o.ColorNombre), or(r.ColorCodigo, o.ColorCodigo), or(r.ColorHex, o.ColorHex)
+	o.TalleNombre, o.TalleCodigo = or(r.TalleNombre, o.TalleNombre), or(r.TalleCodigo, o.TalleCodigo)
+	o.CodigoBarras = or(r.CodigoBarras, o.CodigoBarras)
+	o.Unidades = r.Unidades
+	if r.StockDepositos != nil {
+		o.StockDepositos = r.StockDepositos
+	}
+	return o
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func orPrice(a, b *nxapi.Decimal) *nxapi.Decimal {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // eventRecords reads an article event's body in either format: flat

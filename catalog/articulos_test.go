@@ -225,6 +225,10 @@ func TestArticulosEventsFromListen(t *testing.T) {
 	for _, body := range []string{
 		`[{"articuloId":100,"eliminado":true}]`,
 		`{"articuloId":105,"codigo":"A105","nombre":"Medias nuevas","curva":[{"colorId":0,"talleId":0,"codigoBarras":"123","unidades":7}]}`,
+		// A stock event of one variant, without barcodes or codes, as
+		// the events' records are: the other variants and the fields it
+		// leaves out stay as the catalog has them.
+		`[{"articuloId":102,"codigo":"A102","nombre":"Buzo canguro","colorId":1,"talleId":2,"colorNombre":"Negro","talleNombre":"M","unidades":3}]`,
 		`[{"articuloId":999,"codigo":"N999","nombre":"Nuevo","unidades":1}]`,
 		`[{"articuloId":999,"codigo":"N999","nombre":"Nuevo","unidades":2}]`,
 		`{"articuloId":120,"eliminado":true}`,
@@ -255,6 +259,10 @@ func TestArticulosEventsFromListen(t *testing.T) {
 	}
 	if r := by[120]; len(r) != 1 || !r[0].Eliminado {
 		t.Errorf("article 120: %+v", r)
+	}
+	if r := by[102]; len(r) != 6 || r[1].Unidades != nxapi.DecimalFromInt(3) || r[1].CodigoBarras != "7791231020020" ||
+		r[1].TalleCodigo != "MD" || r[0].Unidades != nxapi.DecimalFromInt(40) || r[0].CodigoBarras != "7791231020013" {
+		t.Errorf("article 102 after a stock event of one variant: %+v", r[:2])
 	}
 	if len(recs) != 51 {
 		t.Errorf("%d records, want 51", len(recs))
