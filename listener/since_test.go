@@ -4,19 +4,22 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 func TestEventsSince(t *testing.T) {
 	dir := t.TempDir()
-	at := time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
-	st, err := Open(dir, Options{Now: func() time.Time { return at }})
+	// The store's own goroutine reads the clock too.
+	var at atomic.Int64
+	at.Store(time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC).UnixNano())
+	st, err := Open(dir, Options{Now: func() time.Time { return time.Unix(0, at.Load()).UTC() }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, body := range []string{`[{"articuloId":1}]`, `[{"articuloId":2}]`, `[{"articuloId":3}]`} {
-		at = time.Date(2026, 9, 1, 12, i, 0, 0, time.UTC)
+		at.Store(time.Date(2026, 9, 1, 12, i, 0, 0, time.UTC).UnixNano())
 		if _, err := st.Append([]byte(body)); err != nil {
 			t.Fatal(err)
 		}
