@@ -154,6 +154,20 @@ func (e *NoArticulosError) Unwrap() error { return e.Pulled.Err }
 //
 // The records are the caller's own; deactivated articles are included,
 // marked eliminado, so that a row naming one can be told so.
+//
+// A command builds the cache as the others do and names listen's store:
+//
+//	cache := cn.catalogs(ttl)       // --catalog-ttl
+//	cache.Events = listenStore      // listen's store (defaultStore), optional
+//	recs, fetched, err := cache.Articulos(ctx, catalog.ArticulosOptions{
+//		Wait: waitMissing,           // run waits for the window; validate does not
+//		Note: func(m msg.Message) { say(stderr, m.In(l)) },
+//	})
+//	var none *catalog.NoArticulosError
+//	if errors.As(err, &none) { /* say none.Message(); rows by code cannot be checked */ }
+//
+// Offline (--catalog DIR), LoadArticulosDir reads the same records from
+// the folder `catalog export DIR/` wrote.
 func (c *Cache) Articulos(ctx context.Context, o ArticulosOptions) ([]nxapi.ArticuloConCurva, time.Time, error) {
 	note := func(m msg.Message) {
 		if o.Note != nil {
