@@ -437,3 +437,29 @@ func BenchmarkLoadArticulos(b *testing.B) {
 	}
 	b.ReportMetric(float64(st.Size())/1e6, "file-MB")
 }
+
+// FuzzEventRecords: any body listen stored is read as an article event or
+// left out, never a panic, and what is read merges over a catalog keeping
+// every variant the catalog had.
+func FuzzEventRecords(f *testing.F) {
+	for _, s := range []string{`[{"articuloId":100,"eliminado":true}]`, `{"articuloId":105,"curva":[{"colorId":1,"talleId":2,"unidades":7}]}`,
+		`[{"articuloId":1,"colorId":1,"talleId":1,"unidades":"2.5"}]`, `{"articuloId":1,"eliminado":true}`, `[]`, `{}`, `null`, `[1]`} {
+		f.Add([]byte(s))
+	}
+	old := []nxapi.ArticuloConCurva{{ArticuloID: 1, Codigo: "A", ColorID: 1, TalleID: 1, CodigoBarras: "779"}, {ArticuloID: 1, Codigo: "A", ColorID: 2, TalleID: 1}}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		recs, ok := eventRecords(body)
+		if !ok || len(recs) == 0 {
+			return
+		}
+		got := mergeArticle(old, recs)
+		if len(got) < len(old) {
+			t.Fatalf("merge lost variants: %+v", got)
+		}
+		for _, r := range got[:len(old)] {
+			if r.ColorID == 1 && r.TalleID == 1 && r.CodigoBarras == "" {
+				t.Fatalf("merge lost the barcode: %+v", got)
+			}
+		}
+	})
+}
