@@ -135,33 +135,46 @@ func TestRefusedTokenMidRunWritesReports(t *testing.T) {
 
 // TestRefedErrorsFile: the errors file of a run, fixed and fed back, is
 // sent; its reports are named for it without stacking suffixes, and its
-// result.row points at the original file's rows.
+// result.row points at the original file's rows. A run with nothing left
+// to fix writes no errors file, and removes the one it wrote before.
 func TestRefedErrorsFile(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{})
 	w := newWorkspace(t, sb.URL)
 	input := writeFile(t, w.dir, "ventas.csv", salesHeader+
 		"791001,a@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"+
-		"791002,b@example.com,105,1500.00,1,1500.00,0,0,0,1600.00,EFECTIVO\n")
+		"791002,b@example.com,105,1500.00,1,1500.00,0,0,0,1600.00,EFECTIVO\n"+
+		"791003,c@example.com,105,1500.00,1,1500.00,0,0,0,1700.00,EFECTIVO\n")
 	if res := w.nx(t, w.runArgs(input)...); res.code != 1 {
-		t.Fatalf("first run: exit %d, want 1 (a sale with a wrong total)\n%s", res.code, res)
+		t.Fatalf("first run: exit %d, want 1 (sales with a wrong total)\n%s", res.code, res)
 	}
 	errs := filepath.Join(w.reportDir(), "ventas.errors.csv")
 	data, err := os.ReadFile(errs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One of the two fixed; the other still wrong.
 	fixed := strings.Replace(string(data), "1600", "1500", 1)
 	refed := writeFile(t, w.dir, "ventas.errors.csv", fixed)
 	res := w.nx(t, w.runArgs(refed)...)
-	if res.code != 0 {
-		t.Fatalf("re-fed errors file: %s", res)
+	if res.code != 1 {
+		t.Fatalf("re-fed errors file: exit %d, want 1 (one sale still wrong)\n%s", res.code, res)
 	}
 	rows := readCSVReport(t, filepath.Join(w.reportDir(), "ventas.errors.result.csv"))
-	if len(rows) != 1 || rows[0]["result.status"] != "ok" || rows[0]["result.row"] != "3" {
-		t.Errorf("re-fed report %v, want the fixed sale ok, pointing at row 3 of ventas.csv", rows)
+	if len(rows) != 2 || rows[0]["result.status"] != "ok" || rows[0]["result.row"] != "3" || rows[1]["result.row"] != "4" {
+		t.Errorf("re-fed report %v, want the fixed sale ok, pointing at row 3 of ventas.csv, and row 4 still to fix", rows)
 	}
-	if _, err := os.Stat(filepath.Join(w.reportDir(), "ventas.errors-2.csv")); err != nil {
+	errs2 := filepath.Join(w.reportDir(), "ventas.errors-2.csv")
+	if _, err := os.Stat(errs2); err != nil {
 		t.Errorf("the re-fed file's errors file is not ventas.errors-2.csv: %v", err)
+	}
+	// Everything fixed: the same file again sends the last sale, and its
+	// errors file, now with nothing in it, is gone.
+	refed = writeFile(t, w.dir, "ventas.errors.csv", strings.Replace(fixed, "1700", "1500", 1))
+	if res := w.nx(t, w.runArgs(refed)...); res.code != 0 {
+		t.Fatalf("re-fed errors file, all fixed: %s", res)
+	}
+	if _, err := os.Stat(errs2); err == nil {
+		t.Errorf("%s is still there after a run with nothing to fix", errs2)
 	}
 	if _, err := os.Stat(filepath.Join(w.reportDir(), "ventas.errors.errors.csv")); err == nil {
 		t.Error("suffixes stacked: ventas.errors.errors.csv")

@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"github.com/nxbatch/nxbatch/cell"
 	"iter"
 	"os"
@@ -430,12 +432,25 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 		if err := writers.WriteCSV(res, sh.Table(o.Lang)); err != nil {
 			return p, err
 		}
+		tables = append(tables, sh.XLSXTable(o.Lang))
+		p.CSV = append(p.CSV, res)
+		// No errors file when no row needs attention: a header-only file
+		// would send the user looking for rows to fix. One left by an
+		// earlier run of the same input is removed, so that it is never
+		// taken for this run's.
+		if !sh.needsAttention() {
+			if errs == f.Path {
+				continue // never the input itself
+			}
+			if err := removeStale(errs); err != nil {
+				return p, err
+			}
+			continue
+		}
 		if err := writers.WriteCSV(errs, sh.ErrorsTable(o.Lang)); err != nil {
 			return p, err
 		}
-		p.CSV = append(p.CSV, res)
 		p.Errors = append(p.Errors, errs)
-		tables = append(tables, sh.XLSXTable(o.Lang))
 	}
 	sum := f.Summary(o)
 	if !o.NoXLSX {
@@ -449,4 +464,35 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 		return p, err
 	}
 	return p, nil
+}
+
+// needsAttention reports whether any row of the sheet goes into its errors
+// file.
+func (sh *Sheet) needsAttention() bool {
+	for _, r := range sh.Requests {
+		if NeedsAttention(r.Status) && len(r.Rows) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// removeStale removes the file at path, if there is one: a report of an
+// earlier run that this run has no rows for. A symbolic link planted there
+// is removed as a link, never followed.
+func removeStale(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("remove the errors file of an earlier run: %w", err)
+	}
+	if fi.IsDir() {
+		return nil
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove the errors file of an earlier run: %w", err)
+	}
+	return nil
 }
