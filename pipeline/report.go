@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"github.com/nxbatch/nxbatch/cell"
 	"iter"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/schema"
@@ -67,19 +67,38 @@ func (sh *Sheet) Table(l msg.Lang) writers.Table {
 		Sheet:    sh.Info.Name,
 		Header:   sh.Info.Header,
 		Result:   sh.resultColumns(),
-		Rows:     sh.rowsWhere(l, nil, false),
+		Rows:     sh.rowsWhere(l, nil, false, false),
 		Date1904: sh.Info.Date1904,
 		Lang:     l,
 	}
 }
 
-// XLSXTable is Table for the XLSX report: the amounts and dates of a CSV
-// file, which says nothing of types, are given theirs where they parse,
-// so that the workbook's columns sum and sort.
+// XLSXTable is Table for the XLSX report, which people read: the amounts
+// and dates of a CSV file, which says nothing of types, are given theirs
+// where they parse, so that the workbook's columns sum and sort; amount
+// columns are shown as amounts; statuses are words in language l (the CSV
+// reports keep the codes, which scripts read).
 func (sh *Sheet) XLSXTable(l msg.Lang) writers.Table {
 	t := sh.Table(l)
-	t.Rows = sh.rowsWhere(l, nil, sh.untyped())
+	t.Rows = sh.rowsWhere(l, nil, sh.untyped(), true)
+	for i, typ := range sh.typeColumns() {
+		if typ == schema.Number && isAmount(sh.Layout, i) {
+			t.Amounts = append(t.Amounts, i)
+		}
+	}
+	sort.Ints(t.Amounts)
 	return t
+}
+
+// isAmount reports whether header column i, a number column of the kind,
+// holds money (a price, a total) rather than a quantity.
+func isAmount(layout *schema.Layout, i int) bool {
+	for _, c := range []string{"productos.cantidad", "articulos.cantidad", "articulos.cantidadContada"} {
+		if layout.Col(c) == i {
+			return false
+		}
+	}
+	return true
 }
 
 // untyped reports whether the sheet's file says nothing of types (CSV).
@@ -153,11 +172,11 @@ func (sh *Sheet) sourceRow(i int) int {
 // before any row is rendered.
 func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table {
 	t := sh.Table(l)
-	t.Rows = sh.rowsWhere(l, NeedsAttention, false)
+	t.Rows = sh.rowsWhere(l, NeedsAttention, false, false)
 	return t
 }
 
-func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil, false) }
+func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil, false, false) }
 
 // label is request ri's label in language l. The labels of the requests
 // whose rows are being written stay in a small cache: the rows of a
@@ -191,8 +210,9 @@ func (sh *Sheet) rowText(i int, out Result, l msg.Lang, say func(msg.Message) ms
 
 // rowsWhere yields the report rows of the rows whose status keep accepts
 // (nil: every row); promoteText types the amounts and dates of a file
-// that has no types (see XLSXTable).
-func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool) iter.Seq[writers.Row] {
+// that has no types (see XLSXTable); words puts the status's word in
+// language l where the CSV reports put its code.
+func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText, words bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
 		n := len(sh.Info.Header)
 		buf := make([]string, 0, n)
@@ -212,7 +232,11 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool)
 			out := r.Result()
 			text := sh.rowText(i, out, l, nil)
 			res = res[:0]
-			res = append(res, r.Status.String(), text, strconv.Itoa(sh.sourceRow(i)))
+			code := r.Status.String()
+			if words {
+				code = r.Status.Word().In(l)
+			}
+			res = append(res, code, text, strconv.Itoa(sh.sourceRow(i)))
 			if sh.Kind == schema.Stock {
 				res = append(res, r.Key, sh.label(ri, l), idText(out.FacturaID))
 			} else {
@@ -348,7 +372,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 		s.Kinds = append(s.Kinds, k)
 	}
 	for _, st := range AllStatuses {
-		s.Statuses = append(s.Statuses, writers.StatusLine{Code: st.String(), Meaning: st.Meaning().In(o.Lang),
+		s.Statuses = append(s.Statuses, writers.StatusLine{Code: st.String(), Word: st.Word().In(o.Lang), Meaning: st.Meaning().In(o.Lang),
 			Rows: rows[st], Requests: reqs[st], Tone: st.Tone()})
 	}
 	sort.Strings(s.Kinds)

@@ -54,10 +54,12 @@ type API struct {
 	Sandbox bool   `json:"sandbox"`
 }
 
-// StatusLine is one status of the summary sheet's table: its code, what
-// it means in the report's language, its counts and its row colour.
+// StatusLine is one status of the summary sheet's table: its code, its
+// word and what it means in the report's language, its counts and its row
+// colour.
 type StatusLine struct {
 	Code     string
+	Word     string // "rechazada"; "" shows the code
 	Meaning  string
 	Rows     int
 	Requests int

@@ -83,7 +83,11 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 	row++
 	var rows, reqs int
 	for _, st := range s.Statuses {
-		set(1, st.Code, b.st.row[st.Tone])
+		word := st.Word
+		if word == "" {
+			word = st.Code
+		}
+		set(1, word, b.st.row[st.Tone])
 		set(2, st.Rows, 0)
 		set(3, st.Requests, 0)
 		set(4, st.Meaning, 0)
