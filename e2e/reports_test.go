@@ -223,3 +223,79 @@ func TestFilledTemplateHasNoWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestRerunKeepsTheInvoicingRunsReports: a rerun that sends nothing
+// replaces the reports at the usual names (the latest run), but the result
+// and summary of the run that invoiced stay in NAME.runs/, still saying
+// what it sent; a later run that sends something keeps its own beside it.
+func TestRerunKeepsTheInvoicingRunsReports(t *testing.T) {
+	sb := startSandbox(t, sandbox.Options{})
+	w := newWorkspace(t, sb.URL)
+	sales := salesHeader +
+		"794001,a@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n" +
+		"794002,b@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
+	input := writeFile(t, w.dir, "ventas.csv", sales)
+	type summary struct {
+		RequestsSent int            `json:"requestsSent"`
+		Rows         map[string]int `json:"rows"`
+		RunReports   string         `json:"runReports"`
+	}
+	read := func(p string) summary {
+		t.Helper()
+		var s summary
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		return s
+	}
+	kept := func() []string {
+		t.Helper()
+		m, _ := filepath.Glob(filepath.Join(w.reportDir(), "ventas.runs", "*.summary.json"))
+		return m
+	}
+	runs := []struct {
+		name      string
+		content   string
+		wantSent  int
+		wantKept  int
+		keptSent  []int // requestsSent of the kept summaries, oldest first
+		keptFiles []string
+	}{
+		{"the run that invoices", sales, 2, 1, []int{2}, []string{".result.csv", ".summary.json"}},
+		{"a rerun that sends nothing", sales, 0, 1, []int{2}, nil},
+		{"a run with one more sale", sales + "794003,c@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n", 1, 2, []int{2, 1}, nil},
+	}
+	for _, r := range runs {
+		writeFile(t, w.dir, "ventas.csv", r.content)
+		if res := w.nx(t, w.runArgs(input)...); res.code != 0 {
+			t.Fatalf("%s: %s", r.name, res)
+		}
+		latest := read(filepath.Join(w.reportDir(), "ventas.summary.json"))
+		if latest.RequestsSent != r.wantSent {
+			t.Errorf("%s: ventas.summary.json says %d sent, want %d (the latest run)", r.name, latest.RequestsSent, r.wantSent)
+		}
+		if (latest.RunReports != "") != (r.wantSent > 0) {
+			t.Errorf("%s: runReports %q with %d sent", r.name, latest.RunReports, r.wantSent)
+		}
+		got := kept()
+		if len(got) != r.wantKept {
+			t.Fatalf("%s: %d summaries kept in ventas.runs, want %d: %v", r.name, len(got), r.wantKept, got)
+		}
+		for i, p := range got {
+			s := read(p)
+			if s.RequestsSent != r.keptSent[i] || s.Rows["ok"] != r.keptSent[i] {
+				t.Errorf("%s: %s says %d sent, %d rows ok; want %d", r.name, filepath.Base(p), s.RequestsSent, s.Rows["ok"], r.keptSent[i])
+			}
+		}
+		for _, suf := range r.keptFiles {
+			want := filepath.Join(w.reportDir(), latest.RunReports+suf)
+			if _, err := os.Stat(want); err != nil {
+				t.Errorf("%s: %v", r.name, err)
+			}
+		}
+	}
+}

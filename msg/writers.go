@@ -26,6 +26,7 @@ func init() {
 		"rep.bool.false":      {ES: "FALSO", EN: "FALSE"},
 		"rep.sum.moved":       {ES: "Unidades movidas,", EN: "Units moved,"},
 		"rep.sum.created":     {ES: "Comprobantes y movimientos creados", EN: "Vouchers and movements created"},
+		"rep.sum.runreports":  {ES: "Copia de los informes de esta ejecución (la próxima no la reemplaza)", EN: "Copy of this run's reports (the next run does not replace it)"},
 		"rep.sum.status":      {ES: "Estado", EN: "Status"},
 		"rep.sum.rows":        {ES: "Filas", EN: "Rows"},
 		"rep.sum.requests":    {ES: "Solicitudes", EN: "Requests"},

@@ -47,6 +47,9 @@ type ReportPaths struct {
 	Errors  []string
 	XLSX    string
 	Summary string
+	// Run is the path prefix of this run's own copy of its result and
+	// summary in NAME.runs/ ("" when it sent nothing and kept none).
+	Run string
 }
 
 // sheetFileName makes a sheet name safe inside a file name.
@@ -479,13 +482,34 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 	sum := f.Summary(o)
 	if !o.NoXLSX {
 		p.XLSX = base + ".result.xlsx"
+	}
+	p.Summary = base + ".summary.json"
+	kept := append(append([]string(nil), p.CSV...), p.Summary)
+	if p.XLSX != "" {
+		kept = append(kept, p.XLSX)
+	}
+	var prefix string
+	if keepsRun(o, sum.RequestsSent) {
+		suffixes := make([]string, len(kept))
+		for i, k := range kept {
+			suffixes[i] = strings.TrimPrefix(k, base)
+		}
+		prefix = runStamp(base, o.Started, suffixes)
+		sum.RunReports = filepath.Base(base) + runsSuffix + "/" + filepath.Base(prefix)
+	}
+	if p.XLSX != "" {
 		if err := writers.WriteXLSX(p.XLSX, tables, sum, o.Lang); err != nil {
 			return p, err
 		}
 	}
-	p.Summary = base + ".summary.json"
 	if err := writers.WriteSummaryJSON(p.Summary, sum); err != nil {
 		return p, err
+	}
+	if prefix != "" {
+		if err := keepRun(base, prefix, kept); err != nil {
+			return p, err
+		}
+		p.Run = prefix
 	}
 	return p, nil
 }

@@ -40,6 +40,11 @@ type Summary struct {
 	ReportName     string   `json:"reportName,omitempty"`
 	RenamedBecause string   `json:"renamedBecause,omitempty"`
 	Warnings       []string `json:"warnings,omitempty"`
+	// RunReports is where this run's own copy of its result and summary
+	// is kept, the reports' folder's relative path without suffixes
+	// ("ventas.runs/2026-12-02 11.26.08"), for a run that sent something:
+	// the next run replaces the files at the usual names, never these.
+	RunReports string `json:"runReports,omitempty"`
 	// Statuses is the status table of the summary sheet, in report order;
 	// summary.json has the same counts in Rows and Requests.
 	Statuses []StatusLine `json:"-"`

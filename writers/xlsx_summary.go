@@ -75,6 +75,9 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 		row++
 	}
 	pair("rep.sum.created", len(s.Created), 0)
+	if s.RunReports != "" {
+		pair("rep.sum.runreports", cell.Neutralize(s.RunReports+".*"), 0)
+	}
 	row++
 
 	for col, key := range []string{"rep.sum.status", "rep.sum.rows", "rep.sum.requests", "rep.sum.meaning"} {
