@@ -398,6 +398,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	for _, w := range f.Warnings {
 		s.Warnings = append(s.Warnings, w.In(o.Lang))
 	}
+	s.RejectedBefore = f.RejectedBefore()
 	return s
 }
 

@@ -55,7 +55,11 @@ type SubmitOptions struct {
 	// while its answer is unknown).
 	Timeout      time.Duration
 	RetryUnknown bool
-	MaxErrors    int // stop after this many rejected requests in a row; 0 = never
+	// RetryRejected sends again a request the API rejected in an earlier
+	// run although its body did not change (by default it is not: the same
+	// request would be rejected the same way, every night of a cron job).
+	RetryRejected bool
+	MaxErrors     int // stop after this many rejected requests in a row; 0 = never
 	// Resend is the resend policy; the zero value is sendrules.DefaultResend.
 	Resend sendrules.ResendPolicy
 	// BreakerLimit stops the run after this many requests in a row that
@@ -190,6 +194,11 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 					r.Conclude(StatusUnknown, msg.New("sub.stillunknown", resolveHint(k)))
 					continue
 				}
+			case journal.Rejected:
+				if !o.RetryRejected && e.BodyHash == r.Result().BodyHash {
+					r.Conclude(StatusRejected, rejectedUnchanged(e))
+					continue
+				}
 			}
 		}
 		r.Status = StatusPending
@@ -208,6 +217,34 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 	units, reqs, err := j.Units(o.Tenant, string(schema.Stock), ids)
 	if err != nil {
 		return err
+	}
+	// A rejected movement is held back only when every row it carried is
+	// here again, unchanged: sending the same rows would be rejected the
+	// same way. When one of them was fixed or dropped, the others go again
+	// (in new movements): the rejection may have been that row's alone.
+	unchanged := map[journal.Key]bool{}
+	if !o.RetryRejected {
+		byID := map[string]*Request{}
+		for _, r := range sh.Requests {
+			if r.Status == StatusValid {
+				byID[r.Key] = r
+			}
+		}
+		for k, e := range reqs {
+			if e.State != journal.Rejected {
+				continue
+			}
+			same := len(e.Units) > 0
+			for _, id := range e.Units {
+				u, ok := units[id]
+				r := byID[id]
+				if !ok || r == nil || u.Request != k || u.BodyHash != r.Result().BodyHash {
+					same = false
+					break
+				}
+			}
+			unchanged[k] = same
+		}
 	}
 	for _, r := range sh.Requests {
 		if r.Status != StatusValid {
@@ -237,11 +274,47 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 				r.Conclude(StatusUnknown, msg.New("sub.stillunknown", resolveHint(e.Key)))
 				continue
 			}
+		case journal.Rejected:
+			if unchanged[u.Request] {
+				r.Conclude(StatusRejected, rejectedUnchanged(e))
+				continue
+			}
 		}
 		r.Status = StatusPending
 	}
 	sh.pending = sh.packStock(sh.maxArticulos)
 	return nil
+}
+
+// rejectedUnchangedKey is the message of a request the API rejected in an
+// earlier run and that is not sent again, its body unchanged.
+const rejectedUnchangedKey = "sub.rejected.unchanged"
+
+// rejectedUnchanged says why a request the API rejected before is not sent
+// again: when, what the API said, and what to do.
+func rejectedUnchanged(e journal.Entry) msg.Message {
+	return msg.New(rejectedUnchangedKey, when(e.Last), e.Message)
+}
+
+// RejectedBefore reports whether the request was not sent because the API
+// rejected it in an earlier run and it did not change since: nothing new
+// went wrong with it in this run.
+func (r *Request) RejectedBefore() bool {
+	return r.Status == StatusRejected && r.Result().Outcome.Key == rejectedUnchangedKey
+}
+
+// RejectedBefore counts the file's rows whose request was not sent again
+// because the API rejected it in an earlier run, unchanged since.
+func (f *File) RejectedBefore() int {
+	n := 0
+	for _, sh := range f.Sheets {
+		for _, r := range sh.Requests {
+			if r.RejectedBefore() {
+				n += len(r.Rows)
+			}
+		}
+	}
+	return n
 }
 
 // movementName names the movement the API created for a journaled request.

@@ -40,6 +40,10 @@ type Summary struct {
 	ReportName     string   `json:"reportName,omitempty"`
 	RenamedBecause string   `json:"renamedBecause,omitempty"`
 	Warnings       []string `json:"warnings,omitempty"`
+	// RejectedBefore counts the rows not sent again because the API
+	// rejected them in an earlier run and they have not changed since
+	// (their status is rejected; their message says so).
+	RejectedBefore int `json:"rejectedBefore,omitempty"`
 	// RunReports is where this run's own copy of its result and summary
 	// is kept, the reports' folder's relative path without suffixes
 	// ("ventas.runs/2026-12-02 11.26.08"), for a run that sent something:

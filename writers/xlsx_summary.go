@@ -75,6 +75,9 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 		row++
 	}
 	pair("rep.sum.created", len(s.Created), 0)
+	if s.RejectedBefore > 0 {
+		pair("rep.sum.rejectedbefore", s.RejectedBefore, 0)
+	}
 	if s.RunReports != "" {
 		pair("rep.sum.runreports", cell.Neutralize(s.RunReports+".*"), 0)
 	}
