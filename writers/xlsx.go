@@ -117,7 +117,9 @@ type styles struct {
 	header, resultHeader int
 	row                  map[Tone]int
 	bold, money, seconds int
-	cells                map[cellStyle]int // the data cells' styles, made as needed
+	// cells holds the data cells' style ids plus one, by cellStyle.index;
+	// 0 for a style not made yet. An array: it is read for every cell.
+	cells [cellStyles]int
 }
 
 // numFmt is how a data cell's number is shown.
@@ -146,10 +148,22 @@ type cellStyle struct {
 	wrap bool
 }
 
+// cellStyles is how many cellStyles there are.
+const cellStyles = int(ToneWaiting+1) * 4 * 2
+
+// index is c's place in styles.cells.
+func (c cellStyle) index() int {
+	i := (int(c.tone)*4 + int(c.fmt)) * 2
+	if c.wrap {
+		i++
+	}
+	return i
+}
+
 // cell returns the style id of c, creating it the first time.
 func (st *styles) cell(c cellStyle) (int, error) {
-	if id, ok := st.cells[c]; ok {
-		return id, nil
+	if id := st.cells[c.index()]; id > 0 {
+		return id - 1, nil
 	}
 	s := &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: c.wrap}}
 	if fill := toneFill[c.tone]; fill != "" {
@@ -162,13 +176,13 @@ func (st *styles) cell(c cellStyle) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	st.cells[c] = id
+	st.cells[c.index()] = id + 1
 	return id, nil
 }
 
 func newStyles(f *excelize.File) (*styles, error) {
 	border := []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
-	st := &styles{f: f, row: map[Tone]int{}, cells: map[cellStyle]int{}}
+	st := &styles{f: f, row: map[Tone]int{}}
 	var err error
 	add := func(s *excelize.Style) int {
 		if err != nil {
@@ -278,6 +292,7 @@ type tableWriter struct {
 	amounts  map[int]bool // input columns holding amounts
 	widths   []float64
 	wrap     []bool // per column: its widest cells wrap
+	wrapCols []int  // the columns that wrap
 	sw       *excelize.StreamWriter
 	sheet    string
 	sheets   int // sheets opened so far
@@ -333,6 +348,11 @@ func (b *book) writeTable(t Table, name string) error {
 // first sheet and writes the sample.
 func (tw *tableWriter) start(sample []Row) error {
 	tw.widths, tw.wrap = tw.columnWidths(sample)
+	for i, w := range tw.wrap {
+		if w {
+			tw.wrapCols = append(tw.wrapCols, i)
+		}
+	}
 	if err := tw.openSheet(); err != nil {
 		return err
 	}
@@ -523,10 +543,7 @@ const maxRowLines = 27
 func (tw *tableWriter) lines(r Row) int {
 	n := 1
 	inputCols := len(tw.header) - len(tw.results)
-	for i, w := range tw.wrap {
-		if !w {
-			continue
-		}
+	for _, i := range tw.wrapCols {
 		var c string
 		switch {
 		case i < inputCols && i < len(r.Cells):
