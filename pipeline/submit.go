@@ -195,7 +195,7 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 					continue
 				}
 			case journal.Rejected:
-				if !o.RetryRejected && e.BodyHash == r.Result().BodyHash {
+				if !o.RetryRejected && rejectedForContent(e) && e.BodyHash == r.Result().BodyHash {
 					r.Conclude(StatusRejected, rejectedUnchanged(e))
 					continue
 				}
@@ -231,7 +231,7 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 			}
 		}
 		for k, e := range reqs {
-			if e.State != journal.Rejected {
+			if !rejectedForContent(e) {
 				continue
 			}
 			same := len(e.Units) > 0
@@ -285,6 +285,24 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 	sh.pending = sh.packStock(sh.maxArticulos)
 	return nil
 }
+
+// notProcessed is the journal's message for a request the API refused
+// before processing it (a rate window, a refused token): journaled
+// rejected, so that it may be sent again, but no rejection of its content.
+func notProcessed(out apiclient.Outcome) string {
+	return msg.New("jrn.notprocessed", resendReason(out)).In(msg.ES)
+}
+
+// rejectedForContent reports whether a journaled rejection is the API's
+// answer to the request's content (a 400, errores=true, a 404), which the
+// same request would get again, rather than a refusal before processing
+// (notProcessed), which says nothing of it.
+func rejectedForContent(e journal.Entry) bool {
+	return e.State == journal.Rejected && !strings.HasPrefix(e.Message, notProcessedPrefix)
+}
+
+// notProcessedPrefix begins every notProcessed message.
+var notProcessedPrefix = strings.TrimSuffix(msg.New("jrn.notprocessed", "").In(msg.ES), " ")
 
 // rejectedUnchangedKey is the message of a request the API rejected in an
 // earlier run and that is not sent again, its body unchanged.
@@ -536,7 +554,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		sd.Sent++
 		if out.Class == apiclient.Resend && s.o.Resend.Again(sends) {
 			wait := s.o.Resend.RefusedWait(out.Wait, sends)
-			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: msg.New("jrn.notprocessed", resendReason(out)).In(msg.ES),
+			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: notProcessed(out),
 				Window: s.stockAnswered(isStock, wait)})
 			s.log.Info(msg.New("log.resend.window", jb.key.String(), out.Status, msg.Duration(wait)).In(s.o.Lang))
 			if !isStock && sendrules.Sleep(ctx, wait) != nil {
@@ -670,8 +688,8 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		st = journal.Rejected
 		status, outcome = StatusRejected, msg.New("sub.rejected", out.Status, quoted(text))
 		if out.Class == apiclient.Resend {
-			text = resendReason(out)
-			outcome = msg.New("sub.notsent", text)
+			outcome = msg.New("sub.notsent", resendReason(out))
+			text = notProcessed(out)
 		}
 		if n := s.inARow.Add(1); s.o.MaxErrors > 0 && n >= int64(s.o.MaxErrors) {
 			s.mu.Lock()
@@ -684,6 +702,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		// run stops; the next run with a valid token sends it.
 		st = journal.Rejected
 		status, outcome = StatusPending, msg.New("sub.unauthorized")
+		text = notProcessed(out)
 		s.mu.Lock()
 		s.res.Aborted = true
 		s.mu.Unlock()

@@ -589,3 +589,37 @@ func TestRejectedMovementHeldBackWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalsBeforeProcessingAreResent: a request the API refused before
+// processing it (a refused token, a rate window whose resends ran out) is
+// journaled rejected but is no rejection of its content: the next run
+// sends it again unchanged.
+func TestRefusalsBeforeProcessingAreResent(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer apiclient.Outcome
+	}{
+		{"a refused token", apiclient.Outcome{Class: apiclient.Abort, Status: 401, Written: true, Message: "Token invalido"}},
+		{"a rate window", apiclient.Outcome{Class: apiclient.Resend, Status: 403, Written: true, Message: "Debe esperar 1 segundos entre cada solicitud", Wait: time.Second}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			j := openJournal(t)
+			refuse := &fakeSender{answer: func(string, int) apiclient.Outcome { return tc.answer }}
+			if _, res := run(t, "ventas.csv", oneSale, LoadOptions{}, j, refuse, fastOptions()); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			send := &fakeSender{answer: okAnswers}
+			f, res := run(t, "ventas.csv", oneSale, LoadOptions{}, j, send, fastOptions())
+			if res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			if n := send.count("venta"); n != 1 || f.RejectedBefore() != 0 {
+				t.Errorf("rerun: %d sent, %d rows rejected before; want it sent", n, f.RejectedBefore())
+			}
+			if r := f.Sheets[0].Requests[0]; r.Status != StatusOK {
+				t.Errorf("rerun: %s (%s), want ok", r.Status, r.Result().Outcome.In(msg.ES))
+			}
+		})
+	}
+}
