@@ -86,6 +86,9 @@ func TestWorkbookLayout(t *testing.T) {
 			t.Errorf("sheet XML lacks %s", want)
 		}
 	}
+	if sum := sheetXML(t, path, "xl/worksheets/sheet2.xml"); !strings.Contains(sum, `orientation="landscape"`) || !strings.Contains(sum, `fitToWidth="1"`) {
+		t.Error("the summary sheet does not print landscape on one page across")
+	}
 	names := f.GetDefinedName()
 	found := false
 	for _, n := range names {

@@ -125,7 +125,12 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 			return err
 		}
 	}
-	return nil
+	// Printed on one page across, landscape, like the result sheets.
+	landscape, fit, one, tall := "landscape", true, 1, 0
+	if err := f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &one, FitToHeight: &tall}); err != nil {
+		return err
+	}
+	return f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit})
 }
 
 func sortedKeys(m map[string]string) []string {
