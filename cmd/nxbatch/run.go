@@ -31,12 +31,13 @@ type runCmd struct {
 	connFlags
 	sandboxFlags
 	stateFlags
-	Workers      int           `help:"Concurrent venta/facturar requests." default:"4"`
-	Rate         float64       `help:"Venta/facturar requests per second (0: no limit beyond --workers)." default:"20"`
-	RetryUnknown bool          `help:"Send again requests whose outcome is unknown (only after checking the ERP: this may create a duplicate)."`
-	MaxErrors    int           `help:"Stop after this many rejected requests in a row (0: never)." default:"50"`
-	CatalogTTL   time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
-	Reconcile    bool          `help:"At the end of the run, settle unknown outcomes older than the key hold from what the API shows, as nxbatch reconcile does."`
+	Workers       int           `help:"Concurrent venta/facturar requests." default:"4"`
+	Rate          float64       `help:"Venta/facturar requests per second (0: no limit beyond --workers)." default:"20"`
+	RetryUnknown  bool          `help:"Send again requests whose outcome is unknown (only after checking the ERP: this may create a duplicate)."`
+	RetryRejected bool          `help:"Send again requests the API rejected in an earlier run even though they did not change (by default they are not: they would be rejected again)."`
+	MaxErrors     int           `help:"Stop after this many rejected requests in a row (0: never)." default:"50"`
+	CatalogTTL    time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
+	Reconcile     bool          `help:"At the end of the run, settle unknown outcomes older than the key hold from what the API shows, as nxbatch reconcile does."`
 }
 
 // Run validates, submits and reports (runner.Send). Whatever stops it (a
@@ -70,7 +71,7 @@ func (c *runCmd) Run(e *env) error {
 			reportLoadError(e, path, err, l)
 			code = exitUsage
 		},
-		Submit: pipeline.SubmitOptions{Workers: c.Workers, Rate: c.Rate, Timeout: c.Timeout, RetryUnknown: c.RetryUnknown,
+		Submit: pipeline.SubmitOptions{Workers: c.Workers, Rate: c.Rate, Timeout: c.Timeout, RetryUnknown: c.RetryUnknown, RetryRejected: c.RetryRejected,
 			MaxErrors: c.MaxErrors, Log: e.log, Lang: l},
 		CatalogTTL: c.CatalogTTL, WaitTenant: true, ReportUnstarted: true,
 		Report: pipeline.ReportOptions{Dir: c.ReportDir, Lang: l, Command: "run", Tool: "nxbatch " + version,
@@ -156,10 +157,17 @@ func finishRun(e *env, sent runner.Sent, stopErr error, code int, l msg.Lang) er
 	for _, w := range sent.Written {
 		rows, f, paths := w.Rows, w.File, w.Paths
 		printFileSummary(e, f.Path, rows, paths, l)
+		// A row the API rejected in an earlier run, unchanged and not sent
+		// again, is no new problem: a nightly cron job that meets it again
+		// exits 0 (the reports still list it).
+		before := f.RejectedBefore()
+		if before > 0 {
+			say(e.stdout, msg.Count("run.rejectedbefore", before).In(l))
+		}
 		switch {
 		case rows[pipeline.StatusUnknown] > 0:
 			code = max(code, exitUnknown)
-		case rows[pipeline.StatusInvalid]+rows[pipeline.StatusRejected]+rows[pipeline.StatusConflict] > 0:
+		case rows[pipeline.StatusInvalid]+rows[pipeline.StatusRejected]+rows[pipeline.StatusConflict]-before > 0:
 			code = max(code, exitRowProblems)
 		}
 	}
