@@ -86,7 +86,7 @@ func (c *journalTenantsCmd) Run(e *env) error {
 
 // journalFlags say which journal a journal command works on.
 type journalFlags struct {
-	Journal string `help:"Journal: a file, or a postgres:// URL. Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal)." env:"NXBATCH_JOURNAL"`
+	Journal string `help:"Journal: a file, or a postgres:// URL (or a host=... keyword string). Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal)." env:"NXBATCH_JOURNAL"`
 	langFlag
 }
 
@@ -284,8 +284,8 @@ func (c *journalAcceptCmd) Run(e *env) error {
 }
 
 type journalCopyCmd struct {
-	From string `help:"Journal to copy from: a file or a postgres:// URL." required:""`
-	To   string `help:"Journal to copy into: a file or a postgres:// URL (created when new)." required:""`
+	From string `help:"Journal to copy from: a file, or a postgres:// URL or host=... keyword string." required:""`
+	To   string `help:"Journal to copy into: a file, or a postgres:// URL or host=... keyword string (created when new)." required:""`
 	langFlag
 }
 
