@@ -12,8 +12,8 @@ import (
 )
 
 // TestStateFolderLinksRefused: a symbolic link planted where nxbatch keeps
-// its state (the journal, its .hwm record, the catalogs/ and sandbox/
-// folders) makes the command stop with a Spanish sentence naming the link,
+// its state (the journal, its .hwm record, tenants.json, the catalogs/
+// and sandbox/ folders) makes the command stop with a Spanish sentence naming the link,
 // and nothing is written where the link points.
 func TestStateFolderLinksRefused(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{})
@@ -30,6 +30,9 @@ func TestStateFolderLinksRefused(t *testing.T) {
 		{"journal.hwm", func(t *testing.T, state, elsewhere string) string {
 			return symlink(t, filepath.Join(elsewhere, "victim"), filepath.Join(state, "journal.hwm"))
 		}, func(w *workspace) []string { return w.runArgs(writeSales(t, w.dir, 2, 520001)) }},
+		{"tenants.json", func(t *testing.T, state, elsewhere string) string {
+			return symlink(t, filepath.Join(elsewhere, "victim"), filepath.Join(state, "tenants.json"))
+		}, func(w *workspace) []string { return w.runArgs(writeSales(t, w.dir, 2, 540001)) }},
 		{"catalogs", func(t *testing.T, state, elsewhere string) string {
 			return symlink(t, elsewhere, filepath.Join(state, "catalogs"))
 		}, func(w *workspace) []string {
