@@ -32,11 +32,12 @@ func (t Token) scrub(body []byte) []byte {
 		return body
 	}
 	needles := tokenForms(tok)
-	if !containsAny(body, needles) && bytes.IndexByte(body, '\\') < 0 {
+	bneedles := asBytes(needles)
+	if !containsAny(body, bneedles) && bytes.IndexByte(body, '\\') < 0 {
 		return body // the fast path: no copy, and no escape that could hide one
 	}
 	if json.Valid(body) {
-		return scrubJSON(body, needles, len(tok) < shortToken)
+		return scrubJSON(body, needles, bneedles, len(tok) < shortToken)
 	}
 	return []byte(replaceForms(string(body), needles, len(tok) < shortToken))
 }
@@ -74,13 +75,21 @@ func tokenForms(tok string) []string {
 	return forms
 }
 
-func containsAny(b []byte, needles []string) bool {
+func containsAny(b []byte, needles [][]byte) bool {
 	for _, n := range needles {
-		if bytes.Contains(b, []byte(n)) {
+		if bytes.Contains(b, n) {
 			return true
 		}
 	}
 	return false
+}
+
+func asBytes(ss []string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
 }
 
 // replaceForms replaces every form of the token in s. With wordOnly, a copy
@@ -130,7 +139,7 @@ func word(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r =
 
 // scrubJSON scrubs the string literals of a valid JSON document, leaving
 // everything between them as it is.
-func scrubJSON(body []byte, forms []string, wordOnly bool) []byte {
+func scrubJSON(body []byte, forms []string, bforms [][]byte, wordOnly bool) []byte {
 	var out []byte
 	last := 0
 	for i := 0; i < len(body); i++ {
@@ -144,6 +153,9 @@ func scrubJSON(body []byte, forms []string, wordOnly bool) []byte {
 			}
 		}
 		lit := body[start : i+1]
+		if bytes.IndexByte(lit, '\\') < 0 && !containsAny(lit, bforms) {
+			continue // as written is as decoded, and no copy is in it
+		}
 		var s string
 		if json.Unmarshal(lit, &s) != nil {
 			continue
