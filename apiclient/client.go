@@ -285,6 +285,10 @@ func (c *Client) exchangeLimit(ctx context.Context, method, path string, body []
 	if err != nil {
 		err = fmt.Errorf("%s %s: reading the answer (HTTP %d): %w", method, path, resp.StatusCode, err)
 	}
+	// The one place an answer enters nxbatch: an echo of the request's
+	// headers (the API's or a proxy's error page) loses the token here,
+	// before any message, report, journal entry or log is made of it.
+	b = c.token.scrub(b)
 	return exchanged{status: resp.StatusCode, body: b, err: err, written: true}
 }
 

@@ -108,6 +108,7 @@ func init() {
 		"cause.nospace":     {ES: "no queda espacio en el disco", EN: "no space left on the disk"},
 		"cause.readonly":    {ES: "el disco es de solo lectura", EN: "the disk is read-only"},
 		"cause.isdir":       {ES: "es una carpeta, no un archivo", EN: "it is a folder, not a file"},
+		"cause.symlink.at":  {ES: "%s es un enlace simbólico, y nxbatch no escribe a través de enlaces: bórrelo o elija otro lugar", EN: "%s is a symbolic link, and nxbatch does not write through links: remove it or choose another place"},
 		"cause.symlink":     {ES: "en ese lugar hay un enlace simbólico, y nxbatch no escribe a través de enlaces: bórrelo o elija otro nombre", EN: "a symbolic link is in that place, and nxbatch does not write through links: remove it or choose another name"},
 		"cause.notdir":      {ES: "una parte de la ruta no es una carpeta", EN: "part of the path is not a folder"},
 		"cause.addrinuse":   {ES: "la dirección ya está en uso: otro programa escucha en ese puerto", EN: "the address is in use: another program listens on that port"},

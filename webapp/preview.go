@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/runner"
@@ -545,7 +546,7 @@ func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, row
 	}
 	u.cur = next
 	if b, err := json.Marshal(ed); err == nil {
-		if f, err := os.OpenFile(filepath.Join(u.dir, "edits.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+		if f, err := atomicfile.OpenFile(filepath.Join(u.dir, "edits.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
 			_, _ = f.Write(append(b, '\n'))
 			_ = f.Close()
 		}

@@ -20,7 +20,7 @@ import (
 // persists the API's rate windows) and, beside it, the catalog cache and
 // the tenants it resolved.
 type stateFlags struct {
-	Journal string        `help:"Journal (exactly-once record of every request, and the API's rate windows): a file, or a postgres:// URL shared by several machines. Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal), shared by runs from any folder." env:"NXBATCH_JOURNAL"`
+	Journal string        `help:"Journal (exactly-once record of every request, and the API's rate windows): a file, or a postgres:// URL (or a host=... keyword string) shared by several machines. Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal), shared by runs from any folder." env:"NXBATCH_JOURNAL"`
 	Wait    time.Duration `help:"How long to wait for another nxbatch process that holds the journal, or with PostgreSQL the tenant (0: exit at once)." default:"0s"`
 }
 
