@@ -10,29 +10,21 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/inventario"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
 
-// sandboxStock reads the sandbox's stock as GetDataCurva would answer it
-// (per warehouse), from its state: the API reader is the application's,
-// this test proves what the movements do to the ERP's stock.
-type sandboxStock struct {
+// sandboxCurva answers GetDataCurva in-process, as the sandbox's own
+// handler does (what run --sandbox reads, without the masses window).
+type sandboxCurva struct {
 	sb    *sandbox.Running
-	reads int
+	reads []int64
 }
 
-func (s *sandboxStock) AllAtOnce() bool { return false }
-
-func (s *sandboxStock) ReadStock(_ context.Context, dep int64) (inventario.Snapshot, error) {
-	s.reads++
-	out := inventario.Snapshot{At: time.Now(), Units: map[inventario.Variant]nxapi.Decimal{}}
-	for _, l := range s.sb.Server.State().Stock {
-		if l.DepositoID == dep {
-			out.Units[inventario.Variant{DepositoID: dep, ArticuloID: l.ArticuloID, TalleID: l.TalleID, ColorID: l.ColorID}] = l.Unidades
-		}
-	}
-	return out, nil
+func (c *sandboxCurva) GetDataCurva(_ context.Context, dep int64) ([]nxapi.ArticuloConCurva, error) {
+	c.reads = append(c.reads, dep)
+	return c.sb.Server.ArticulosCurva(dep)
 }
 
 // othersOf is the sandbox's stock outside warehouse dep.
@@ -53,7 +45,17 @@ func othersOf(sb *sandbox.Running, dep int64) string {
 // rerun sends nothing; --faltantes-en-cero then leaves every unlisted
 // variant of the warehouse at 0.
 func TestCountAgainstTheSandbox(t *testing.T) {
-	sb, err := sandbox.Start(sandbox.DemoData(), sandbox.Options{TimeScale: 0.001}, "127.0.0.1:0")
+	for _, multi := range []bool{false, true} {
+		t.Run(fmt.Sprintf("multiDeposito=%v", multi), func(t *testing.T) { countAgainstTheSandbox(t, multi) })
+	}
+}
+
+func countAgainstTheSandbox(t *testing.T, multi bool) {
+	opts := sandbox.Options{TimeScale: 0.001}
+	if multi {
+		opts.FlujoDeposito = nxapi.FlujoMultiDeposito
+	}
+	sb, err := sandbox.Start(sandbox.DemoData(), opts, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,8 @@ func TestCountAgainstTheSandbox(t *testing.T) {
 	}
 	defer j.Close()
 	o := SubmitOptions{Tenant: "sandbox", Workers: 1, TimeScale: 0.001}
-	reader := &sandboxStock{sb: sb}
+	curva := &sandboxCurva{sb: sb}
+	reader := inventario.CurvaReader{Fetch: curva, MultiDeposito: multi}
 	send := func(c CountOptions) *File {
 		t.Helper()
 		f := load(t, "conteo.csv", csv, LoadOptions{MaxArticulos: 500})
@@ -126,8 +129,12 @@ func TestCountAgainstTheSandbox(t *testing.T) {
 		t.Errorf("other warehouses changed:\n%s\nwas\n%s", got, others)
 	}
 	movements := len(sb.Server.State().Movements)
-	if movements != 2 || reader.reads != 1 {
-		t.Errorf("%d movements from %d reads, want 2 (ingresos, egresos) from 1", movements, reader.reads)
+	wantRead := "[3]"
+	if multi {
+		wantRead = "[0]"
+	}
+	if movements != 2 || fmt.Sprint(curva.reads) != wantRead {
+		t.Errorf("%d movements from reads %v, want 2 (ingresos, egresos) from %s", movements, curva.reads, wantRead)
 	}
 
 	// A sale after the count; the same count again sends nothing.
@@ -142,7 +149,21 @@ func TestCountAgainstTheSandbox(t *testing.T) {
 	// Counted again on another day with --faltantes-en-cero: every
 	// unlisted variant of warehouse 3 is left at 0, the others untouched.
 	csv = strings.ReplaceAll(csv, "2026-11-30", "2026-12-01")
-	send(CountOptions{MissingAsZero: true})
+	fz := send(CountOptions{MissingAsZero: true})
+	if len(fz.Sheets[0].CountAdded()) < 10 {
+		t.Errorf("%d rows added, want the warehouse's unlisted variants", len(fz.Sheets[0].CountAdded()))
+	}
+	for _, r := range fz.Sheets[0].CountAdded() {
+		if r.Status != StatusOK {
+			t.Errorf("added row %s: %s %s", r.Key, r.Status, r.Result().Outcome.In(msg.ES))
+		}
+	}
+	deleted := map[int64]bool{}
+	for _, a := range sandbox.DemoData().Articulos {
+		if a.Eliminado {
+			deleted[a.ArticuloID] = true
+		}
+	}
 	for _, l := range sb.Server.State().Stock {
 		if l.DepositoID != 3 {
 			continue
@@ -156,7 +177,7 @@ func TestCountAgainstTheSandbox(t *testing.T) {
 				}
 			}
 		}
-		if !listed && l.Unidades != 0 {
+		if !listed && l.Unidades != 0 && !deleted[l.ArticuloID] {
 			t.Errorf("unlisted %d/%d/%d left at %s, want 0", l.ArticuloID, l.ColorID, l.TalleID, l.Unidades)
 		}
 	}
