@@ -74,6 +74,9 @@ type bedOptions struct {
 	// journalURL, when set, is a PostgreSQL journal the page uses instead
 	// of a file.
 	journalURL string
+	// anonymous leaves the client logged out (the bed logs the owner in
+	// otherwise).
+	anonymous bool
 }
 
 func newBed(t *testing.T, o bedOptions) *bed {
@@ -131,8 +134,24 @@ func newBed(t *testing.T, o bedOptions) *bed {
 		ts.Close()
 	})
 	jar, _ := cookiejar.New(nil)
-	return &bed{t: t, srv: srv, ts: ts, sb: sb, journal: jpath, logs: logs,
+	b := &bed{t: t, srv: srv, ts: ts, sb: sb, journal: jpath, logs: logs,
 		client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	if o.password != "" {
+		b.client.Transport = basicAuth{o.password}
+	}
+	if !o.anonymous {
+		b.loginOwner()
+	}
+	return b
+}
+
+// loginOwner opens the owner's address, as the owner's browser does: the
+// client keeps the session cookie.
+func (b *bed) loginOwner() {
+	b.t.Helper()
+	if a := b.get("/login?key=" + b.srv.OwnerKey()); a.status != http.StatusSeeOther || a.location != "/" {
+		b.t.Fatalf("owner login: %d %q\n%s", a.status, a.location, a.body)
+	}
 }
 
 // answer is one response, read whole.

@@ -131,6 +131,12 @@ type Config struct {
 	// Password, when not empty, is asked of every request (HTTP basic
 	// authentication, any user name).
 	Password string
+	// OwnerKey is the secret that lets the owner in (LoginURL); New makes
+	// a random one when it is empty.
+	OwnerKey string
+	// Accounts are the users who may log in with a password; nil: the
+	// owner alone.
+	Accounts Accounts
 	// CatalogTTL is how old a cached catalog may be before a send fetches
 	// it again.
 	CatalogTTL time.Duration
@@ -159,6 +165,16 @@ type Server struct {
 
 	// notices are what POSTs had to say to the pages they redirect to.
 	notices notices
+
+	// sessions are the users' logins.
+	sessions sessionStore
+}
+
+// Accounts are the users who may log in with a password.
+type Accounts interface {
+	// Verify tells whether password is user's; an unknown user is not an
+	// error, just false.
+	Verify(user, password string) (bool, error)
 }
 
 // New builds the server; Handler serves it.
@@ -190,6 +206,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.OwnerKey == "" {
+		cfg.OwnerKey = newID()
+	}
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
@@ -203,7 +222,8 @@ func New(cfg Config) (*Server, error) {
 }
 
 // Handler returns the app with its guards: the Host check first (DNS
-// rebinding), then the password when one is set, then the cross-origin
+// rebinding), then the password when one is set, then who the request
+// comes from (the owner's key or a user's login), then the cross-origin
 // refusal of every write.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -211,6 +231,8 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("POST /lang", s.setLang)
+	mux.HandleFunc("GET /login", s.login)
+	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /uploads", s.upload)
 	mux.HandleFunc("GET /u/{id}", s.importPage)
 	mux.HandleFunc("GET /u/{id}/rows", s.rows)
@@ -235,7 +257,7 @@ func (s *Server) Handler() http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, msg.New("web.crossorigin"))
 	}))
-	var h http.Handler = cop.Handler(mux)
+	var h http.Handler = s.authenticate(s.audited(cop.Handler(mux)))
 	if s.cfg.Password != "" {
 		h = s.auth(h)
 	}

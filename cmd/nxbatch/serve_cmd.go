@@ -16,6 +16,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/sandbox"
@@ -98,7 +99,19 @@ func (c *serveCmd) Run(e *env) error {
 	if !local {
 		say(e.stderr, msg.New("serve.remote", c.Addr).In(l))
 	}
-	say(e.stdout, msg.New("serve.listening", "http://"+ln.Addr().String()+"/").In(l))
+	// The owner's way in: the address with the key, printed and kept in
+	// an owner-only file of the state folder; another account of the
+	// machine reads neither.
+	loginURL := srv.LoginURL("http://" + ln.Addr().String() + "/")
+	urlFile := filepath.Join(be.StateDir, webapp.LoginURLFile)
+	if err := atomicfile.Write(urlFile, atomicfile.Private, func(w io.Writer) error {
+		_, err := io.WriteString(w, loginURL+"\n")
+		return err
+	}); err != nil {
+		e.log.Warn("cannot keep the login address", "file", urlFile, "err", err.Error())
+	}
+	defer removeIfOurs(urlFile, loginURL)
+	say(e.stdout, msg.New("serve.listening", loginURL).In(l))
 	select {
 	case <-e.ctx.Done():
 	case err := <-served:
@@ -110,6 +123,14 @@ func (c *serveCmd) Run(e *env) error {
 	srv.Close(ctx)
 	_ = hs.Shutdown(ctx)
 	return nil
+}
+
+// removeIfOurs removes the login address file at exit, unless another
+// serve of the same state folder wrote its own since.
+func removeIfOurs(path, loginURL string) {
+	if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) == loginURL {
+		_ = os.Remove(path)
+	}
 }
 
 // backend connects the page to the API (or the embedded sandbox) the way
