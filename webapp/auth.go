@@ -41,6 +41,12 @@ const sessionCookie = "nxbatch_session"
 // OwnerName is who the audit lines name for the owner.
 const OwnerName = "owner"
 
+// sessionTTL is how long a user's session lasts after its login.
+const sessionTTL = 12 * time.Hour
+
+// maxSessions bounds the sessions kept: the oldest go first.
+const maxSessions = 1000
+
 // principal is who a request comes from.
 type principal struct {
 	name  string // the user's name, or OwnerName
@@ -53,6 +59,14 @@ type principalKey struct{}
 // authentication.
 func who(r *http.Request) string {
 	if p, ok := r.Context().Value(principalKey{}).(principal); ok {
+		return p.name
+	}
+	return ""
+}
+
+// userOf names the request's user, "" for the owner or nobody.
+func userOf(r *http.Request) string {
+	if p, ok := r.Context().Value(principalKey{}).(principal); ok && !p.owner {
 		return p.name
 	}
 	return ""
@@ -75,6 +89,32 @@ func newID() string {
 	var b [32]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// start opens a session for user and returns its id.
+func (ss *sessionStore) start(user string, now time.Time) string {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.byID == nil {
+		ss.byID = map[string]session{}
+	}
+	for id, x := range ss.byID {
+		if !now.Before(x.expires) {
+			delete(ss.byID, id)
+		}
+	}
+	for len(ss.byID) >= maxSessions {
+		oldest, at := "", time.Time{}
+		for id, x := range ss.byID {
+			if oldest == "" || x.expires.Before(at) {
+				oldest, at = id, x.expires
+			}
+		}
+		delete(ss.byID, oldest)
+	}
+	id := newID()
+	ss.byID[id] = session{user: user, expires: now.Add(sessionTTL)}
+	return id
 }
 
 // user returns the session's user while it lasts.
@@ -115,7 +155,7 @@ func (s *Server) principalOf(r *http.Request) (principal, bool) {
 	if subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.cfg.OwnerKey)) == 1 {
 		return principal{name: OwnerName, owner: true}, true
 	}
-	if u, ok := s.sessions.user(c.Value, s.now()); ok {
+	if u, ok := s.sessions.user(c.Value, s.now()); ok && s.cfg.Accounts != nil && s.cfg.Accounts.Has(u) {
 		return principal{name: u}, true
 	}
 	return principal{}, false
@@ -125,7 +165,7 @@ func (s *Server) principalOf(r *http.Request) (principal, bool) {
 // embedded assets it uses and the language switch.
 func public(r *http.Request) bool {
 	switch {
-	case r.URL.Path == "/login", r.URL.Path == "/lang" && r.Method == http.MethodPost,
+	case r.URL.Path == "/login", r.URL.Path == "/logout", r.URL.Path == "/lang" && r.Method == http.MethodPost,
 		strings.HasPrefix(r.URL.Path, "/static/") && r.Method == http.MethodGet:
 		return true
 	}
@@ -170,7 +210,7 @@ type loginView struct {
 // loginPage answers the login page with status, saying problem when set.
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, problem msg.Localizer) {
 	l := lang(r)
-	v := &loginView{base: s.base(r, "web.login.title"), Accounts: s.cfg.Accounts != nil, Back: "/"}
+	v := &loginView{base: s.base(r, "web.login.title"), Accounts: s.cfg.Accounts != nil || s.cfg.Password != "", Back: "/"}
 	if r.Method == http.MethodGet && r.URL.Path != "/login" {
 		v.Back = localPath(r.URL.RequestURI())
 	} else if b := r.FormValue("back"); b != "" {
@@ -180,7 +220,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, status int, p
 		v.Problem = problem.In(l)
 	}
 	v.User = r.PostFormValue("user")
-	if status == http.StatusUnauthorized && s.cfg.Accounts != nil {
+	if status == http.StatusUnauthorized && v.Accounts {
 		// Not Basic: the form is the one way in, so that every attempt
 		// goes through the throttle.
 		w.Header().Set("WWW-Authenticate", `FormBased realm="nxbatch"`)

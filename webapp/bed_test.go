@@ -74,6 +74,9 @@ type bedOptions struct {
 	// journalURL, when set, is a PostgreSQL journal the page uses instead
 	// of a file.
 	journalURL string
+	// accounts are the users who may log in; now is the server's clock.
+	accounts Accounts
+	now      func() time.Time
 	// anonymous leaves the client logged out (the bed logs the owner in
 	// otherwise).
 	anonymous bool
@@ -120,7 +123,7 @@ func newBed(t *testing.T, o bedOptions) *bed {
 	if workers == 0 {
 		workers = 4
 	}
-	srv, err := New(Config{Backend: be, Limits: o.limits, Password: o.password, Addr: "127.0.0.1:0",
+	srv, err := New(Config{Backend: be, Limits: o.limits, Password: o.password, Accounts: o.accounts, Now: o.now, Addr: "127.0.0.1:0",
 		Send: SendOptions{Workers: workers, Rate: 0, Env: env, TimeScale: scale, Timeout: 5 * time.Second, MaxErrors: o.maxErrors},
 		Tool: "nxbatch test", Log: newTestLogger(logs)})
 	if err != nil {
@@ -136,9 +139,6 @@ func newBed(t *testing.T, o bedOptions) *bed {
 	jar, _ := cookiejar.New(nil)
 	b := &bed{t: t, srv: srv, ts: ts, sb: sb, journal: jpath, logs: logs,
 		client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
-	if o.password != "" {
-		b.client.Transport = basicAuth{o.password}
-	}
 	if !o.anonymous {
 		b.loginOwner()
 	}

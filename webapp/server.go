@@ -22,7 +22,6 @@ package webapp
 
 import (
 	"context"
-	"crypto/subtle"
 	"embed"
 	"errors"
 	"fmt"
@@ -128,8 +127,8 @@ type Config struct {
 	// AllowHosts are further host names the Host header may carry (a name
 	// this machine is reached by on the network).
 	AllowHosts []string
-	// Password, when not empty, is asked of every request (HTTP basic
-	// authentication, any user name).
+	// Password, when not empty, lets the owner in on the login form (user
+	// name "owner"): serve's --password-file.
 	Password string
 	// OwnerKey is the secret that lets the owner in (LoginURL); New makes
 	// a random one when it is empty.
@@ -168,6 +167,10 @@ type Server struct {
 
 	// sessions are the users' logins.
 	sessions sessionStore
+	// throttle counts failed logins; checks bounds the password checks
+	// that run at once.
+	throttle throttle
+	checks   chan struct{}
 }
 
 // Accounts are the users who may log in with a password.
@@ -175,6 +178,9 @@ type Accounts interface {
 	// Verify tells whether password is user's; an unknown user is not an
 	// error, just false.
 	Verify(user, password string) (bool, error)
+	// Has tells whether user has an account now: a removed user's
+	// session ends at its next request.
+	Has(user string) bool
 }
 
 // New builds the server; Handler serves it.
@@ -217,13 +223,13 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log,
+	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log, checks: make(chan struct{}, concurrentChecks),
 		gate: &gate{open: cfg.Backend.OpenJournal, path: cfg.Backend.JournalPath}}, nil
 }
 
 // Handler returns the app with its guards: the Host check first (DNS
-// rebinding), then the password when one is set, then who the request
-// comes from (the owner's key or a user's login), then the cross-origin
+// rebinding), then who the request comes from (the owner's key or a
+// user's login), then the cross-origin
 // refusal of every write.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -232,6 +238,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("POST /lang", s.setLang)
 	mux.HandleFunc("GET /login", s.login)
+	mux.HandleFunc("POST /login", s.passwordLogin)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /uploads", s.upload)
 	mux.HandleFunc("GET /u/{id}", s.importPage)
@@ -257,10 +264,7 @@ func (s *Server) Handler() http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, msg.New("web.crossorigin"))
 	}))
-	var h http.Handler = s.authenticate(s.audited(cop.Handler(mux)))
-	if s.cfg.Password != "" {
-		h = s.auth(h)
-	}
+	h := s.authenticate(s.audited(cop.Handler(mux)))
 	return s.headers(s.hostCheck(h))
 }
 
@@ -325,21 +329,6 @@ func (s *Server) hostAllowed(hostport string) bool {
 		}
 	}
 	return false
-}
-
-// auth asks for the password (HTTP basic authentication; the user name is
-// not checked), compared in constant time.
-func (s *Server) auth(h http.Handler) http.Handler {
-	want := []byte(s.cfg.Password)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, pw, ok := r.BasicAuth()
-		if !ok || subtle.ConstantTimeCompare([]byte(pw), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Basic realm="nxbatch", charset="UTF-8"`)
-			s.fail(w, r, http.StatusUnauthorized, msg.New("web.password"))
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
 }
 
 // langCookie keeps the page's language.

@@ -13,7 +13,11 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
+	"github.com/alecthomas/kong"
+
+	"github.com/nxbatch/nxbatch/accounts"
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/internal/atomicfile"
@@ -27,7 +31,7 @@ import (
 // serveCmd serves the importer in the browser.
 type serveCmd struct {
 	Addr         string        `help:"Address to serve the page on. A non-loopback address needs --password-file." default:"127.0.0.1:8080"`
-	PasswordFile string        `name:"password-file" help:"File holding the password the page asks for (readable by its owner only); required for a non-loopback --addr." type:"path"`
+	PasswordFile string        `name:"password-file" help:"File holding the owner's password for the login form (user name owner; readable by its owner only; at least 12 characters). A non-loopback --addr needs it or users (serve user add)." type:"path"`
 	AllowHost    []string      `name:"allow-host" help:"Host names (besides localhost and IP addresses) the page may be reached by; others are refused (DNS rebinding)."`
 	ReportDir    []string      `name:"report-dir" help:"Report folders of other runs (a cron job's --report-dir) whose imports the history lists." type:"path"`
 	Workers      int           `help:"Concurrent venta/facturar requests of a send." default:"4"`
@@ -41,11 +45,16 @@ type serveCmd struct {
 	sandboxFlags
 	stateFlags
 	langFlag
+
+	User serveUserCmd `cmd:"" help:"Administer the users who may log in to the page (on a network address): add, remove, list."`
 }
 
 // Run serves the page until SIGINT or SIGTERM; a send in progress is then
 // stopped as Ctrl-C stops a run (what is in flight settled and journaled).
-func (c *serveCmd) Run(e *env) error {
+func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
+	if strings.HasPrefix(kctx.Command(), "serve user") {
+		return nil // kong runs the parent after `serve user ...`: that was all
+	}
 	l := c.lang()
 	local, err := loopbackAddr(c.Addr)
 	if err != nil {
@@ -56,9 +65,6 @@ func (c *serveCmd) Run(e *env) error {
 		if password, err = readPassword(c.PasswordFile); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-	}
-	if !local && password == "" {
-		return usage("serve.password.needed", c.Addr)
 	}
 	if c.TimeScale <= 0 {
 		return usage("cli.timescale")
@@ -71,6 +77,18 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	dir, err := stateDirOf(e, jspec)
+	if err != nil {
+		return err
+	}
+	users := accounts.In(dir)
+	list, err := users.List()
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	if !local && password == "" && len(list) == 0 {
+		return usage("serve.password.needed", c.Addr)
+	}
 	be, closeAPI, err := c.backend(e, env, jspec, l)
 	if err != nil {
 		return err
@@ -80,7 +98,7 @@ func (c *serveCmd) Run(e *env) error {
 		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Env: env, TimeScale: c.TimeScale, Timeout: c.Timeout,
 			MaxErrors: c.MaxErrors, MaxArticulos: c.MaxArticulos, Wait: c.Wait},
 		Limits:     webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows},
-		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password,
+		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password, Accounts: users,
 		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve"))})
 	if err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", msg.CauseOf(err)), Err: err}}
@@ -255,6 +273,9 @@ func readPassword(path string) (string, error) {
 	pw := strings.TrimSpace(string(b))
 	if pw == "" {
 		return "", &msg.Error{Msg: msg.New("serve.password.empty", path)}
+	}
+	if n := utf8.RuneCountInString(pw); n < accounts.MinPasswordLength {
+		return "", &msg.Error{Msg: msg.New("serve.password.short", path, n, accounts.MinPasswordLength)}
 	}
 	return pw, nil
 }
