@@ -118,6 +118,7 @@ type served struct {
 	// client is logged in as the owner (with the key of the address the
 	// command printed); it does not follow redirects.
 	client *http.Client
+	pid    int // the serve process
 }
 
 // serve starts `nxbatch serve --sandbox` for w on a free port and waits for
@@ -151,7 +152,7 @@ func (w *workspace) serve(t *testing.T, extra ...string) served {
 		}()
 	}
 	urlRe := regexp.MustCompile(`http://127\.0\.0\.1:\d+/?(login\?key=[0-9a-f]+)?`)
-	var s served
+	s := served{pid: cmd.Process.Pid}
 	deadline := time.After(30 * time.Second)
 	for s.url == "" || s.sandbox == "" {
 		select {

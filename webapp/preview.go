@@ -78,7 +78,7 @@ func (e *errTooManyRows) Error() string {
 // cached catalogs: the preview. u.mu is held.
 func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, error) {
 	start := time.Now()
-	f, err := pipeline.Load(u.current(), s.loadOptions(u))
+	f, err := s.load(ctx, u.current(), s.loadOptions(u))
 	if err != nil {
 		return nil, err
 	}

@@ -239,7 +239,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 	u.mu.Lock()
 	path, lo := u.current(), s.loadOptions(u)
 	u.mu.Unlock()
-	f, err := pipeline.Load(path, lo)
+	f, err := s.load(ctx, path, lo)
 	if err != nil {
 		finish(nil, runner.Result{}, msg.New("web.send.noread", fileMsg{s, u, err}))
 		return

@@ -136,6 +136,9 @@ type Config struct {
 	// Accounts are the users who may log in with a password; nil: the
 	// owner alone.
 	Accounts Accounts
+	// ParseMemory is the memory budget of what the server parses at once
+	// (0: DefaultParseMemory).
+	ParseMemory int64
 	// CatalogTTL is how old a cached catalog may be before a send fetches
 	// it again.
 	CatalogTTL time.Duration
@@ -171,6 +174,8 @@ type Server struct {
 	// that run at once.
 	throttle throttle
 	checks   chan struct{}
+	// parsing is the memory budget of the reads.
+	parsing *parseBudget
 }
 
 // Accounts are the users who may log in with a password.
@@ -203,6 +208,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Send.MaxArticulos <= 0 {
 		cfg.Send.MaxArticulos = 500
 	}
+	if cfg.ParseMemory <= 0 {
+		cfg.ParseMemory = DefaultParseMemory
+	}
 	if cfg.CatalogTTL <= 0 {
 		cfg.CatalogTTL = time.Hour
 	}
@@ -224,7 +232,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log, checks: make(chan struct{}, concurrentChecks),
-		gate: &gate{open: cfg.Backend.OpenJournal, path: cfg.Backend.JournalPath}}, nil
+		parsing: newParseBudget(cfg.ParseMemory),
+		gate:    &gate{open: cfg.Backend.OpenJournal, path: cfg.Backend.JournalPath}}, nil
 }
 
 // Handler returns the app with its guards: the Host check first (DNS

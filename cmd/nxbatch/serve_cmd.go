@@ -41,6 +41,7 @@ type serveCmd struct {
 	CatalogTTL   time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
 	MaxUpload    int64         `name:"max-upload" help:"Largest upload, in MB." default:"64"`
 	MaxRows      int           `name:"max-rows" help:"Most data rows of an upload." default:"300000"`
+	ParseMemory  int64         `name:"parse-memory" help:"Memory budget, in MB, of the files the page reads at once (each read takes 192 MB of it; reads beyond it wait their turn)." default:"512"`
 	connFlags
 	sandboxFlags
 	stateFlags
@@ -97,7 +98,7 @@ func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
 	srv, err := webapp.New(webapp.Config{Backend: be,
 		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Env: env, TimeScale: c.TimeScale, Timeout: c.Timeout,
 			MaxErrors: c.MaxErrors, MaxArticulos: c.MaxArticulos, Wait: c.Wait},
-		Limits:     webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows},
+		Limits: webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows}, ParseMemory: c.ParseMemory << 20,
 		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password, Accounts: users,
 		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve"))})
 	if err != nil {
