@@ -24,6 +24,7 @@ func init() {
 		"web.crossorigin":    {ES: "Pedido rechazado: vino de otro sitio. Use la página de nxbatch directamente.", EN: "Request refused: it came from another site. Use the nxbatch page directly."},
 		"web.host":           {ES: "Pedido rechazado: el nombre %q no es el de este servidor. Abra la página por 127.0.0.1 o localhost (o agregue el nombre con --allow-host).", EN: "Request refused: the name %q is not this server's. Open the page through 127.0.0.1 or localhost (or add the name with --allow-host)."},
 		"web.busy":           {ES: "El servidor está leyendo otras planillas, todas las que su memoria permite a la vez: vuelva a intentar en un momento.", EN: "The server is reading other spreadsheets, as many as its memory allows at once: try again in a moment."},
+		"web.streams":        {ES: "Hay demasiadas páginas de progreso abiertas a la vez: esta se actualiza sola cada 2 segundos.", EN: "Too many progress pages are open at once: this one refreshes itself every 2 seconds."},
 		"web.login.title":    {ES: "Ingresar a nxbatch", EN: "Log in to nxbatch"},
 		"web.login.owner":    {ES: "Quien inició nxbatch serve entra con la dirección que el comando mostró al empezar (también guardada, legible solo por su dueño, en el archivo serve-url.txt de su carpeta de estado).", EN: "Whoever started nxbatch serve gets in with the address the command printed at start (also kept, readable by its owner only, in the file serve-url.txt of their state folder)."},
 		"web.login.user":     {ES: "Usuario", EN: "User"},

@@ -77,6 +77,10 @@ type bedOptions struct {
 	// accounts are the users who may log in; now is the server's clock.
 	accounts Accounts
 	now      func() time.Time
+	// timeouts, maxStreams and keepUploads are the server's.
+	timeouts    Timeouts
+	maxStreams  int
+	keepUploads time.Duration
 	// anonymous leaves the client logged out (the bed logs the owner in
 	// otherwise).
 	anonymous bool
@@ -124,6 +128,7 @@ func newBed(t *testing.T, o bedOptions) *bed {
 		workers = 4
 	}
 	srv, err := New(Config{Backend: be, Limits: o.limits, Password: o.password, Accounts: o.accounts, Now: o.now, Addr: "127.0.0.1:0",
+		Timeouts: o.timeouts, MaxStreams: o.maxStreams, KeepUploads: o.keepUploads,
 		Send: SendOptions{Workers: workers, Rate: 0, Env: env, TimeScale: scale, Timeout: 5 * time.Second, MaxErrors: o.maxErrors},
 		Tool: "nxbatch test", Log: newTestLogger(logs)})
 	if err != nil {

@@ -34,6 +34,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nxbatch/nxbatch/catalog"
@@ -139,6 +140,13 @@ type Config struct {
 	// ParseMemory is the memory budget of what the server parses at once
 	// (0: DefaultParseMemory).
 	ParseMemory int64
+	// Timeouts bound a connection (0s: DefaultTimeouts); MaxStreams caps
+	// the live-progress streams open at once (0: DefaultMaxStreams).
+	Timeouts   Timeouts
+	MaxStreams int
+	// KeepUploads is how long an upload is kept after it was last
+	// uploaded or sent (0: DefaultKeepUploads).
+	KeepUploads time.Duration
 	// CatalogTTL is how old a cached catalog may be before a send fetches
 	// it again.
 	CatalogTTL time.Duration
@@ -176,6 +184,8 @@ type Server struct {
 	checks   chan struct{}
 	// parsing is the memory budget of the reads.
 	parsing *parseBudget
+	// streams counts the live-progress streams open.
+	streams atomic.Int32
 }
 
 // Accounts are the users who may log in with a password.
@@ -207,6 +217,23 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Send.MaxArticulos <= 0 {
 		cfg.Send.MaxArticulos = 500
+	}
+	d := DefaultTimeouts
+	for _, x := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{
+		{&cfg.Timeouts.Header, d.Header}, {&cfg.Timeouts.Read, d.Read}, {&cfg.Timeouts.Write, d.Write}, {&cfg.Timeouts.Idle, d.Idle},
+	} {
+		if *x.v <= 0 {
+			*x.v = x.def
+		}
+	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = DefaultMaxStreams
+	}
+	if cfg.KeepUploads <= 0 {
+		cfg.KeepUploads = DefaultKeepUploads
 	}
 	if cfg.ParseMemory <= 0 {
 		cfg.ParseMemory = DefaultParseMemory
@@ -258,7 +285,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /u/{id}/errors.xlsx", s.errorsXLSX)
 	mux.HandleFunc("POST /u/{id}/send", s.startSend)
 	mux.HandleFunc("GET /u/{id}/send", s.progressPage)
-	mux.HandleFunc("GET /u/{id}/events", s.events)
+	mux.HandleFunc("GET /u/{id}/events", s.capStreams(s.events))
 	mux.HandleFunc("POST /u/{id}/stop", s.stopSend)
 	mux.HandleFunc("GET /u/{id}/result", s.resultPage)
 	mux.HandleFunc("GET /u/{id}/files/{name}", s.uploadFile)

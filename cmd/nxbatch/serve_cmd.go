@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +40,7 @@ type serveCmd struct {
 	CatalogTTL   time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
 	MaxUpload    int64         `name:"max-upload" help:"Largest upload, in MB." default:"64"`
 	MaxRows      int           `name:"max-rows" help:"Most data rows of an upload." default:"300000"`
+	KeepUploads  time.Duration `name:"keep-uploads" help:"Remove an upload (its file, fixed version and reports) this long after it was last uploaded or sent." default:"720h"`
 	ParseMemory  int64         `name:"parse-memory" help:"Memory budget, in MB, of the files the page reads at once (each read takes 192 MB of it; reads beyond it wait their turn)." default:"512"`
 	connFlags
 	sandboxFlags
@@ -98,7 +98,7 @@ func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
 	srv, err := webapp.New(webapp.Config{Backend: be,
 		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Env: env, TimeScale: c.TimeScale, Timeout: c.Timeout,
 			MaxErrors: c.MaxErrors, MaxArticulos: c.MaxArticulos, Wait: c.Wait},
-		Limits: webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows}, ParseMemory: c.ParseMemory << 20,
+		Limits: webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows}, ParseMemory: c.ParseMemory << 20, KeepUploads: c.KeepUploads,
 		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password, Accounts: users,
 		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve"))})
 	if err != nil {
@@ -108,13 +108,13 @@ func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.listen.addr", c.Addr), Err: err}}
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(e.log.Handler(), slog.LevelWarn)}
+	hs := srv.HTTPServer(slog.NewLogLogger(e.log.Handler(), slog.LevelWarn))
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	warm, stopWarm := context.WithCancel(e.ctx)
 	defer stopWarm()
 	go srv.Warm(warm)
+	go srv.Maintain(warm) // uploads past --keep-uploads go
 	if !local {
 		say(e.stderr, msg.New("serve.remote", c.Addr).In(l))
 	}
