@@ -68,7 +68,7 @@ func TestServeRefusesAnotherAccount(t *testing.T) {
 		{"-X", "POST", "-d", "key=t/venta/1&as=ok&note=x", srv.url + "/journal/resolve"},
 		{"-X", "POST", srv.url + "/catalogs/refresh"},
 		{"-F", "file=@-;filename=ventas.csv", srv.url + "/uploads"},
-		{"-H", "Cookie: nxbatch_session=" + strings.Repeat("0", 64), srv.url + "/"},
+		{"-H", "Cookie: nxbatch_session_" + srv.url[strings.LastIndexByte(srv.url, ':')+1:] + "=" + strings.Repeat("0", 64), srv.url + "/"},
 		{srv.url + "/login?key=" + strings.Repeat("0", 64)},
 	} {
 		if got := curl("nobody", req...); got != "401" {

@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -35,8 +36,18 @@ import (
 // command keeps the owner's address (LoginURL) while it serves.
 const LoginURLFile = "serve-url.txt"
 
-// sessionCookie carries the owner's key or a user's session id.
+// sessionCookie carries the owner's key or a user's session id; its
+// name ends in the port (cookieName), since browsers share cookies among
+// the ports of one host and two servers must not overwrite each other's.
 const sessionCookie = "nxbatch_session"
+
+// cookieName is the session cookie's name for the port r came to.
+func cookieName(r *http.Request) string {
+	if _, port, err := net.SplitHostPort(r.Host); err == nil && port != "" {
+		return sessionCookie + "_" + port
+	}
+	return sessionCookie
+}
 
 // OwnerName is who the audit lines name for the owner.
 const OwnerName = "owner"
@@ -148,7 +159,7 @@ func (s *Server) LoginURL(base string) string {
 
 // principalOf authenticates r by its cookie.
 func (s *Server) principalOf(r *http.Request) (principal, bool) {
-	c, err := r.Cookie(sessionCookie)
+	c, err := r.Cookie(cookieName(r))
 	if err != nil || c.Value == "" {
 		return principal{}, false
 	}
@@ -242,7 +253,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.loginPage(w, r, http.StatusUnauthorized, msg.New("web.login.badkey"))
 		return
 	}
-	s.setSession(w, s.cfg.OwnerKey, 0)
+	s.setSession(w, r, s.cfg.OwnerKey, 0)
 	s.log.Info("login", slog.String("who", OwnerName), slog.String("from", remoteIP(r)))
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
@@ -250,17 +261,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // setSession sets the session cookie: HttpOnly (no script reads it) and
 // SameSite=Strict (no other site's page sends it); maxAge 0 lasts while
 // the browser does.
-func (s *Server) setSession(w http.ResponseWriter, value string, maxAge time.Duration) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: value, Path: "/", MaxAge: int(maxAge / time.Second),
+func (s *Server) setSession(w http.ResponseWriter, r *http.Request, value string, maxAge time.Duration) {
+	http.SetCookie(w, &http.Cookie{Name: cookieName(r), Value: value, Path: "/", MaxAge: int(maxAge / time.Second),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode})
 }
 
 // logout ends the session and forgets the cookie.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
-	if c, err := r.Cookie(sessionCookie); err == nil {
+	if c, err := r.Cookie(cookieName(r)); err == nil {
 		s.sessions.end(c.Value)
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: cookieName(r), Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/login", http.StatusSeeOther)
 }
 

@@ -43,7 +43,8 @@ func TestOnlyTheOwnerGetsIn(t *testing.T) {
 		{"POST", "/journal/resolve"},
 		{"POST", "/catalogs/refresh"},
 	}
-	cookies := []string{"", "nxbatch_session=" + strings.Repeat("0", 64), "nxbatch_session=" + b.srv.OwnerKey()[:63]}
+	name := sessionCookie + "_" + b.ts.URL[strings.LastIndexByte(b.ts.URL, ':')+1:]
+	cookies := []string{"", name + "=" + strings.Repeat("0", 64), name + "=" + b.srv.OwnerKey()[:63], sessionCookie + "=" + b.srv.OwnerKey()}
 	for _, c := range cookies {
 		for _, rq := range requests {
 			req, _ := http.NewRequest(rq.method, b.ts.URL+rq.path, strings.NewReader(url.Values{"key": {"t/venta/1"}, "as": {"ok"}, "note": {"x"}}.Encode()))
@@ -81,7 +82,7 @@ func TestOnlyTheOwnerGetsIn(t *testing.T) {
 	}
 	var sc *http.Cookie
 	for _, c := range (&http.Response{Header: a.header}).Cookies() {
-		if c.Name == sessionCookie {
+		if strings.HasPrefix(c.Name, sessionCookie+"_") {
 			sc = c
 		}
 	}

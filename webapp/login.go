@@ -146,9 +146,9 @@ func (s *Server) passwordLogin(w http.ResponseWriter, r *http.Request) {
 	s.throttle.ok(byUser)
 	s.throttle.ok(byAddr)
 	if name == OwnerName {
-		s.setSession(w, s.cfg.OwnerKey, 0)
+		s.setSession(w, r, s.cfg.OwnerKey, 0)
 	} else {
-		s.setSession(w, s.sessions.start(name, now), sessionTTL)
+		s.setSession(w, r, s.sessions.start(name, now), sessionTTL)
 	}
 	s.log.Info("login", slog.String("who", name), slog.String("from", from))
 	http.Redirect(w, r, localPath(r.PostFormValue("back")), http.StatusSeeOther)

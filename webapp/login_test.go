@@ -43,7 +43,8 @@ func TestBruteForceIsSlowedAndLogged(t *testing.T) {
 	if err := store.Set("ana", "correcta-y-larga", clock.now()); err != nil {
 		t.Fatal(err)
 	}
-	b := newBed(t, bedOptions{accounts: store, now: clock.now, anonymous: true})
+	const canary = "CANARY-token-owner-5b1"
+	b := newBed(t, bedOptions{accounts: store, now: clock.now, anonymous: true, token: canary})
 	login := func(user, pw string) answer {
 		t.Helper()
 		return b.post("/login", url.Values{"user": {user}, "password": {pw}, "back": {"/history"}})
@@ -95,7 +96,7 @@ func TestBruteForceIsSlowedAndLogged(t *testing.T) {
 		t.Fatalf("the right password after the delay: %d %q\n%s", a.status, a.location, a.body)
 	}
 	for _, c := range (&http.Response{Header: a.header}).Cookies() {
-		if c.Name == sessionCookie && (c.Value == b.srv.OwnerKey() || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode) {
+		if strings.HasPrefix(c.Name, sessionCookie) && (c.Value == b.srv.OwnerKey() || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode) {
 			t.Errorf("ana's cookie %+v: the owner's key, or not HttpOnly/Strict", c)
 		}
 	}
@@ -107,6 +108,13 @@ func TestBruteForceIsSlowedAndLogged(t *testing.T) {
 	b.waitSent(page)
 	if want := `msg=audit who=ana from=127.0.0.1 action="POST ` + page + `/send" status=303`; !strings.Contains(b.logs.String(), want) {
 		t.Errorf("no audit line naming ana for the send:\n%s", b.logs.String())
+	}
+	// The owner's token stays in the server: ana sends with it, sees it
+	// nowhere.
+	for _, p := range []string{"/", page, page + "/result", page + "/send", "/history", "/catalogs", page + "/files/ventas.result.csv", page + "/files/ventas.summary.json"} {
+		if a := b.get(p); a.status != http.StatusOK || strings.Contains(a.body, canary) || strings.Contains(a.body, b.srv.OwnerKey()) {
+			t.Errorf("ana's GET %s: %d, or it shows the owner's token or key", p, a.status)
+		}
 	}
 	// A removed account's session ends at its next request.
 	if err := store.Remove("ana"); err != nil {
