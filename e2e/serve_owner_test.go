@@ -1,12 +1,18 @@
 package e2e
 
 import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestServeRefusesAnotherAccount: the page on loopback serves its owner
@@ -83,4 +89,69 @@ func TestServeRefusesAnotherAccount(t *testing.T) {
 	if got := curl("", "-b", jar, srv.url+"/history"); got != "200" {
 		t.Errorf("the owner, logged in: %s, want 200", got)
 	}
+}
+
+// TestServeUserLogsIn: what docs/serve.md tells the owner to do for a
+// colleague: `serve user add` (a short password refused), then the
+// colleague logs in on the page's form with it (a wrong one refused and
+// logged), and their writes are audited under their name.
+func TestServeUserLogsIn(t *testing.T) {
+	w := newWorkspace(t, "")
+	add := func(pw string) result {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd, out, errb := w.command(ctx, "serve", "--journal", w.journal(), "user", "add", "ana")
+		cmd.Stdin = strings.NewReader(pw + "\n")
+		return ended(t, cmd.Run(), out, errb)
+	}
+	if r := add("x"); r.code != 2 || !strings.Contains(r.stderr, "al menos 12") {
+		t.Fatalf("a 1-character password:\n%s", r)
+	}
+	if r := add("una frase larga de ana"); r.code != 0 {
+		t.Fatalf("serve user add:\n%s", r)
+	}
+	if r := w.nx(t, "serve", "--journal", w.journal(), "user", "list"); r.code != 0 || !strings.HasPrefix(r.stdout, "ana\t") {
+		t.Fatalf("serve user list:\n%s", r)
+	}
+	srv := w.serve(t)
+	jar, _ := cookiejar.New(nil)
+	ana := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path string) (int, string) {
+		t.Helper()
+		resp, err := ana.Get(srv.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	login := func(pw string) int {
+		t.Helper()
+		resp, err := ana.PostForm(srv.url+"/login", url.Values{"user": {"ana"}, "password": {pw}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code, body := get("/"); code != http.StatusUnauthorized || !strings.Contains(body, `id="login"`) {
+		t.Fatalf("before logging in: %d", code)
+	}
+	if code := login("una frase larga de otro"); code != http.StatusUnauthorized {
+		t.Errorf("a wrong password: %d", code)
+	}
+	if code := login("una frase larga de ana"); code != http.StatusSeeOther {
+		t.Fatalf("ana's password: %d", code)
+	}
+	if code, body := get("/history"); code != http.StatusOK || !strings.Contains(body, `<span id="who">ana</span>`) {
+		t.Errorf("ana's history: %d", code)
+	}
+	resp, err := ana.PostForm(srv.url+"/catalogs/refresh", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	srv.waitLog(t, "login failed component=serve user=ana from=127.0.0.1", "audit component=serve who=ana from=127.0.0.1 action=POST /catalogs/refresh")
 }

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,6 +120,44 @@ type served struct {
 	// command printed); it does not follow redirects.
 	client *http.Client
 	pid    int // the serve process
+	// log keeps what the process printed after it started.
+	log *lineLog
+}
+
+// lineLog is a process's output lines, safe for the goroutine that reads
+// them.
+type lineLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lineLog) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, s)
+}
+
+// waitLog waits until the process has printed a line holding each of
+// want (its output arrives through a pipe, after the answers).
+func (s served) waitLog(t *testing.T, want ...string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		missing := false
+		for _, w := range want {
+			missing = missing || !strings.Contains(s.logs(), w)
+		}
+		if !missing {
+			return
+		}
+	}
+	t.Errorf("serve's log lacks one of %q:\n%s", want, s.logs())
+}
+
+// logs is what the process printed after it started, so far.
+func (s served) logs() string {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	return strings.Join(s.log.lines, "\n")
 }
 
 // serve starts `nxbatch serve --sandbox` for w on a free port and waits for
@@ -152,7 +191,7 @@ func (w *workspace) serve(t *testing.T, extra ...string) served {
 		}()
 	}
 	urlRe := regexp.MustCompile(`http://127\.0\.0\.1:\d+/?(login\?key=[0-9a-f]+)?`)
-	s := served{pid: cmd.Process.Pid}
+	s := served{pid: cmd.Process.Pid, log: &lineLog{}}
 	deadline := time.After(30 * time.Second)
 	for s.url == "" || s.sandbox == "" {
 		select {
@@ -185,6 +224,7 @@ func (w *workspace) serve(t *testing.T, extra ...string) served {
 	}
 	go func() {
 		for l := range lines {
+			s.log.add(l)
 			if strings.Contains(l, sandbox.DefaultToken) {
 				t.Errorf("serve logged the token: %s", l)
 			}

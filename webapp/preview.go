@@ -302,6 +302,9 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
 		return
 	}
+	// The upload is in: its read (perhaps after waiting its turn in the
+	// memory budget) gets a whole write timeout for its answer.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.Timeouts.Write))
 	u.mu.Lock()
 	v, err := s.validate(r.Context(), u, 0)
 	if err == nil {
