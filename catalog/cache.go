@@ -82,6 +82,10 @@ type Cache struct {
 	// so.
 	WaitMissing func(n Name, next time.Time)
 	Now         func() time.Time
+	// Events, when set, is `nxbatch listen`'s store: the article events
+	// it received after the article catalog was fetched are applied over
+	// it when Articulos loads it.
+	Events string
 }
 
 // Need says which catalogs a run needs: venta and facturar need
