@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -57,6 +58,11 @@ type profileLink struct {
 // fileHeader reads the header of the upload's first data sheet and one
 // example row.
 func (s *Server) fileHeader(u *upload) ([]string, []string, error) {
+	release, err := s.parsing.acquire(context.Background())
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
 	rf, err := readers.Open(u.current(), readers.Options{})
 	if err != nil {
 		return nil, nil, err

@@ -108,6 +108,8 @@ type base struct {
 	API    string
 	Tenant string
 	Other  msg.Lang // the language the switch offers
+	// User is the logged-in user's name (the owner's pages show none).
+	User string
 }
 
 func (s *Server) base(r *http.Request, title string, args ...any) base {
@@ -130,7 +132,7 @@ func (s *Server) base(r *http.Request, title string, args ...any) base {
 		back = "/" // the switch comes back with a GET
 	}
 	return base{Lang: l, Title: msg.New(title, args...).In(l), Path: back, Nav: nav,
-		Sandbox: s.cfg.Backend.Session.Sandbox() != nil, API: s.cfg.Backend.Session.BaseURL(), Tenant: s.knownTenant(), Other: other}
+		Sandbox: s.cfg.Backend.Session.Sandbox() != nil, API: s.cfg.Backend.Session.BaseURL(), Tenant: s.knownTenant(), Other: other, User: userOf(r)}
 }
 
 // render writes page name with data and status, whole.

@@ -78,7 +78,7 @@ func (e *errTooManyRows) Error() string {
 // cached catalogs: the preview. u.mu is held.
 func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, error) {
 	start := time.Now()
-	f, err := pipeline.Load(u.current(), s.loadOptions(u))
+	f, err := s.load(ctx, u.current(), s.loadOptions(u))
 	if err != nil {
 		return nil, err
 	}
@@ -297,6 +297,9 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
 		return
 	}
+	// The upload is in: its read (perhaps after waiting its turn in the
+	// memory budget) gets a whole write timeout for its answer.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.Timeouts.Write))
 	u.mu.Lock()
 	v, err := s.validate(r.Context(), u, 0)
 	if err == nil {

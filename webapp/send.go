@@ -219,6 +219,16 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 	u.mu.Lock()
 	path, lo := u.current(), s.loadOptions(u)
 	u.mu.Unlock()
+	// The send's read takes its share of the memory budget until the
+	// file is validated.
+	parsed, err := s.parsing.acquire(ctx)
+	if err != nil {
+		finish(nil, runner.Result{}, msg.New("web.send.noread", fileMsg{s, u, err}))
+		return
+	}
+	var readOnce sync.Once
+	read := func() { readOnce.Do(parsed) }
+	defer read()
 	base := filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))
 	sent := runner.Send(ctx, sess, j, runner.SendOptions{Paths: []string{path}, Load: lo,
 		Submit: pipeline.SubmitOptions{Workers: s.cfg.Send.Workers, Rate: s.cfg.Send.Rate, Timeout: s.cfg.Send.Timeout,
@@ -235,7 +245,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 			}
 			return names
 		},
-		Progress: &pageProgress{s: s, job: job}})
+		Progress: &pageProgress{s: s, job: job, read: read}})
 	var se *runner.StartError
 	if errors.As(sent.NotStarted, &se) {
 		switch {
@@ -289,13 +299,20 @@ type pageProgress struct {
 	s   *Server
 	job *sendJob
 	f   *pipeline.File
+	// read gives back the read's share of the memory budget.
+	read func()
 }
 
 // Note is said on the command line only: the progress page shows counts.
 func (p *pageProgress) Note(msg.Message) {}
 
 // Validated keeps the upload's file, whose rows the job counts.
-func (p *pageProgress) Validated(f *pipeline.File) { p.f = f }
+func (p *pageProgress) Validated(f *pipeline.File) {
+	p.f = f
+	if p.read != nil {
+		p.read() // the read is over: its memory share goes back
+	}
+}
 
 // Planned starts the job's counts: every row's status, the requests left
 // of each kind for the ETA.

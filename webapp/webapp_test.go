@@ -465,15 +465,18 @@ func TestResolveUnknown(t *testing.T) {
 	}
 }
 
-// TestPasswordAndTokenNeverShown: with a password every request asks for
-// it; and the API token appears in no page, download or log line.
+// TestPasswordAndTokenNeverShown: with a password file every request asks
+// for a login, and the owner gets in with it on the login form; the API
+// token appears in no page, download or log line.
 func TestPasswordAndTokenNeverShown(t *testing.T) {
 	const canary = "CANARY-token-7f3a9"
-	b := newBed(t, bedOptions{token: canary, password: "s3creta"})
-	if a := b.get("/"); a.status != http.StatusUnauthorized || a.header.Get("WWW-Authenticate") == "" {
-		t.Fatalf("no password: %d", a.status)
+	b := newBed(t, bedOptions{token: canary, password: "s3creta-y-larga", anonymous: true})
+	if a := b.get("/"); a.status != http.StatusUnauthorized || a.header.Get("WWW-Authenticate") == "" || !strings.Contains(a.body, `id="login"`) {
+		t.Fatalf("no password: %d\n%s", a.status, a.body)
 	}
-	b.client.Transport = basicAuth{"s3creta"}
+	if a := b.post("/login", url.Values{"user": {"owner"}, "password": {"s3creta-y-larga"}}); a.status != http.StatusSeeOther {
+		t.Fatalf("login with the password file's password: %d\n%s", a.status, a.body)
+	}
 	page := b.uploadSample("ventas.csv")
 	b.post(page+"/send", nil)
 	b.waitSent(page)
@@ -500,14 +503,6 @@ func TestPasswordAndTokenNeverShown(t *testing.T) {
 		}
 		return nil
 	})
-}
-
-type basicAuth struct{ pw string }
-
-func (a basicAuth) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.SetBasicAuth("nxbatch", a.pw)
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 // TestUploadsOwnerOnly: the uploads folder and what is kept in it are the
