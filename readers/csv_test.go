@@ -654,3 +654,50 @@ func TestCRLFKeeperChunkBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVBlankLinesAnyNumber: empty lines are nothing, however many follow
+// each other (issue 23, hole 8): over 1 MiB of them between two records, or
+// before the header, is read past, never refused as a record over the size
+// limit, and every record keeps its own row number.
+func TestCSVBlankLinesAnyNumber(t *testing.T) {
+	const many = 1<<20 + 4096
+	for _, tc := range []struct {
+		name, eol string
+	}{{"LF", "\n"}, {"CRLF", "\r\n"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			blank := strings.Repeat(tc.eol, many/len(tc.eol))
+			n := many / len(tc.eol)
+			content := blank + "a;b" + tc.eol + "1;2" + tc.eol + blank + "3;\"x" + tc.eol + tc.eol + "y\"" + tc.eol + blank + "4;5"
+			path := writeFile(t, "blank.csv", []byte(content))
+			info, rows, err := readAll(t, path, "", Options{})
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if info.HeaderRow != n+1 {
+				t.Errorf("header row %d, want %d", info.HeaderRow, n+1)
+			}
+			want := []row{
+				{Row: n + 2, Cells: []string{"1", "2"}},
+				{Row: 2*n + 3, Cells: []string{"3", "x" + tc.eol + tc.eol + "y"}},
+				{Row: 3*n + 4, Cells: []string{"4", "5"}},
+			}
+			if diff := cmp.Diff(want, rows); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCSVBlankLinesKeepErrorLines: a bad quote after empty lines names the
+// file's own line.
+func TestCSVBlankLinesKeepErrorLines(t *testing.T) {
+	path := writeFile(t, "q.csv", []byte("a;b\n\n\n\n1;x\"y\n"))
+	_, _, err := readAll(t, path, "", Options{})
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("want *Error, got %v", err)
+	}
+	if e.Pos.Row != 5 || !strings.Contains(e.Msg.In(msg.ES), "5") {
+		t.Errorf("error at row %d: %s", e.Pos.Row, e.Msg.In(msg.ES))
+	}
+}
