@@ -119,7 +119,7 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 		}
 	}
 	if delim == 0 {
-		delim = detectDelimiter(head)
+		delim = detectDelimiter(head, c.opts.HeaderRow-lineOffset)
 	}
 	info.Delimiter = delim
 	info.Encoding = c.enc
@@ -134,37 +134,79 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 	return &csvRows{path: c.path, file: f, r: r, capped: capped, max: c.opts.MaxCellBytes, lineOffset: lineOffset, lines: lines}, nil
 }
 
-// detectDelimiter picks the separator of the header line (the first line
-// with text) among ';', TAB and ',': the most frequent outside quotes. Ties
-// go in that order, and a line with none of them gets ';': Excel in Spanish
-// writes ';', and a comma is likelier than a ';' or TAB to appear inside a
-// header or a lone column (as a decimal comma).
-func detectDelimiter(text []byte) rune {
-	var semi, tab, comma int
+// detectDelimiter picks the separator of the header line among ';', TAB
+// and ',': the most frequent outside quotes. Ties go in that order, and a
+// line with none of them gets ';': Excel in Spanish writes ';', and a comma
+// is likelier than a ';' or TAB to appear inside a header or a lone column
+// (as a decimal comma).
+//
+// The header line is row headerRow of text (--header-row) when above 0.
+// Otherwise it is the first line with text, unless that line has none of
+// the three (a title such as "Ventas de noviembre - sucursal centro"):
+// then the first of the next HeaderProbeRows lines with text that has one
+// of them outside a number ("1,5" is a decimal comma, not a header) is.
+func detectDelimiter(text []byte, headerRow int) rune {
+	var semi, tab, comma, textComma int
 	inQuote, content := false, false
-	for _, b := range text {
+	row, lines := 1, 0
+	titled := false // the first line with text had none of the three
+	// decide says whether the line just ended decides the delimiter.
+	decide := func() bool {
+		if headerRow > 0 {
+			return row == headerRow
+		}
+		if !content {
+			return false
+		}
+		lines++
+		if !titled {
+			if semi+tab+comma > 0 {
+				return true
+			}
+			titled = true
+			return false
+		}
+		if semi+tab+textComma > 0 {
+			comma = textComma
+			return true
+		}
+		return false
+	}
+	for i, b := range text {
 		switch {
 		case b == '"':
 			inQuote = !inQuote
 		case inQuote:
 			content = true
 		case b == '\n':
-			if content {
+			if decide() {
 				return pickDelimiter(semi, tab, comma)
 			}
-			semi, tab, comma = 0, 0, 0
+			if headerRow <= 0 && lines > HeaderProbeRows {
+				return ';'
+			}
+			semi, tab, comma, textComma, content = 0, 0, 0, 0, false
+			row++
 		case b == ';':
 			semi++
 		case b == '\t':
 			tab++
 		case b == ',':
 			comma++
+			if i == 0 || i+1 == len(text) || !isDigit(text[i-1]) || !isDigit(text[i+1]) {
+				textComma++
+			}
 		case b != ' ' && b != '\r':
 			content = true
 		}
 	}
-	return pickDelimiter(semi, tab, comma)
+	if decide() {
+		return pickDelimiter(semi, tab, comma)
+	}
+	return ';'
 }
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 func pickDelimiter(semi, tab, comma int) rune {
 	switch {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/profiles"
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
@@ -55,9 +56,21 @@ type profileLink struct {
 }
 
 // fileHeader reads the header of the upload's first data sheet and one
-// example row.
+// example row. The header is the row Load takes (pipeline.HeaderProbe with
+// the upload's columns), else the first with two cells or more, not a
+// title line above the table.
 func (s *Server) fileHeader(u *upload) ([]string, []string, error) {
-	rf, err := readers.Open(u.current(), readers.Options{})
+	probe := pipeline.HeaderProbe("", s.loadOptions(u).Mapping)
+	opts := readers.Options{IsHeader: func(cells []string) bool {
+		n := 0
+		for _, c := range cells {
+			if strings.TrimSpace(c) != "" {
+				n++
+			}
+		}
+		return n >= 2 || probe(cells)
+	}}
+	rf, err := readers.Open(u.current(), opts)
 	if err != nil {
 		return nil, nil, err
 	}
