@@ -234,3 +234,40 @@ func TestJournalListUnknownIncludesSending(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateMapLimits: a --map file or profile past its limits is a usage
+// error with a Spanish sentence naming it (issue 23, hole 5), read no
+// further than its size.
+func TestValidateMapLimits(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "v.csv"), []byte(saleHeader+"1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "mapa.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(35 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	state := filepath.Join(dir, "estado")
+	if err := os.MkdirAll(filepath.Join(state, "profiles"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "profiles", "roto.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", "--offline", "--map", "mapa.yaml", "v.csv"}, "mapa.yaml (--map) pesa más de 1 MB"},
+		{[]string{"validate", "--offline", "--journal", filepath.Join(state, "journal"), "--map", "roto", "v.csv"}, "roto.json está dañado"},
+	} {
+		code, _, stderr := runCLI(t, dir, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, exitUsage, tc.want)
+		}
+	}
+}
