@@ -105,3 +105,29 @@ func TestLoadLimits(t *testing.T) {
 		t.Errorf("list: %+v %v", all, err)
 	}
 }
+
+// FuzzParse feeds arbitrary profile files: never a panic; a failure is a
+// *msg.Error naming the file; a profile within the limits.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"Mi sistema","kind":"venta","headers":["Nro Orden",""],"columns":{"Nro Orden":"ordenId"},"saved":"2026-01-02T03:04:05Z"}`,
+		`{"name":1}`, `{"columns":{"a":null}}`, `[]`, `null`, `{"saved":"ayer"}`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := Parse("perfil.json", b)
+		if err != nil {
+			var me *msg.Error
+			if !errors.As(err, &me) || !strings.Contains(me.In(msg.ES), "perfil.json") {
+				t.Fatalf("error %v (%T) does not name the file", err, err)
+			}
+			return
+		}
+		if len(p.Headers) > MaxEntries || len(p.Columns) > MaxEntries {
+			t.Fatalf("profile past the limits: %d headers, %d columns", len(p.Headers), len(p.Columns))
+		}
+		_ = p.Mapping()
+		_ = p.Fits(p.Headers)
+	})
+}

@@ -242,3 +242,48 @@ func TestLoadMappingLimits(t *testing.T) {
 		t.Error("ParseMapping took more than MaxMappingBytes")
 	}
 }
+
+// FuzzParseMapping feeds arbitrary --map contents, as JSON and as YAML:
+// never a panic; a failure is a *msg.Error that names the file; a mapping
+// maps normalized keys to column paths of the contract.
+func FuzzParseMapping(f *testing.F) {
+	for _, s := range []string{
+		`{"Nro Orden": "ordenId", "Total": "total"}`,
+		"Nro Orden: ordenId\nnro_orden: ordenId\n",
+		"base: &b {a: ordenId}\nx:\n  <<: *b\n",
+		"a: &x ordenId\nb: *x\n",
+		"- a\n- b\n",
+		"{a: [1, 2]}",
+		"a: ordenId\na: total\n",
+		"a: ~\n",
+		`{"a": 1}`,
+		"",
+	} {
+		f.Add([]byte(s))
+	}
+	paths := canonicalPaths()
+	valid := map[string]bool{}
+	for _, p := range paths {
+		valid[p] = true
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, name := range []string{"m.json", "m.yaml"} {
+			m, err := ParseMapping(name, b)
+			if err != nil {
+				var me *msg.Error
+				if !errors.As(err, &me) || !strings.Contains(me.In(msg.ES), name) {
+					t.Fatalf("%s: error %v (%T) does not name the file", name, err, err)
+				}
+				continue
+			}
+			if len(m) > MaxMappingEntries {
+				t.Fatalf("%s: %d entries", name, len(m))
+			}
+			for k, v := range m {
+				if !valid[v] || Normalize(k) != k {
+					t.Fatalf("%s: %q → %q", name, k, v)
+				}
+			}
+		}
+	})
+}
