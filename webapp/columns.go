@@ -292,7 +292,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 	_, verr := s.loaded(r.Context(), u)
 	_ = u.saveMeta()
 	u.mu.Unlock()
-	s.log.Info("profile saved", "profile", name)
+	s.log.Info(s.logText("web.log.profile"), "profile", name)
 	if verr != nil {
 		if _, mapping := headerProblem(verr); mapping {
 			s.renderColumns(w, r, u, http.StatusUnprocessableEntity, string(k), chosen, name, []string{s.fileText(u, verr, l)})

@@ -317,13 +317,13 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	if _, mapping := headerProblem(err); err != nil && !mapping {
 		why := fileMsg{s, u, err}
 		s.uploads.remove(u)
-		s.log.Info("upload refused", "reason", why.In(msg.EN))
+		s.log.Info(s.logText("web.log.upload.refused"), "reason", why.In(s.cfg.Lang))
 		s.refuseUpload(w, r, why)
 		return
 	}
 	s.uploads.add(u)
 	s.uploads.touch(u, s.now())
-	s.log.Info("upload", "id", u.meta.ID, "size", u.meta.Size)
+	s.log.Info(s.logText("web.log.upload"), "id", u.meta.ID, "size", u.meta.Size)
 	if err != nil {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"/columns", http.StatusSeeOther)
 		return
@@ -578,7 +578,7 @@ func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, row
 	if err := u.saveMeta(); err != nil {
 		return nil, err
 	}
-	s.log.Info("cell fixed", "id", u.meta.ID, "row", ed.Row)
+	s.log.Info(s.logText("web.log.fixed"), "id", u.meta.ID, "row", ed.Row)
 	return next, nil
 }
 
