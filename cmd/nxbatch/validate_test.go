@@ -271,3 +271,31 @@ func TestValidateMapLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateCSVTitleAndBlankLines: a CSV with a title line without its
+// delimiter above the header (issue 23, hole 12), found or named with
+// --header-row, and one with more than 1 MiB of empty lines between rows
+// (hole 8), are read, not refused.
+func TestValidateCSVTitleAndBlankLines(t *testing.T) {
+	dir := t.TempDir()
+	row := "1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n"
+	files := map[string]string{
+		"titulo.csv": "Ventas de noviembre - sucursal centro\n" + saleHeader + row,
+		"vacias.csv": saleHeader + strings.Repeat("\r\n", 600_000) + row,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"validate", "--offline", "titulo.csv"},
+		{"validate", "--offline", "--header-row", "2", "titulo.csv"},
+		{"validate", "--offline", "vacias.csv"},
+	} {
+		code, stdout, stderr := runCLI(t, dir, args...)
+		if code == exitUsage || strings.Contains(stderr, "comilla") || strings.Contains(stderr, "tipo de archivo") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+	}
+}
