@@ -5,6 +5,21 @@ package msg
 // address the user as "usted", like the rest of the catalog.
 func init() {
 	register(map[string]Text{
+		// The log of nxbatch serve, in the run's language (--lang).
+		"web.log.host":               {ES: "se rechazó un pedido dirigido a otro nombre de host", EN: "refused a request for another host name"},
+		"web.log.catalog.ready":      {ES: "catálogo %s listo", EN: "catalog %s ready"},
+		"web.log.catalog.notfetched": {ES: "no se obtuvo el catálogo %s", EN: "catalog %s not fetched"},
+		"web.log.catalogs":           {ES: "catálogos actualizados desde la página", EN: "catalogs refreshed from the page"},
+		"web.log.profile":            {ES: "perfil de columnas guardado", EN: "column profile saved"},
+		"web.log.resolved":           {ES: "resultado resuelto desde la página", EN: "outcome settled from the page"},
+		"web.log.render":             {ES: "no se pudo mostrar la página", EN: "the page could not be rendered"},
+		"web.log.upload.refused":     {ES: "archivo rechazado", EN: "upload refused"},
+		"web.log.upload":             {ES: "archivo recibido", EN: "upload received"},
+		"web.log.fixed":              {ES: "celda corregida", EN: "cell fixed"},
+		"web.log.send.started":       {ES: "envío iniciado", EN: "send started"},
+		"web.log.send.finished":      {ES: "envío terminado", EN: "send finished"},
+		"web.log.send.stopped":       {ES: "envío detenido desde la página", EN: "send stopped from the page"},
+
 		// The command.
 		"serve.listening":       {ES: "nxbatch serve: abra %s en el navegador; la dirección lleva la clave que solo usted tiene: no la comparta (Ctrl-C para terminar)", EN: "nxbatch serve: open %s in your browser; the address carries a key only you have: do not share it (Ctrl-C to stop)"},
 		"serve.password.needed": {ES: "--addr %s no es una dirección local: la página quedaría al alcance de otras máquinas. Cree antes los usuarios que podrán ingresar (nxbatch serve user add NOMBRE) o indique --password-file ARCHIVO (legible solo por su dueño) con su contraseña, o use 127.0.0.1", EN: "--addr %s is not a local address: the page would be reachable from other machines. First create the users who may log in (nxbatch serve user add NAME) or give --password-file FILE (readable by its owner only) with your password, or use 127.0.0.1"},

@@ -144,7 +144,7 @@ func (s *Server) render(w http.ResponseWriter, _ *http.Request, status int, name
 		return
 	}
 	if err := t.ExecuteTemplate(&b, "layout", data); err != nil {
-		s.log.Error("render", "page", name, "err", err.Error())
+		s.log.Error(s.logText("web.log.render"), "page", name, "err", err.Error())
 		http.Error(w, "render", http.StatusInternalServerError)
 		return
 	}
@@ -157,7 +157,7 @@ func (s *Server) render(w http.ResponseWriter, _ *http.Request, status int, name
 func (s *Server) renderFragment(w http.ResponseWriter, page, fragment string, data any) {
 	var b bytes.Buffer
 	if err := s.pages[page].ExecuteTemplate(&b, fragment, data); err != nil {
-		s.log.Error("render", "fragment", fragment, "err", err.Error())
+		s.log.Error(s.logText("web.log.render"), "fragment", fragment, "err", err.Error())
 		http.Error(w, "render", http.StatusInternalServerError)
 		return
 	}

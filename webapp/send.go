@@ -168,7 +168,7 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 		rows: map[pipeline.Status]int{}, remain: map[schema.Kind]int{}, changed: make(chan struct{})}
 	s.sending = job
 	s.smu.Unlock()
-	s.log.Info("send started", "id", u.meta.ID)
+	s.log.Info(s.logText("web.log.send.started"), "id", u.meta.ID)
 	go s.runSend(ctx, u, job, j, release)
 	http.Redirect(w, r, "/u/"+u.meta.ID+"/send", http.StatusSeeOther)
 }
@@ -289,7 +289,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 	u.meta.Sends = append(u.meta.Sends, rec)
 	_ = u.saveMeta()
 	u.mu.Unlock()
-	s.log.Info("send finished", "id", u.meta.ID, "sent", res.Sent)
+	s.log.Info(s.logText("web.log.send.finished"), "id", u.meta.ID, "sent", res.Sent)
 	finish(f, res, msg.Message{})
 }
 
@@ -492,7 +492,7 @@ func (s *Server) stopSend(w http.ResponseWriter, r *http.Request) {
 			}
 		})
 		job.cancel()
-		s.log.Info("send stopped from the page", "id", u.meta.ID)
+		s.log.Info(s.logText("web.log.send.stopped"), "id", u.meta.ID)
 	}
 	if r.Header.Get("HX-Request") == "true" {
 		w.WriteHeader(http.StatusNoContent)

@@ -24,7 +24,6 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -120,7 +119,10 @@ type Config struct {
 	CatalogTTL time.Duration
 	Tool       string // "nxbatch v..."
 	Log        *slog.Logger
-	Now        func() time.Time
+	// Lang is the language of the log's lines (the run's --lang); "" is
+	// Spanish. Each page speaks its visitor's own.
+	Lang msg.Lang
+	Now  func() time.Time
 }
 
 // Server is the web app.
@@ -292,7 +294,7 @@ func (s *Server) headers(h http.Handler) http.Handler {
 func (s *Server) hostCheck(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hostAllowed(r.Host) {
-			s.log.Warn("refused a request for another host name", slog.String("host", inert(r.Host)))
+			s.log.Warn(s.logText("web.log.host"), slog.String("host", inert(r.Host)))
 			s.fail(w, r, http.StatusMisdirectedRequest, msg.New("web.host", inert(r.Host)))
 			return
 		}
@@ -354,6 +356,11 @@ func localPath(p string) string {
 		return "/"
 	}
 	return path.Clean(p)
+}
+
+// logText is a line of the log in the run's language.
+func (s *Server) logText(key string, args ...any) string {
+	return msg.New(key, args...).In(s.cfg.Lang)
 }
 
 // fail answers an error page (or, for htmx, the alert alone) with status.
@@ -449,7 +456,7 @@ func (s *Server) warmOne(ctx context.Context, n catalog.Name) (time.Duration, bo
 	p := pulled[0]
 	switch p.Status {
 	case catalog.Fetched, catalog.Fresh:
-		s.log.Info(fmt.Sprintf("catalog %s ready", n))
+		s.log.Info(s.logText("web.log.catalog.ready", n))
 		return 0, true
 	case catalog.Waiting:
 		return max(time.Until(p.Next)+100*time.Millisecond, 100*time.Millisecond), false
@@ -457,6 +464,6 @@ func (s *Server) warmOne(ctx context.Context, n catalog.Name) (time.Duration, bo
 	// The API refused (a 401, a network failure): trying again every
 	// minute would only spend windows; a send or the catalogs page asks
 	// again when someone needs it.
-	s.log.Warn(fmt.Sprintf("catalog %s not fetched", n), "reason", p.Message(time.Now()).In(msg.EN))
+	s.log.Warn(s.logText("web.log.catalog.notfetched", n), "reason", p.Message(time.Now()).In(s.cfg.Lang))
 	return 0, true
 }

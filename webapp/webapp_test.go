@@ -594,3 +594,29 @@ func TestFixKeepsTypedCells(t *testing.T) {
 		t.Errorf("after the fix, the workbook's other cells changed meaning:\n%s", a.body)
 	}
 }
+
+// TestColumnsScreenSkipsTitleLine: the column screen shows the header
+// below a title line, as the import reads it, and the file validates with
+// the columns chosen there.
+func TestColumnsScreenSkipsTitleLine(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	a := b.upload("titulo.csv", []byte("Ventas de noviembre - sucursal centro\n"+foreign))
+	if a.status != http.StatusSeeOther || !strings.HasSuffix(a.location, "/columns") {
+		t.Fatalf("upload of foreign headers under a title: %d %s", a.status, a.location)
+	}
+	cols := a.location
+	if a := b.get(cols); !strings.Contains(a.body, `<label for="col-0">Nro Orden</label>`) || strings.Contains(a.body, "sucursal centro</label>") {
+		t.Fatalf("column screen does not show the header under the title:\n%s", a.body)
+	}
+	form := url.Values{"kind": {"venta"}, "name": {"Con titulo"},
+		"c0": {"ordenId"}, "c1": {"usuario.nombre"}, "c2": {"usuario.email"}, "c3": {"productos.articuloId"},
+		"c4": {"productos.precio"}, "c5": {"productos.cantidad"}, "c6": {"subtotal"}, "c7": {"descuento"},
+		"c8": {"recargo"}, "c9": {"envio"}, "c10": {"total"}, "c11": {"medioPago.tipo"}}
+	a = b.post(cols, form)
+	if a.status != http.StatusSeeOther || strings.HasSuffix(a.location, "/columns") {
+		t.Fatalf("save: %d %s\n%s", a.status, a.location, a.body)
+	}
+	if a := b.get(a.location); !strings.Contains(a.body, "1 fila → 1 venta (0 con errores)") {
+		t.Errorf("import page after mapping:\n%s", a.body)
+	}
+}

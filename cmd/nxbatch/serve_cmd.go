@@ -96,7 +96,7 @@ func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
 			MaxErrors: c.MaxErrors, MaxArticulos: c.MaxArticulos, Wait: c.Wait},
 		Limits: webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows}, ParseMemory: c.ParseMemory << 20, KeepUploads: c.KeepUploads,
 		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password, Accounts: users,
-		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve"))})
+		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve")), Lang: l})
 	if err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", msg.CauseOf(err)), Err: err}}
 	}
