@@ -430,7 +430,9 @@ func (b *builder) buildStock() *nxapi.StockMovimiento {
 			switch path {
 			case "articulos.articuloId":
 				a.ArticuloID = val.i
-			case "articulos.cantidad":
+			case "articulos.cantidad", schema.CantidadContada:
+				// A count's line carries the counted quantity here until
+				// its difference with the ERP's stock is known (count.go).
 				a.Cantidad = b.dec(val.d)
 			case "articulos.colorId":
 				a.ColorID = val.i

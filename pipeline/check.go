@@ -36,6 +36,7 @@ func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
 		for _, mv := range sh.Movements {
 			b.checkMovement(mv, cat, keepBodies, dups)
 		}
+		b.repeatedCounts()
 		for row, ms := range b.msgs {
 			sh.msgs[row] = append(sh.msgs[row], ms...)
 		}

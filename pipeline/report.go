@@ -111,7 +111,7 @@ func (sh *Sheet) untyped() bool { return !sh.Info.RawNumbers }
 // there, for the columns whose text promote gives a type.
 func (sh *Sheet) typeColumns() map[int]schema.Type {
 	out := map[int]schema.Type{}
-	for _, c := range sh.Kind.Columns() {
+	for _, c := range sh.Layout.Columns() {
 		if c.Type != schema.Number && c.Type != schema.Date {
 			continue
 		}
@@ -405,6 +405,9 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 // unitsOf returns the movement type and the quantity of a stock row that
 // was sent (its article line and its movement's head are kept for a run).
 func (sh *Sheet) unitsOf(r *Request) (nxapi.TipoStock, nxapi.Decimal, bool) {
+	if sh.count != nil {
+		return countUnits(r)
+	}
 	if int(r.pack) < 1 || int(r.pack) > len(sh.Movements) {
 		return 0, 0, false
 	}

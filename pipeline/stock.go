@@ -164,7 +164,7 @@ func (b *builder) checkMovement(mv *Movement, cat *validation.Catalog, keepBodie
 	}
 	b.resetRows(rows)
 	m := b.buildStock()
-	for _, is := range validation.Stock(m, cat) {
+	for _, is := range b.stockIssues(m, cat) {
 		b.addIssue(rows, is)
 	}
 	for _, u := range mv.Units {
@@ -217,10 +217,14 @@ func (b *builder) checkMovement(mv *Movement, cat *validation.Catalog, keepBodie
 		mv.head = bytes.TrimSuffix(js, []byte(`,"articulos":null}`))
 	}
 	for k, u := range mv.Units {
+		sh.keepCount(u, m, k)
 		u.Status = StatusValid
 		if len(movementBad) > 0 || bad[u.Rows[0]] {
 			u.Status = StatusInvalid
 			continue
+		}
+		if sh.Layout.Count {
+			continue // its body comes from the difference (PrepareCounts)
 		}
 		if mv.head == nil {
 			continue

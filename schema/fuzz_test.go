@@ -46,6 +46,7 @@ func FuzzParseDate(f *testing.F) {
 func FuzzMatch(f *testing.F) {
 	f.Add("ordenId,total,Precio,medio pago.tipo")
 	f.Add("Dépósito,,tipo")
+	f.Add("depositoId,motivoId,articuloId,Conteo,cantidad")
 	f.Fuzz(func(t *testing.T, line string) {
 		var header []string
 		start := 0
@@ -61,8 +62,11 @@ func FuzzMatch(f *testing.F) {
 				if i < 0 || i >= len(header) {
 					t.Fatalf("%s -> index %d outside header", path, i)
 				}
-				if _, ok := k.Column(path); !ok {
+				if _, ok := lay.columnOf(path); !ok {
 					t.Fatalf("matched unknown path %s", path)
+				}
+				if _, ok := k.Column(path); !ok && !lay.Count {
+					t.Fatalf("matched path %s, not of kind %s", path, k)
 				}
 			}
 		}

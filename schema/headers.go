@@ -229,6 +229,7 @@ var canonicalPaths = sync.OnceValue(func() map[string]string {
 			m[Normalize(c.Path)] = c.Path
 		}
 	}
+	m[Normalize(CantidadContada)] = CantidadContada
 	return m
 })
 
@@ -256,6 +257,9 @@ type Layout struct {
 	Kind    Kind
 	Index   map[string]int // column path -> index into the header
 	Unknown []string       // headers that fill no field, carried through untouched
+	// Count marks a stock header of an inventory count (its line column is
+	// CantidadContada): its columns are CountColumns.
+	Count bool
 }
 
 // Col returns the header index of path, or -1.
@@ -277,8 +281,12 @@ func (e *HeaderError) Error() string { return e.Msg.In(msg.EN) }
 // Match matches header against kind k. A header matches a column when its
 // normalized text equals the column's path, a mapping entry names the
 // path, or it equals the last part of exactly one path of the kind
-// ("precio" → productos.precio).
+// ("precio" → productos.precio). A stock header with a counted quantity
+// is an inventory count's, matched against CountColumns (Layout.Count).
 func Match(k Kind, header []string, m Mapping) (*Layout, []*HeaderError) {
+	if k == Stock && IsCount(header, m) {
+		return matchCount(header, m)
+	}
 	cols := k.Columns()
 	full := map[string]string{}
 	leafCount := map[string]int{}

@@ -42,6 +42,9 @@ func HasErrors(issues []Issue) bool {
 type Catalog struct {
 	MediosPago *nxapi.MediosPagoConfig
 	Motivos    []nxapi.Motivo
+	// Depositos are the integration's warehouses (GET /config), which an
+	// inventory count's rows must name.
+	Depositos []nxapi.Deposito
 }
 
 func (c *Catalog) mediosPago() *nxapi.MediosPagoConfig {
