@@ -180,3 +180,12 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	register(map[string]Text{
+		"cnt.read.wait": {
+			ES: "leer el stock del ERP espera la ventana de consultas masivas de la API: %s (hasta las %s)",
+			EN: "reading the ERP's stock waits for the API's masses window: %s (until %s)",
+		},
+	})
+}

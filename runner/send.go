@@ -69,6 +69,8 @@ type SendOptions struct {
 	AfterSubmit func(ctx context.Context, sent *Sent)
 	// Progress follows the send; nil follows nothing.
 	Progress Progress
+	// Count is how inventory counts become movements.
+	Count CountOptions
 }
 
 // Step is a step of Send that could keep the send from starting.
@@ -190,6 +192,9 @@ func Send(ctx context.Context, s *Session, j journal.Store, o SendOptions) Sent 
 	so.Tenant, so.Env, so.TimeScale = s.Tenant(), s.Env(), s.TimeScale()
 	if so.Facts == nil {
 		so.Facts = reconcile.IntentFacts
+	}
+	if pipeline.HasCounts(out.Files) {
+		s.prepareCounts(ctx, j, out.Files, so, o.Count, p)
 	}
 	var done atomic.Int64
 	so.Settled = func(st pipeline.Settled) { p.Settled(int(done.Add(1)), st) }

@@ -357,6 +357,11 @@ func (s *Session) LoadCatalogs(ctx context.Context, j journal.Store, need catalo
 	cache := s.Catalogs(j, ttl)
 	cache.WaitMissing = waiting
 	cat, notes, err := cache.Get(ctx, need)
+	if cat != nil && cat.Depositos == nil && s.cfg.Sandbox != nil {
+		// The embedded sandbox's /config is its own, never cached.
+		cfg := s.cfg.Sandbox.Server.Config()
+		cat.Depositos, _ = (&catalog.Snapshot{Config: &cfg}).Warehouses()
+	}
 	s.Observe(j)
 	return cat, notes, err
 }
