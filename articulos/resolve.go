@@ -74,9 +74,13 @@ type Error struct {
 	// (its zero value otherwise).
 	Article Article
 	// OtherField and Other are, for ErrMismatch, the field that disagrees
-	// and what it names.
-	OtherField string
-	Other      string
+	// and what it says; OtherArticle is the article it names when that is
+	// another article (zero when the two disagree on the variant only).
+	OtherField   string
+	Other        string
+	OtherArticle Article
+	// OtherVariant is the variant a barcode that disagrees names.
+	OtherVariant string
 	// Candidates are the articles an ambiguous key names, or up to three
 	// close codes for an unknown one.
 	Candidates []Candidate
@@ -166,11 +170,11 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 		bv := ix.vars[barVar]
 		if talleID != 0 && talleID != bv.TalleID {
 			return Match{}, &Error{Kind: ErrMismatch, Field: FieldTalleID, Input: strconv.FormatInt(talleID, 10), Article: A,
-				OtherField: FieldCodigoBarras, Other: barras + " (" + variantLabel(bv) + ")"}
+				OtherField: FieldCodigoBarras, Other: barras, OtherVariant: variantLabel(bv)}
 		}
 		if colorID != 0 && colorID != bv.ColorID {
 			return Match{}, &Error{Kind: ErrMismatch, Field: FieldColorID, Input: strconv.FormatInt(colorID, 10), Article: A,
-				OtherField: FieldCodigoBarras, Other: barras + " (" + variantLabel(bv) + ")"}
+				OtherField: FieldCodigoBarras, Other: barras, OtherVariant: variantLabel(bv)}
 		}
 		talleID, colorID = bv.TalleID, bv.ColorID
 	}
@@ -255,6 +259,14 @@ func dimension(A Article, vars []Variant, talle bool, text string, id int64, byB
 	if !talle {
 		field, idField, unknown, none, has = FieldColor, FieldColorID, ErrUnknownColor, ErrNoColores, A.hasColores
 	}
+	barVariant := ""
+	if byBarcode {
+		for i := range vars {
+			if vars[i].CodigoBarras == barras {
+				barVariant = variantLabel(vars[i])
+			}
+		}
+	}
 	fail := func(kind error, field, input string) error {
 		talles, colores := dimensions(vars)
 		return &Error{Kind: kind, Field: field, Input: input, Article: A, Talles: names(talles), Colores: names(colores)}
@@ -319,7 +331,7 @@ func dimension(A Article, vars []Variant, talle bool, text string, id int64, byB
 		if byBarcode {
 			other, otherText = FieldCodigoBarras, barras
 		}
-		return 0, &Error{Kind: ErrMismatch, Field: field, Input: text, Article: A, OtherField: other, Other: otherText}
+		return 0, &Error{Kind: ErrMismatch, Field: field, Input: text, Article: A, OtherField: other, Other: otherText, OtherVariant: barVariant}
 	}
 	return found, nil
 }
@@ -386,7 +398,7 @@ func firstNonEmpty(s ...string) string {
 // article b.
 func (ix *Index) mismatch(field, input string, a int32, other, otherText string, b int32) error {
 	return &Error{Kind: ErrMismatch, Field: field, Input: input, Article: ix.arts[a],
-		OtherField: other, Other: otherText + " = " + ix.arts[b].Label()}
+		OtherField: other, Other: otherText, OtherArticle: ix.arts[b]}
 }
 
 // byCodigo finds the article of a trimmed code: exactly as written, else

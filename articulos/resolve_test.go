@@ -216,7 +216,7 @@ func TestResolveErrorDetails(t *testing.T) {
 	})
 	t.Run("mismatch names both articles", func(t *testing.T) {
 		e := errOf(Query{ArticuloID: 20, Codigo: "TAZA-1"})
-		if e.Article.ID != 20 || e.OtherField != FieldCodigo || e.Other != "TAZA-1 = «TAZA-1» Taza" {
+		if e.Article.ID != 20 || e.OtherField != FieldCodigo || e.Other != "TAZA-1" || e.OtherArticle.ID != 40 {
 			t.Errorf("got %+v", e)
 		}
 	})

@@ -45,8 +45,12 @@ func init() {
 			EN: "%s %s: it is not in the article catalog; fix the id or use the article's code",
 		},
 		"art.mismatch": {
-			ES: "%s «%s» nombra %s, pero %s dice %s: las dos columnas deben nombrar el mismo artículo y variante; corrija una o deje vacía la que sobra",
-			EN: "%s «%s» names %s, but %s says %s: both columns must name the same article and variant; fix one or leave the extra one empty",
+			ES: "%s «%s» nombra %s, pero %s «%s» nombra %s: las dos columnas deben nombrar el mismo artículo; corrija una o deje vacía la que sobra",
+			EN: "%s «%s» names %s, but %s «%s» names %s: both columns must name the same article; fix one or leave the extra one empty",
+		},
+		"art.mismatch.variant": {
+			ES: "%s «%s» no coincide con %s «%s», que es %s: corrija una de las dos columnas o deje vacía la que sobra",
+			EN: "%s «%s» does not match %s «%s», which is %s: fix one of the two columns or leave the extra one empty",
 		},
 		"art.variant.required": {
 			ES: "%s «%s»: %s tiene talles y colores; complete %s (%s) y %s (%s)",
@@ -95,6 +99,10 @@ func init() {
 		"art.nocatalog": {
 			ES: "%s «%s»: sin el catálogo de artículos no se puede traducir a los ids que pide la API; descárguelo (nxbatch catalog pull --articulos, o --catalog CARPETA con su exportación) o use articuloId, talleId y colorId",
 			EN: "%s «%s»: without the article catalog it cannot be turned into the ids the API takes; fetch it (nxbatch catalog pull --articulos, or --catalog FOLDER with its export) or use articuloId, talleId and colorId",
+		},
+		"art.unchecked": {
+			ES: "%s: los artículos de las filas %s no se verificaron, porque esta ejecución no tiene el catálogo de artículos; la API dirá si existen",
+			EN: "%s: the articles of rows %s were not checked, because this run has no article catalog; the API will say whether they exist",
 		},
 		"art.formula": {
 			ES: "%s «%s» es una fórmula, no un código: escriba el código mismo (formatee la columna como Texto)",

@@ -97,3 +97,14 @@ func TestIsArticleKey(t *testing.T) {
 		}
 	}
 }
+
+func TestArticleSynonymsLeaveOtherColumnsAlone(t *testing.T) {
+	// Columns a shop keeps for itself are carried through, not read as
+	// the article's keys.
+	for _, h := range []string{"codigo interno", "medida", "barras", "código postal", "descripción"} {
+		lay, _ := Match(Venta, []string{h}, nil)
+		if len(lay.Index) != 0 {
+			t.Errorf("%q fills %v", h, lay.Index)
+		}
+	}
+}

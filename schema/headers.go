@@ -254,13 +254,13 @@ var synonyms = map[string]string{
 	"cod": "codigo", "codart": "codigo", "codarticulo": "codigo", "codigoarticulo": "codigo",
 	"codigodearticulo": "codigo", "codigodelarticulo": "codigo", "codproducto": "codigo",
 	"codprod": "codigo", "codigoproducto": "codigo", "codigodeproducto": "codigo",
-	"codigodelproducto": "codigo", "sku": "codigo", "codigosku": "codigo", "codigointerno": "codigo",
+	"codigodelproducto": "codigo", "sku": "codigo", "codigosku": "codigo",
 	"articulocodigo": "codigo", "productocodigo": "codigo", "codigo": "codigo",
 	"codigodebarras": "codigoBarras", "codigodebarra": "codigoBarras", "codigobarra": "codigoBarras",
 	"codbarras": "codigoBarras", "codbarra": "codigoBarras", "codbar": "codigoBarras",
 	"codigoean": "codigoBarras", "ean": "codigoBarras", "ean13": "codigoBarras", "gtin": "codigoBarras",
-	"upc": "codigoBarras", "barcode": "codigoBarras", "barras": "codigoBarras",
-	"talla": "talle", "talles": "talle", "size": "talle", "medida": "talle", "talle": "talle",
+	"upc": "codigoBarras", "barcode": "codigoBarras",
+	"talla": "talle", "talles": "talle", "size": "talle", "talle": "talle",
 	"colores": "color", "colour": "color", "color": "color",
 }
 

@@ -119,7 +119,13 @@ func articleMessage(e *articulos.Error, r ArticleRef) msg.Message {
 	case errors.Is(e, articulos.ErrUnknownID):
 		return msg.New("art.id.unknown", col, e.Input)
 	case errors.Is(e, articulos.ErrMismatch):
-		return msg.New("art.mismatch", col, e.Input, art, r.header(e.OtherField), e.Other)
+		if e.OtherArticle.ID != 0 {
+			return msg.New("art.mismatch", col, e.Input, art, r.header(e.OtherField), e.Other, e.OtherArticle.Label())
+		}
+		if e.OtherVariant != "" {
+			art += " " + e.OtherVariant
+		}
+		return msg.New("art.mismatch.variant", col, e.Input, r.header(e.OtherField), e.Other, art)
 	case errors.Is(e, articulos.ErrVariantRequired):
 		switch {
 		case len(e.Talles) > 0 && len(e.Colores) > 0:
