@@ -86,3 +86,21 @@ func BenchmarkSuggest(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkResolveIDs checks rows by ids (articuloId, talleId, colorId)
+// against the catalog: the fast path.
+func BenchmarkResolveIDs(b *testing.B) {
+	ix := Build(shopCatalog(100_000))
+	qs := make([]Query, 1024)
+	for i := range qs {
+		qs[i] = Query{ArticuloID: int64(i*3 + 1), TalleID: int64(i%4 + 1), ColorID: int64(i%5 + 1)}
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := ix.Resolve(qs[i%len(qs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

@@ -44,8 +44,20 @@ type Article struct {
 	// hasTalles and hasColores say whether its variants have sizes and
 	// colours.
 	hasTalles, hasColores bool
-	// lo, hi bound its variants in Index.vars.
-	lo, hi int32
+	// lo, hi bound its variants in Index.vars; tLo..tHi and cLo..cHi its
+	// distinct sizes and colours in Index.dims.
+	lo, hi, tLo, tHi, cLo, cHi int32
+}
+
+// variantKey is a variant's size and colour ids.
+type variantKey struct{ talle, color int64 }
+
+// dimEntry is one distinct size or colour of an article, with its name
+// and code folded as Variant keeps them.
+type dimEntry struct {
+	id                     int64
+	nombre, codigo         string
+	nombreFold, codigoFold string
 }
 
 // Index is the catalog arranged for resolution. It is read-only once
@@ -53,6 +65,10 @@ type Article struct {
 type Index struct {
 	arts []Article
 	vars []Variant
+	// keys are the variants' size and colour ids, aligned with vars: what
+	// finding a variant reads, kept small so that it stays in cache.
+	keys []variantKey
+	dims []dimEntry
 	// varArt maps a variant's index to its article's.
 	varArt []int32
 	byID   map[int64]int32
@@ -101,6 +117,7 @@ func Build(recs []nxapi.ArticuloConCurva) *Index {
 		at += counts[a]
 	}
 	ix.vars = make([]Variant, len(recs))
+	ix.keys = make([]variantKey, len(recs))
 	ix.varArt = make([]int32, len(recs))
 	ix.byCode = make(map[string]int32, len(ix.arts))
 	ix.byBarcode = make(map[string]int32, len(recs))
@@ -131,6 +148,7 @@ func Build(recs []nxapi.ArticuloConCurva) *Index {
 			ColorNombre: strings.TrimSpace(r.ColorNombre), ColorCodigo: strings.TrimSpace(r.ColorCodigo),
 			CodigoBarras: strings.TrimSpace(r.CodigoBarras), Eliminado: r.Eliminado}
 		vr := &ix.vars[v]
+		ix.keys[v] = variantKey{r.TalleID, r.ColorID}
 		vr.talleNombreFold, vr.talleCodigoFold = fold(vr.TalleNombre), fold(vr.TalleCodigo)
 		vr.colorNombreFold, vr.colorCodigoFold = fold(vr.ColorNombre), fold(vr.ColorCodigo)
 		ix.arts[a].hasTalles = ix.arts[a].hasTalles || r.TalleID != 0
@@ -140,7 +158,33 @@ func Build(recs []nxapi.ArticuloConCurva) *Index {
 			ix.byBarcode[bc] = ix.add(ix.byBarcode, &ix.dups, bc, v)
 		}
 	}
+	for a := range ix.arts {
+		A := &ix.arts[a]
+		vars := ix.vars[A.lo:A.hi]
+		A.tLo = int32(len(ix.dims))
+		for i := range vars {
+			if v := &vars[i]; v.TalleID != 0 && !hasDim(ix.dims[A.tLo:], v.TalleID) {
+				ix.dims = append(ix.dims, dimEntry{v.TalleID, v.TalleNombre, v.TalleCodigo, v.talleNombreFold, v.talleCodigoFold})
+			}
+		}
+		A.tHi, A.cLo = int32(len(ix.dims)), int32(len(ix.dims))
+		for i := range vars {
+			if v := &vars[i]; v.ColorID != 0 && !hasDim(ix.dims[A.cLo:], v.ColorID) {
+				ix.dims = append(ix.dims, dimEntry{v.ColorID, v.ColorNombre, v.ColorCodigo, v.colorNombreFold, v.colorCodigoFold})
+			}
+		}
+		A.cHi = int32(len(ix.dims))
+	}
 	return ix
+}
+
+func hasDim(ds []dimEntry, id int64) bool {
+	for i := range ds {
+		if ds[i].id == id {
+			return true
+		}
+	}
+	return false
 }
 
 // add returns the value m[key] takes once idx is added to it: idx itself

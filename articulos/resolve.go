@@ -165,6 +165,9 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 		return Match{}, &Error{Kind: ErrDeactivated, Field: firstNonEmpty(from, FieldArticuloID), Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A}
 	}
 	vars := ix.vars[A.lo:A.hi]
+	if m, ok := fastVariant(A, ix.keys[A.lo:A.hi], vars, q, barVar, ix.vars); ok {
+		return m, nil
+	}
 	talleID, colorID := q.TalleID, q.ColorID
 	if barVar >= 0 {
 		bv := ix.vars[barVar]
@@ -179,10 +182,10 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 		talleID, colorID = bv.TalleID, bv.ColorID
 	}
 	var err error
-	if talleID, err = dimension(A, vars, true, q.Talle, talleID, barVar >= 0, barras); err != nil {
+	if talleID, err = ix.dimension(A, vars, true, q.Talle, talleID, barVar >= 0, barras); err != nil {
 		return Match{}, err
 	}
-	if colorID, err = dimension(A, vars, false, q.Color, colorID, barVar >= 0, barras); err != nil {
+	if colorID, err = ix.dimension(A, vars, false, q.Color, colorID, barVar >= 0, barras); err != nil {
 		return Match{}, err
 	}
 	if (A.hasTalles && talleID == 0) || (A.hasColores && colorID == 0) {
@@ -190,9 +193,9 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 		return Match{}, &Error{Kind: ErrVariantRequired, Field: firstNonEmpty(from, FieldArticuloID),
 			Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A, Talles: names(talles), Colores: names(colores)}
 	}
-	for _, v := range vars {
-		if v.TalleID == talleID && v.ColorID == colorID {
-			if v.Eliminado {
+	for i, k := range ix.keys[A.lo:A.hi] {
+		if k.talle == talleID && k.color == colorID {
+			if v := vars[i]; v.Eliminado {
 				return Match{}, &Error{Kind: ErrDeactivated, Field: firstNonEmpty(from, FieldArticuloID),
 					Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A, Variants: []string{variantLabel(v)}}
 			}
@@ -216,6 +219,36 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 		}
 	}
 	return Match{}, e
+}
+
+// fastVariant resolves the common cases in one pass over the article's
+// variants: the variant a barcode names, or the one the row's ids name,
+// when nothing else on the row could disagree and the variant is active.
+// Anything else (names to match, an error to explain) takes the long way.
+func fastVariant(A Article, keys []variantKey, vars []Variant, q Query, barVar int32, all []Variant) (Match, bool) {
+	if strings.TrimSpace(q.Talle) != "" || strings.TrimSpace(q.Color) != "" {
+		return Match{}, false
+	}
+	t, c := q.TalleID, q.ColorID
+	if barVar >= 0 {
+		bv := &all[barVar]
+		if (t != 0 && t != bv.TalleID) || (c != 0 && c != bv.ColorID) || bv.Eliminado {
+			return Match{}, false
+		}
+		return Match{ArticuloID: A.ID, TalleID: bv.TalleID, ColorID: bv.ColorID, Codigo: A.Codigo, Nombre: A.Nombre}, true
+	}
+	if (A.hasTalles && t == 0) || (A.hasColores && c == 0) {
+		return Match{}, false
+	}
+	for i, k := range keys {
+		if k.talle == t && k.color == c {
+			if vars[i].Eliminado {
+				return Match{}, false
+			}
+			return Match{ArticuloID: A.ID, TalleID: t, ColorID: c, Codigo: A.Codigo, Nombre: A.Nombre}, true
+		}
+	}
+	return Match{}, false
 }
 
 // dim is one size or colour of an article.
@@ -254,18 +287,12 @@ func dimensions(vars []Variant) (talles, colores []dim) {
 
 // dimension resolves the size (talle) or colour of a query: by name or
 // code text, checked against the id the row or its barcode gave.
-func dimension(A Article, vars []Variant, talle bool, text string, id int64, byBarcode bool, barras string) (int64, error) {
-	field, idField, unknown, none, has := FieldTalle, FieldTalleID, ErrUnknownTalle, ErrNoTalles, A.hasTalles
+func (ix *Index) dimension(A Article, vars []Variant, talle bool, text string, id int64, byBarcode bool, barras string) (int64, error) {
+	field, idField, unknown, none := FieldTalle, FieldTalleID, ErrUnknownTalle, ErrNoTalles
+	ds := ix.dims[A.tLo:A.tHi]
 	if !talle {
-		field, idField, unknown, none, has = FieldColor, FieldColorID, ErrUnknownColor, ErrNoColores, A.hasColores
-	}
-	barVariant := ""
-	if byBarcode {
-		for i := range vars {
-			if vars[i].CodigoBarras == barras {
-				barVariant = variantLabel(vars[i])
-			}
-		}
+		field, idField, unknown, none = FieldColor, FieldColorID, ErrUnknownColor, ErrNoColores
+		ds = ix.dims[A.cLo:A.cHi]
 	}
 	fail := func(kind error, field, input string) error {
 		talles, colores := dimensions(vars)
@@ -273,20 +300,15 @@ func dimension(A Article, vars []Variant, talle bool, text string, id int64, byB
 	}
 	text = strings.TrimSpace(text)
 	if text == "" {
-		if id == 0 || byBarcode {
+		if id == 0 || byBarcode || hasDim(ds, id) {
 			return id, nil
 		}
-		for i := range vars {
-			if v := &vars[i]; (talle && v.TalleID == id) || (!talle && v.ColorID == id) {
-				return id, nil
-			}
-		}
-		if !has {
+		if len(ds) == 0 {
 			return 0, fail(none, idField, strconv.FormatInt(id, 10))
 		}
 		return 0, fail(unknown, idField, strconv.FormatInt(id, 10))
 	}
-	if !has {
+	if len(ds) == 0 {
 		return 0, fail(none, field, text)
 	}
 	q := foldName(text)
@@ -295,26 +317,20 @@ func dimension(A Article, vars []Variant, talle bool, text string, id int64, byB
 	for _, byCode := range []bool{false, true} {
 		found = 0
 		several := false
-		for i := range vars {
-			v := &vars[i]
-			vid, name, fold := v.TalleID, v.TalleNombre, v.talleNombreFold
+		for i := range ds {
+			d := &ds[i]
+			name, fold := d.nombre, d.nombreFold
 			if byCode {
-				name, fold = v.TalleCodigo, v.talleCodigoFold
+				name, fold = d.codigo, d.codigoFold
 			}
-			if !talle {
-				vid, name, fold = v.ColorID, v.ColorNombre, v.colorNombreFold
-				if byCode {
-					name, fold = v.ColorCodigo, v.colorCodigoFold
-				}
-			}
-			if vid == 0 || vid == found || !sameName(name, fold, q) {
+			if !sameName(name, fold, q) {
 				continue
 			}
 			if found != 0 {
 				several = true
 				break
 			}
-			found = vid
+			found = d.id
 		}
 		if several {
 			found = 0
@@ -327,9 +343,14 @@ func dimension(A Article, vars []Variant, talle bool, text string, id int64, byB
 		return 0, fail(unknown, field, text)
 	}
 	if id != 0 && id != found {
-		other, otherText := idField, strconv.FormatInt(id, 10)
+		other, otherText, barVariant := idField, strconv.FormatInt(id, 10), ""
 		if byBarcode {
 			other, otherText = FieldCodigoBarras, barras
+			for i := range vars {
+				if vars[i].CodigoBarras == barras {
+					barVariant = variantLabel(vars[i])
+				}
+			}
 		}
 		return 0, &Error{Kind: ErrMismatch, Field: field, Input: text, Article: A, OtherField: other, Other: otherText, OtherVariant: barVariant}
 	}

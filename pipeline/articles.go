@@ -28,6 +28,12 @@ type resolvedRow struct {
 // article's name.
 var articleResultColumns = []string{"result.articuloId", "result.talleId", "result.colorId", "result.articulo"}
 
+// The id columns of a line, by kind.
+var (
+	ventaIDPaths = [3]string{"productos.articuloId", "productos.talleId", "productos.colorId"}
+	stockIDPaths = [3]string{"articulos.articuloId", "articulos.talleId", "articulos.colorId"}
+)
+
 // linePrefix is the column prefix of a kind's article lines ("" for a kind
 // without articles).
 func linePrefix(k schema.Kind) string {
@@ -93,8 +99,24 @@ func (b *builder) refsFor(n int) []articulos.Query {
 // are not reported again as missing. Rows by id without an article
 // catalog are noted as unchecked.
 func (b *builder) resolveLines(cat *validation.Catalog, ids func(k int) (art, talle, color *int64)) {
+	if !b.sh.keyed && b.sh.articles == nil {
+		// Ids only and nothing to check them against: the common case of
+		// a large file, kept cheap.
+		for k, row := range b.rows {
+			if a, _, _ := ids(k); *a > 0 {
+				b.unchecked = append(b.unchecked, row)
+			}
+		}
+		return
+	}
 	prefix := linePrefix(b.sh.Kind)
-	idPaths := [3]string{prefix + ".articuloId", prefix + ".talleId", prefix + ".colorId"}
+	idPaths := &ventaIDPaths
+	if b.sh.Kind == schema.Stock {
+		idPaths = &stockIDPaths
+	}
+	if b.headerFn == nil {
+		b.headerFn = b.header
+	}
 	for k, row := range b.rows {
 		if b.bad[cellKey{row, idPaths[0]}] || b.bad[cellKey{row, idPaths[1]}] || b.bad[cellKey{row, idPaths[2]}] {
 			continue // an id cell that did not parse already says what to change
@@ -102,7 +124,7 @@ func (b *builder) resolveLines(cat *validation.Catalog, ids func(k int) (art, ta
 		a, t, c := ids(k)
 		q := b.refs[k]
 		q.ArticuloID, q.TalleID, q.ColorID = *a, *t, *c
-		m, checked, issues := validation.ResolveArticle(cat, k, validation.ArticleRef{Query: q, Prefix: prefix, Header: b.header})
+		m, checked, issues := validation.ResolveArticle(cat, k, validation.ArticleRef{Query: q, Prefix: prefix, Header: b.headerFn})
 		if len(issues) > 0 {
 			for _, is := range issues {
 				b.fail(row, is.Field, is.Msg)
@@ -137,7 +159,8 @@ func (sh *Sheet) startResolution(cat *validation.Catalog) {
 	if cat != nil {
 		sh.articles = cat.Articulos
 	}
-	if sh.byKeys() {
+	sh.keyed = sh.byKeys()
+	if sh.keyed {
 		sh.resolved = make([]resolvedRow, sh.store.len())
 	}
 }

@@ -44,6 +44,7 @@ type builder struct {
 	// checked.
 	refs      []articulos.Query
 	unchecked []int32
+	headerFn  func(path string) string // b.header, made once
 }
 
 type cellKey struct {

@@ -79,6 +79,7 @@ type Sheet struct {
 	resolved  []resolvedRow
 	articles  *articulos.Index
 	unchecked []int32
+	keyed     bool // the sheet names articles by the shop's keys (byKeys)
 }
 
 // presentCol is a column of the kind found in the header at idx.

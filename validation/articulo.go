@@ -54,6 +54,7 @@ func ResolveArticle(cat *Catalog, line int, r ArticleRef) (m articulos.Match, ch
 	} {
 		t := strings.TrimSpace(f.text)
 		switch {
+		case t == "":
 		case strings.HasPrefix(t, "="):
 			c.add(r.Prefix+"."+f.field, line, "art.formula", r.header(f.field), t)
 		case scientific.MatchString(t):
