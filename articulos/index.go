@@ -52,12 +52,13 @@ type Article struct {
 // variantKey is a variant's size and colour ids.
 type variantKey struct{ talle, color int64 }
 
-// dimEntry is one distinct size or colour of an article, with its name
-// and code folded as Variant keeps them.
+// dimEntry is one distinct size or colour of an article: its id and its
+// name and code in the form sameName compares (folded when not plain), kept
+// small because resolving a row by name reads an article's entries from
+// wherever in memory that article is.
 type dimEntry struct {
-	id                     int64
-	nombre, codigo         string
-	nombreFold, codigoFold string
+	id             int64
+	nombre, codigo string
 }
 
 // Index is the catalog arranged for resolution. It is read-only once
@@ -164,18 +165,27 @@ func Build(recs []nxapi.ArticuloConCurva) *Index {
 		A.tLo = int32(len(ix.dims))
 		for i := range vars {
 			if v := &vars[i]; v.TalleID != 0 && !hasDim(ix.dims[A.tLo:], v.TalleID) {
-				ix.dims = append(ix.dims, dimEntry{v.TalleID, v.TalleNombre, v.TalleCodigo, v.talleNombreFold, v.talleCodigoFold})
+				ix.dims = append(ix.dims, dimEntry{v.TalleID, cmpForm(v.TalleNombre, v.talleNombreFold), cmpForm(v.TalleCodigo, v.talleCodigoFold)})
 			}
 		}
 		A.tHi, A.cLo = int32(len(ix.dims)), int32(len(ix.dims))
 		for i := range vars {
 			if v := &vars[i]; v.ColorID != 0 && !hasDim(ix.dims[A.cLo:], v.ColorID) {
-				ix.dims = append(ix.dims, dimEntry{v.ColorID, v.ColorNombre, v.ColorCodigo, v.colorNombreFold, v.colorCodigoFold})
+				ix.dims = append(ix.dims, dimEntry{v.ColorID, cmpForm(v.ColorNombre, v.colorNombreFold), cmpForm(v.ColorCodigo, v.colorCodigoFold)})
 			}
 		}
 		A.cHi = int32(len(ix.dims))
 	}
 	return ix
+}
+
+// cmpForm is the form of a name that sameName compares: its fold, or the
+// name itself when it is plain.
+func cmpForm(name, fold string) string {
+	if fold != "" {
+		return fold
+	}
+	return name
 }
 
 func hasDim(ds []dimEntry, id int64) bool {
@@ -298,25 +308,24 @@ func plainName(s string) bool {
 }
 
 // sameName reports whether catalog text c (fold: its folded form, "" when
-// it is plain) equals a folded query q.
+// it is plain) equals query q, itself plain or folded (see queryName):
+// both sides are then ASCII-cased text that EqualFold compares without
+// allocating.
 func sameName(c, fold, q string) bool {
 	if c == "" {
 		return false
 	}
 	if fold != "" {
-		return fold == q
+		c = fold
 	}
-	if len(c) != len(q) {
-		return false
+	return strings.EqualFold(c, q)
+}
+
+// queryName readies a row's size or colour for sameName: as typed when
+// plain, else folded.
+func queryName(s string) string {
+	if plainName(s) {
+		return s
 	}
-	for i := 0; i < len(c); i++ {
-		x := c[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if x != q[i] {
-			return false
-		}
-	}
-	return true
+	return foldName(s)
 }

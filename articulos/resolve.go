@@ -195,9 +195,9 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 	}
 	for i, k := range ix.keys[A.lo:A.hi] {
 		if k.talle == talleID && k.color == colorID {
-			if v := vars[i]; v.Eliminado {
+			if v := &vars[i]; v.Eliminado {
 				return Match{}, &Error{Kind: ErrDeactivated, Field: firstNonEmpty(from, FieldArticuloID),
-					Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A, Variants: []string{variantLabel(v)}}
+					Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A, Variants: []string{variantLabel(*v)}}
 			}
 			return Match{ArticuloID: A.ID, TalleID: talleID, ColorID: colorID, Codigo: A.Codigo, Nombre: A.Nombre}, nil
 		}
@@ -311,7 +311,7 @@ func (ix *Index) dimension(A Article, vars []Variant, talle bool, text string, i
 	if len(ds) == 0 {
 		return 0, fail(none, field, text)
 	}
-	q := foldName(text)
+	q := queryName(text)
 	found := int64(0)
 	// A name wins over a code; either must name one size (colour).
 	for _, byCode := range []bool{false, true} {
@@ -319,11 +319,11 @@ func (ix *Index) dimension(A Article, vars []Variant, talle bool, text string, i
 		several := false
 		for i := range ds {
 			d := &ds[i]
-			name, fold := d.nombre, d.nombreFold
+			name := d.nombre
 			if byCode {
-				name, fold = d.codigo, d.codigoFold
+				name = d.codigo
 			}
-			if !sameName(name, fold, q) {
+			if !sameName(name, "", q) {
 				continue
 			}
 			if found != 0 {
