@@ -49,8 +49,12 @@ type Article struct {
 	lo, hi, tLo, tHi, cLo, cHi int32
 }
 
-// variantKey is a variant's size and colour ids.
-type variantKey struct{ talle, color int64 }
+// variantKey is a variant's size and colour ids and whether it is
+// deactivated.
+type variantKey struct {
+	talle, color int64
+	eliminado    bool
+}
 
 // dimEntry is one distinct size or colour of an article: its id and its
 // name and code in the form sameName compares (folded when not plain), kept
@@ -149,7 +153,7 @@ func Build(recs []nxapi.ArticuloConCurva) *Index {
 			ColorNombre: strings.TrimSpace(r.ColorNombre), ColorCodigo: strings.TrimSpace(r.ColorCodigo),
 			CodigoBarras: strings.TrimSpace(r.CodigoBarras), Eliminado: r.Eliminado}
 		vr := &ix.vars[v]
-		ix.keys[v] = variantKey{r.TalleID, r.ColorID}
+		ix.keys[v] = variantKey{r.TalleID, r.ColorID, r.Eliminado}
 		vr.talleNombreFold, vr.talleCodigoFold = fold(vr.TalleNombre), fold(vr.TalleCodigo)
 		vr.colorNombreFold, vr.colorCodigoFold = fold(vr.ColorNombre), fold(vr.ColorCodigo)
 		ix.arts[a].hasTalles = ix.arts[a].hasTalles || r.TalleID != 0

@@ -165,7 +165,7 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 		return Match{}, &Error{Kind: ErrDeactivated, Field: firstNonEmpty(from, FieldArticuloID), Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A}
 	}
 	vars := ix.vars[A.lo:A.hi]
-	if m, ok := fastVariant(A, ix.keys[A.lo:A.hi], vars, q, barVar, ix.vars); ok {
+	if m, ok := fastVariant(A, ix.keys[A.lo:A.hi], q, barVar, ix.vars); ok {
 		return m, nil
 	}
 	talleID, colorID := q.TalleID, q.ColorID
@@ -225,7 +225,7 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 // variants: the variant a barcode names, or the one the row's ids name,
 // when nothing else on the row could disagree and the variant is active.
 // Anything else (names to match, an error to explain) takes the long way.
-func fastVariant(A Article, keys []variantKey, vars []Variant, q Query, barVar int32, all []Variant) (Match, bool) {
+func fastVariant(A Article, keys []variantKey, q Query, barVar int32, all []Variant) (Match, bool) {
 	if strings.TrimSpace(q.Talle) != "" || strings.TrimSpace(q.Color) != "" {
 		return Match{}, false
 	}
@@ -240,9 +240,9 @@ func fastVariant(A Article, keys []variantKey, vars []Variant, q Query, barVar i
 	if (A.hasTalles && t == 0) || (A.hasColores && c == 0) {
 		return Match{}, false
 	}
-	for i, k := range keys {
+	for _, k := range keys {
 		if k.talle == t && k.color == c {
-			if vars[i].Eliminado {
+			if k.eliminado {
 				return Match{}, false
 			}
 			return Match{ArticuloID: A.ID, TalleID: t, ColorID: c, Codigo: A.Codigo, Nombre: A.Nombre}, true
