@@ -370,3 +370,36 @@ func TestArticleColumnsResolveIntoIDs(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorsFileByCodeRefeeds(t *testing.T) {
+	cat := articleCatalog(t)
+	f := loadWith(t, "stock.csv", readTestdata(t, "stock-codigo.csv"), cat)
+	dir := t.TempDir()
+	paths, err := f.WriteReports(ReportOptions{Dir: dir, Lang: msg.ES, NoXLSX: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{} // source row → identity
+	for _, r := range f.Sheets[0].Requests {
+		if r.Status == StatusInvalid {
+			want[f.Sheets[0].store.rowNumber(int(r.Rows[0]))] = r.Key
+		}
+	}
+	back, err := Load(paths.Errors[0], LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range back.Warnings {
+		t.Errorf("feeding the errors file back warns: %s", w.In(msg.ES))
+	}
+	back.Validate(cat, false)
+	sh := back.Sheets[0]
+	if sh.Rows() != len(want) {
+		t.Fatalf("%d rows fed back, want %d", sh.Rows(), len(want))
+	}
+	for i := 0; i < sh.Rows(); i++ {
+		if got := sh.Requests[i].Key; got != want[sh.sourceRow(i)] {
+			t.Errorf("row from %d: identity %s, want %s", sh.sourceRow(i), got, want[sh.sourceRow(i)])
+		}
+	}
+}
