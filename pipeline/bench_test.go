@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +49,8 @@ func BenchmarkValidateCSV(b *testing.B) {
 }
 
 // shopCatalog is a 100,000-variant article catalog: 5,000 articles in 4
-// sizes and 5 colours, each variant with its barcode.
+// sizes and 5 colours, each variant with its barcode, decoded from JSON as
+// an API answer would be (every record's strings its own).
 func shopCatalog() *validation.Catalog {
 	sizes := []string{"S", "M", "L", "XL"}
 	colours := []string{"Rojo", "Azul", "Verde", "Negro", "Marrón"}
@@ -61,6 +63,14 @@ func shopCatalog() *validation.Catalog {
 					ColorNombre: col, CodigoBarras: fmt.Sprintf("779%010d", len(recs))})
 			}
 		}
+	}
+	js, err := json.Marshal(recs)
+	if err != nil {
+		panic(err)
+	}
+	recs = nil
+	if err := json.Unmarshal(js, &recs); err != nil {
+		panic(err)
 	}
 	return &validation.Catalog{Articulos: articulos.Build(recs)}
 }
