@@ -231,7 +231,13 @@ var errBodyTooLarge = fmt.Errorf("answer longer than %d bytes", MaxBody)
 // exchange performs one request and reads its answer within the client's
 // timeout. It never retries.
 func (c *Client) exchange(ctx context.Context, method, path string, body []byte) exchanged {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	return c.exchangeLimit(ctx, method, path, body, c.timeout, MaxBody)
+}
+
+// exchangeLimit is exchange with its own timeout and answer size limit
+// (the article catalog's answers are far larger than any other).
+func (c *Client) exchangeLimit(ctx context.Context, method, path string, body []byte, timeout time.Duration, limit int64) exchanged {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	// connected: the transport handed us a connection, so from then on
@@ -269,13 +275,20 @@ func (c *Client) exchange(ctx context.Context, method, path string, body []byte)
 		return exchanged{err: err, written: written.Load()}
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
-	if err == nil && len(b) > MaxBody {
-		err = errBodyTooLarge
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = fmt.Errorf("answer longer than %d bytes", limit)
+		if limit == MaxBody {
+			err = errBodyTooLarge
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("%s %s: reading the answer (HTTP %d): %w", method, path, resp.StatusCode, err)
 	}
+	// The one place an answer enters nxbatch: an echo of the request's
+	// headers (the API's or a proxy's error page) loses the token here,
+	// before any message, report, journal entry or log is made of it.
+	b = c.token.scrub(b)
 	return exchanged{status: resp.StatusCode, body: b, err: err, written: true}
 }
 

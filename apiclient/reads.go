@@ -182,6 +182,12 @@ func (c *Client) webhooks(ctx context.Context, method, path string, in any) ([]n
 // *url.Error, ErrUnauthorized, *WaitError, *APIError, or a decode error.
 func (c *Client) call(ctx context.Context, method, path string, body []byte, out any) error {
 	x := c.exchange(ctx, method, path, body)
+	return c.answer(method, path, x, func(b []byte) error { return nxapi.Decode(b, out) })
+}
+
+// answer classifies one exchange of a read or webhook call and, for a 2xx
+// answer, decodes its body with decode.
+func (c *Client) answer(method, path string, x exchanged, decode func([]byte) error) error {
 	if x.err != nil {
 		// A *url.Error (it names the method and URL) or a read error that
 		// names them.
@@ -189,7 +195,7 @@ func (c *Client) call(ctx context.Context, method, path string, body []byte, out
 	}
 	switch {
 	case x.status >= 200 && x.status <= 299:
-		if err := nxapi.Decode(x.body, out); err != nil {
+		if err := decode(x.body); err != nil {
 			var we *nxapi.WireError
 			if errors.As(err, &we) {
 				return &WireTypeError{Method: method, Path: path, Wire: we}

@@ -82,6 +82,10 @@ type Cache struct {
 	// so.
 	WaitMissing func(n Name, next time.Time)
 	Now         func() time.Time
+	// Events, when set, is `nxbatch listen`'s store: the article events
+	// it received after the article catalog was fetched are applied over
+	// it when Articulos loads it.
+	Events string
 }
 
 // Need says which catalogs a run needs: venta and facturar need
@@ -138,13 +142,13 @@ func (c *Cache) Load() (Snapshot, error) {
 }
 
 func (c *Cache) save(s Snapshot) error {
-	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
+	if err := atomicfile.MkdirAll(c.Dir, atomicfile.PrivateDir); err != nil {
 		return fmt.Errorf("create catalog cache: %w", err)
 	}
 	// The cache holds the company's bank accounts (CBU, alias): owner only.
 	// atomicfile.Write keeps an existing file's mode, so set it there first;
 	// the folder may be shared or older than this rule.
-	f, err := os.OpenFile(c.path(), os.O_WRONLY|os.O_CREATE, 0o600)
+	f, err := atomicfile.OpenFile(c.path(), os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("create catalog cache: %w", err)
 	}

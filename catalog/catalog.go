@@ -43,6 +43,11 @@ func LoadDir(dir string) (*validation.Catalog, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, readError(filepath.Join(dir, MotivosFile), err)
 	}
+	// The article catalog is read by LoadArticulosDir; a folder with only
+	// it is still a catalog folder.
+	if _, err := os.Stat(filepath.Join(dir, ArticulosFile)); err == nil {
+		found++
+	}
 	if found == 0 {
 		return nil, &msg.Error{Msg: msg.New("cat.dir.empty", dir, MediosPagoFile, MotivosFile)}
 	}

@@ -25,6 +25,10 @@ func isFolder(path string) bool {
 	return (err == nil && st.IsDir()) || strings.HasSuffix(path, string(filepath.Separator)) || strings.HasSuffix(path, "/")
 }
 
+// IsFolder reports whether Export takes path as a folder (the API's JSON
+// answers) rather than a file.
+func IsFolder(path string) bool { return isFolder(path) }
+
 // Exportable reports whether Export can write path: an .xlsx or .csv file,
 // or a folder.
 func Exportable(path string) bool {

@@ -139,7 +139,11 @@ func (p Pulled) Message(now time.Time) msg.Message {
 	case Fresh:
 		return msg.New("catc.pull.fresh", string(p.Name), age(now, p.Fetched))
 	case Waiting:
-		why = msg.New("catc.pull.window", p.Next.Format("15:04:05"), seconds(p.Next.Sub(now)))
+		key := "catc.pull.window"
+		if p.Name == Articulos {
+			key = "catc.pull.masses"
+		}
+		why = msg.New(key, p.Next.Format("15:04:05"), seconds(p.Next.Sub(now)))
 	default:
 		why = failure(p)
 	}
@@ -154,9 +158,15 @@ func (p Pulled) Message(now time.Time) msg.Message {
 // API's text as it came; anything else is told as it happened.
 func failure(p Pulled) msg.Message {
 	var we *apiclient.WaitError
+	var ce *nxapi.CatalogError
+	var wte *apiclient.WireTypeError
 	switch {
 	case errors.Is(p.Err, apiclient.ErrUnauthorized):
 		return msg.New("catc.pull.unauthorized")
+	case errors.Is(p.Err, nxapi.ErrEmptyCatalog):
+		return msg.New("cata.empty")
+	case errors.As(p.Err, &ce) || errors.As(p.Err, &wte):
+		return msg.New("cata.unreadable", p.Err.Error())
 	case errors.As(p.Err, &we) && we.Message != "" && !p.Next.IsZero():
 		return msg.New("catc.pull.apiwait", seconds(we.Wait), we.Message, p.Next.Format("15:04:05"))
 	}
@@ -181,6 +191,10 @@ type slot struct {
 	has     func() bool
 	fetch   func(ctx context.Context) error
 	local   bool // read in-process (Cache.Local): no window to take
+	// window and length are the rate window the fetch takes; "" means
+	// the parameter window (sendrules.Params, Cache.Window).
+	window sendrules.Window
+	length time.Duration
 }
 
 func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
@@ -197,7 +211,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.MediosPago = v
 			}
 			return err
-		}, local}, true
+		}, local, "", 0}, true
 	case Motivos:
 		return slot{&s.MotivosFetched, func() bool { return s.Motivos != nil }, func(ctx context.Context) error {
 			v, err := f.Motivos(ctx)
@@ -205,7 +219,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.Motivos = v
 			}
 			return err
-		}, local}, true
+		}, local, "", 0}, true
 	}
 	if pf == nil {
 		return slot{}, false
@@ -218,7 +232,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.Config = v
 			}
 			return err
-		}, false}, true
+		}, false, "", 0}, true
 	case Depositos:
 		return slot{&s.DepositosFetched, func() bool { return s.Depositos != nil }, func(ctx context.Context) error {
 			v, err := pf.Depositos(ctx)
@@ -226,7 +240,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.Depositos = v
 			}
 			return err
-		}, false}, true
+		}, false, "", 0}, true
 	case PuntosVenta:
 		return slot{&s.PuntosVentaFetched, func() bool { return s.PuntosVenta != nil }, func(ctx context.Context) error {
 			v, err := pf.PuntosVenta(ctx)
@@ -234,7 +248,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.PuntosVenta = v
 			}
 			return err
-		}, false}, true
+		}, false, "", 0}, true
 	case Empleados:
 		return slot{&s.EmpleadosFetched, func() bool { return s.Empleados != nil }, func(ctx context.Context) error {
 			v, err := pf.Empleados(ctx)
@@ -242,7 +256,7 @@ func (c *Cache) slot(s *Snapshot, n Name) (slot, bool) {
 				s.Empleados = v
 			}
 			return err
-		}, false}, true
+		}, false, "", 0}, true
 	}
 	return slot{}, false
 }
@@ -335,8 +349,12 @@ func (c *Cache) fetchOne(ctx context.Context, sl slot, p *Pulled, wait bool, onW
 		return nil
 	}
 	told := false
-	w := &sendrules.Paced{Store: c.Windows, Key: c.windowKey(), Window: sendrules.Params,
-		Length: c.Window, Scale: c.Scale, Now: c.Now, Sleep: sleep,
+	window, length := sl.window, sl.length
+	if window == "" {
+		window, length = sendrules.Params, c.Window
+	}
+	w := &sendrules.Paced{Store: c.Windows, Key: c.windowKey(), Window: window,
+		Length: length, Scale: c.Scale, Now: c.Now, Sleep: sleep,
 		Waiting: func(next time.Time, _ time.Duration) {
 			if onWait != nil && !told {
 				onWait(next)

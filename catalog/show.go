@@ -217,7 +217,13 @@ func Show(w io.Writer, tables []Table, now time.Time, l msg.Lang) error {
 		}
 		fmt.Fprintln(tw, "  "+strings.Join(head, "\t"))
 		for _, r := range t.Rows {
-			fmt.Fprintln(tw, "  "+strings.Join(r, "\t"))
+			// The cells are the API's names: a control character in one
+			// would shift the columns or repaint the terminal.
+			cells := make([]string, len(r))
+			for j, c := range r {
+				cells[j] = msg.Inert(c)
+			}
+			fmt.Fprintln(tw, "  "+strings.Join(cells, "\t"))
 		}
 		if err := tw.Flush(); err != nil {
 			return fmt.Errorf("print catalog %s: %w", t.Key, err)

@@ -210,3 +210,23 @@ func TestExportNothingCached(t *testing.T) {
 		}
 	}
 }
+
+// TestShowEscapesControlCharacters: a name from the API with a line break,
+// an escape sequence or a TAB is shown escaped, on its own row and column.
+func TestShowEscapesControlCharacters(t *testing.T) {
+	s := demoSnapshot()
+	s.Motivos = append(s.Motivos, nxapi.Motivo{MotivoID: 9, Nombre: "Robo\r\nAPROBADO\x1b[2J\tx\u009b\u202eok"})
+	var b bytes.Buffer
+	if err := Show(&b, Tables(s, msg.ES), t0, msg.ES); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, r := range out {
+		if r != '\n' && (r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == 0x202e) {
+			t.Fatalf("raw %U in the catalog listing:\n%q", r, out)
+		}
+	}
+	if !strings.Contains(out, `Robo\r\nAPROBADO\x1b[2J\tx\u009b\u202eok`) {
+		t.Errorf("the name is not kept, escaped:\n%s", out)
+	}
+}

@@ -37,6 +37,10 @@ func TestKeyHoldCountsFromTheAnswer(t *testing.T) {
 		"--report-dir", w.reportDir(), "--no-xlsx", input}
 
 	for run := 1; run <= 2; run++ {
+		if run == 2 {
+			// Unchanged, a rejected sale is sent again only when asked.
+			args = append([]string{"run", "--retry-rejected"}, args[1:]...)
+		}
 		res := w.nx(t, args...)
 		if res.code != 1 {
 			t.Errorf("run %d: exit %d, want 1 (rejected)\n%s", run, res.code, res)

@@ -41,7 +41,7 @@ func TestPrivateByDefault(t *testing.T) {
 		files []string // what the command writes, relative to w.dir
 	}{
 		{"run --sandbox", []string{"run", "--sandbox", "--time-scale", "0.01", "--journal", w.journal(), "--report-dir", filepath.Join(out, "informes"), input},
-			[]string{"salidas/informes/ventas.result.csv", "salidas/informes/ventas.result.xlsx", "salidas/informes/ventas.errors.csv", "salidas/informes/ventas.summary.json"}},
+			[]string{"salidas/informes/ventas.result.csv", "salidas/informes/ventas.result.xlsx", "salidas/informes/ventas.summary.json"}},
 		{"template", []string{"template", "venta", "--sandbox", "--time-scale", "0.01", "--wait-window", "--journal", w.journal(), "-o", filepath.Join(out, "plantilla.xlsx")},
 			[]string{"salidas/plantilla.xlsx"}},
 		{"catalog export", []string{"catalog", "export", "--sandbox", "--time-scale", "0.01", "--journal", w.journal(), filepath.Join(out, "catalogos.xlsx")},

@@ -135,33 +135,46 @@ func TestRefusedTokenMidRunWritesReports(t *testing.T) {
 
 // TestRefedErrorsFile: the errors file of a run, fixed and fed back, is
 // sent; its reports are named for it without stacking suffixes, and its
-// result.row points at the original file's rows.
+// result.row points at the original file's rows. A run with nothing left
+// to fix writes no errors file, and removes the one it wrote before.
 func TestRefedErrorsFile(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{})
 	w := newWorkspace(t, sb.URL)
 	input := writeFile(t, w.dir, "ventas.csv", salesHeader+
 		"791001,a@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"+
-		"791002,b@example.com,105,1500.00,1,1500.00,0,0,0,1600.00,EFECTIVO\n")
+		"791002,b@example.com,105,1500.00,1,1500.00,0,0,0,1600.00,EFECTIVO\n"+
+		"791003,c@example.com,105,1500.00,1,1500.00,0,0,0,1700.00,EFECTIVO\n")
 	if res := w.nx(t, w.runArgs(input)...); res.code != 1 {
-		t.Fatalf("first run: exit %d, want 1 (a sale with a wrong total)\n%s", res.code, res)
+		t.Fatalf("first run: exit %d, want 1 (sales with a wrong total)\n%s", res.code, res)
 	}
 	errs := filepath.Join(w.reportDir(), "ventas.errors.csv")
 	data, err := os.ReadFile(errs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One of the two fixed; the other still wrong.
 	fixed := strings.Replace(string(data), "1600", "1500", 1)
 	refed := writeFile(t, w.dir, "ventas.errors.csv", fixed)
 	res := w.nx(t, w.runArgs(refed)...)
-	if res.code != 0 {
-		t.Fatalf("re-fed errors file: %s", res)
+	if res.code != 1 {
+		t.Fatalf("re-fed errors file: exit %d, want 1 (one sale still wrong)\n%s", res.code, res)
 	}
 	rows := readCSVReport(t, filepath.Join(w.reportDir(), "ventas.errors.result.csv"))
-	if len(rows) != 1 || rows[0]["result.status"] != "ok" || rows[0]["result.row"] != "3" {
-		t.Errorf("re-fed report %v, want the fixed sale ok, pointing at row 3 of ventas.csv", rows)
+	if len(rows) != 2 || rows[0]["result.status"] != "ok" || rows[0]["result.row"] != "3" || rows[1]["result.row"] != "4" {
+		t.Errorf("re-fed report %v, want the fixed sale ok, pointing at row 3 of ventas.csv, and row 4 still to fix", rows)
 	}
-	if _, err := os.Stat(filepath.Join(w.reportDir(), "ventas.errors-2.csv")); err != nil {
+	errs2 := filepath.Join(w.reportDir(), "ventas.errors-2.csv")
+	if _, err := os.Stat(errs2); err != nil {
 		t.Errorf("the re-fed file's errors file is not ventas.errors-2.csv: %v", err)
+	}
+	// Everything fixed: the same file again sends the last sale, and its
+	// errors file, now with nothing in it, is gone.
+	refed = writeFile(t, w.dir, "ventas.errors.csv", strings.Replace(fixed, "1700", "1500", 1))
+	if res := w.nx(t, w.runArgs(refed)...); res.code != 0 {
+		t.Fatalf("re-fed errors file, all fixed: %s", res)
+	}
+	if _, err := os.Stat(errs2); err == nil {
+		t.Errorf("%s is still there after a run with nothing to fix", errs2)
 	}
 	if _, err := os.Stat(filepath.Join(w.reportDir(), "ventas.errors.errors.csv")); err == nil {
 		t.Error("suffixes stacked: ventas.errors.errors.csv")
@@ -207,6 +220,82 @@ func TestFilledTemplateHasNoWarnings(t *testing.T) {
 	for _, wn := range s.Warnings {
 		if strings.Contains(wn, "Instrucciones") {
 			t.Errorf("summary.json warns about the template's instructions: %q", wn)
+		}
+	}
+}
+
+// TestRerunKeepsTheInvoicingRunsReports: a rerun that sends nothing
+// replaces the reports at the usual names (the latest run), but the result
+// and summary of the run that invoiced stay in NAME.runs/, still saying
+// what it sent; a later run that sends something keeps its own beside it.
+func TestRerunKeepsTheInvoicingRunsReports(t *testing.T) {
+	sb := startSandbox(t, sandbox.Options{})
+	w := newWorkspace(t, sb.URL)
+	sales := salesHeader +
+		"794001,a@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n" +
+		"794002,b@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
+	input := writeFile(t, w.dir, "ventas.csv", sales)
+	type summary struct {
+		RequestsSent int            `json:"requestsSent"`
+		Rows         map[string]int `json:"rows"`
+		RunReports   string         `json:"runReports"`
+	}
+	read := func(p string) summary {
+		t.Helper()
+		var s summary
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		return s
+	}
+	kept := func() []string {
+		t.Helper()
+		m, _ := filepath.Glob(filepath.Join(w.reportDir(), "ventas.runs", "*.summary.json"))
+		return m
+	}
+	runs := []struct {
+		name      string
+		content   string
+		wantSent  int
+		wantKept  int
+		keptSent  []int // requestsSent of the kept summaries, oldest first
+		keptFiles []string
+	}{
+		{"the run that invoices", sales, 2, 1, []int{2}, []string{".result.csv", ".summary.json"}},
+		{"a rerun that sends nothing", sales, 0, 1, []int{2}, nil},
+		{"a run with one more sale", sales + "794003,c@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n", 1, 2, []int{2, 1}, nil},
+	}
+	for _, r := range runs {
+		writeFile(t, w.dir, "ventas.csv", r.content)
+		if res := w.nx(t, w.runArgs(input)...); res.code != 0 {
+			t.Fatalf("%s: %s", r.name, res)
+		}
+		latest := read(filepath.Join(w.reportDir(), "ventas.summary.json"))
+		if latest.RequestsSent != r.wantSent {
+			t.Errorf("%s: ventas.summary.json says %d sent, want %d (the latest run)", r.name, latest.RequestsSent, r.wantSent)
+		}
+		if (latest.RunReports != "") != (r.wantSent > 0) {
+			t.Errorf("%s: runReports %q with %d sent", r.name, latest.RunReports, r.wantSent)
+		}
+		got := kept()
+		if len(got) != r.wantKept {
+			t.Fatalf("%s: %d summaries kept in ventas.runs, want %d: %v", r.name, len(got), r.wantKept, got)
+		}
+		for i, p := range got {
+			s := read(p)
+			if s.RequestsSent != r.keptSent[i] || s.Rows["ok"] != r.keptSent[i] {
+				t.Errorf("%s: %s says %d sent, %d rows ok; want %d", r.name, filepath.Base(p), s.RequestsSent, s.Rows["ok"], r.keptSent[i])
+			}
+		}
+		for _, suf := range r.keptFiles {
+			want := filepath.Join(w.reportDir(), latest.RunReports+suf)
+			if _, err := os.Stat(want); err != nil {
+				t.Errorf("%s: %v", r.name, err)
+			}
 		}
 	}
 }

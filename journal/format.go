@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 	bolt "go.etcd.io/bbolt"
 )
@@ -48,8 +49,15 @@ func unusable(path, key string, cause error, args ...any) error {
 // high-water record remains was removed or moved. fresh says there is no
 // journal yet.
 func preflight(path string) (fresh bool, err error) {
-	fi, err := os.Stat(path)
+	// Neither the journal nor its record is ever written through a
+	// symbolic link: whoever planted one would choose where nxbatch writes.
+	if fi, err := os.Lstat(hwmPath(path)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return false, &msg.Error{Msg: msg.New("jrn.hwm.symlink", hwmPath(path)), Err: errors.Join(ErrUnusable, atomicfile.ErrSymlink)}
+	}
+	fi, err := os.Lstat(path)
 	switch {
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		return false, unusable(path, "jrn.symlink", atomicfile.ErrSymlink)
 	case errors.Is(err, fs.ErrNotExist):
 		if _, herr := os.Stat(hwmPath(path)); herr == nil {
 			return false, unusable(path, "jrn.missing", nil, hwmPath(path))
@@ -270,7 +278,10 @@ type hwmFile struct {
 const hwmMagic = "nxbatch-journal-hwm"
 
 func openHWM(path string) (*hwmFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := atomicfile.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if errors.Is(err, atomicfile.ErrSymlink) {
+		return nil, &msg.Error{Msg: msg.New("jrn.hwm.symlink", path), Err: errors.Join(ErrUnusable, err)}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("journal: open %s: %w", path, err)
 	}

@@ -55,6 +55,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
@@ -316,9 +317,13 @@ func Open(path string, o Options) (*Journal, error) {
 	var db *bolt.DB
 	err = guard(func() error {
 		var err error
-		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, OpenFile: atomicfile.OpenFile})
 		return err
 	})
+	if errors.Is(err, atomicfile.ErrSymlink) {
+		// A link planted after preflight looked.
+		return nil, unusable(path, "jrn.symlink", err)
+	}
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, &msg.Error{Msg: msg.New("jrn.locked", path), Err: ErrLocked}
 	}

@@ -1,10 +1,13 @@
 package journal
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -580,4 +583,73 @@ func TestKeyHoldCountsFromTheAnswer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOpenNeverFollowsALink: a link planted as the journal or as its
+// high-water record (to an existing journal, to a file of the user's, or
+// to nothing) is refused with a sentence naming it, and what the link
+// points to is neither made nor changed.
+func TestOpenNeverFollowsALink(t *testing.T) {
+	cases := []struct {
+		name    string
+		link    func(path string) string // which file is the link
+		target  func(dir string) string  // what it points to
+		wantKey string
+	}{
+		{"the journal, to a journal", func(p string) string { return p }, func(d string) string { return filepath.Join(d, "real") }, "jrn.symlink"},
+		{"the journal, to nothing", func(p string) string { return p }, func(d string) string { return filepath.Join(d, "absent") }, "jrn.symlink"},
+		{"the record, to a user's file", hwmPath, func(d string) string { return filepath.Join(d, "victim") }, "jrn.hwm.symlink"},
+		{"the record, to nothing", hwmPath, func(d string) string { return filepath.Join(d, "absent") }, "jrn.hwm.symlink"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			elsewhere := t.TempDir()
+			real := filepath.Join(elsewhere, "real")
+			j, err := Open(real, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			j.Close()
+			if err := os.WriteFile(filepath.Join(elsewhere, "victim"), []byte("keep"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, elsewhere)
+
+			path := filepath.Join(t.TempDir(), "journal")
+			if err := os.Symlink(c.target(elsewhere), c.link(path)); err != nil {
+				t.Fatal(err)
+			}
+			j, err = Open(path, Options{})
+			if err == nil {
+				j.Close()
+				t.Fatal("Open went through a link")
+			}
+			var me *msg.Error
+			if !errors.As(err, &me) || me.Msg.Key != c.wantKey || !errors.Is(err, ErrUnusable) {
+				t.Errorf("Open: %v, want a %s refusal", err, c.wantKey)
+			}
+			if s := me.In(msg.ES); !strings.Contains(s, "enlace simbólico") || !strings.Contains(s, c.link(path)) {
+				t.Errorf("the user reads %q", s)
+			}
+			if after := snapshot(t, elsewhere); !maps.Equal(before, after) {
+				t.Errorf("the link's side changed:\nbefore %v\nafter  %v", before, after)
+			}
+		})
+	}
+}
+
+// snapshot is every file of dir with its bytes and mode.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		fi, _ := e.Info()
+		m[e.Name()] = fmt.Sprintf("%v %x", fi.Mode(), sha256.Sum256(b))
+	}
+	return m
 }

@@ -32,6 +32,14 @@ func init() {
 			ES: "El diario %s no es un archivo común: indique con --journal la ruta de un archivo",
 			EN: "The journal %s is not a regular file: give a file path with --journal",
 		},
+		"jrn.symlink": {
+			ES: "El diario %s es un enlace simbólico, y nxbatch no escribe a través de enlaces: indique con --journal la ruta del archivo verdadero, o ponga el archivo en lugar del enlace",
+			EN: "The journal %s is a symbolic link, and nxbatch does not write through links: give --journal the real file's path, or put the file in place of the link",
+		},
+		"jrn.hwm.symlink": {
+			ES: "El registro %s del diario es un enlace simbólico, y nxbatch no escribe a través de enlaces: ponga el archivo en lugar del enlace, o bórrelo para que se vuelva a crear con el diario actual",
+			EN: "The journal record %s is a symbolic link, and nxbatch does not write through links: put the file in place of the link, or delete it so that it is made again from the current journal",
+		},
 		"jrn.damaged": {
 			ES: "El diario %s está dañado («%s»): no se usa, para no reenviar lo ya enviado. Restaure la última copia; no lo borre sin revisar antes en el ERP qué se registró",
 			EN: "The journal %s is damaged («%s»): it is not used, so that nothing already sent is sent again. Restore the latest copy; do not delete it without first checking in the ERP what was recorded",

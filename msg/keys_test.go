@@ -50,6 +50,7 @@ var completions = map[string]func() [][]string{
 	"web.template.*": kinds,
 	"tpl.intro.*":    kinds, // looked up: a kind may have no intro
 	"rep.status.*":   statuses,
+	"rep.word.*":     statuses,
 	"st.count.*":     statuses,
 	"web.st.*":       statuses,
 	"web.cat.*":      catalogNames,

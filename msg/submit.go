@@ -12,6 +12,10 @@ func init() {
 			ES: "resultado desconocido (%s): puede haberse registrado. No se reenvía automáticamente: verifique en el ERP y resuelva con «%s»",
 			EN: "outcome unknown (%s): it may have been recorded. It is not resent automatically: check the ERP and settle it with «%s»",
 		},
+		"sub.rejected.unchanged": {
+			ES: "la API lo rechazó el %s: «%s». No se volvió a enviar porque no cambió desde entonces (igual sería rechazado): corrija el dato y vuelva a ejecutar el archivo, o use --retry-rejected para enviarlo igual",
+			EN: "the API rejected it on %s: «%s». It was not sent again because it has not changed since (it would be rejected again): fix the data and run the file again, or pass --retry-rejected to send it anyway",
+		},
 		"sub.stillunknown": {
 			ES: "resultado desconocido de una ejecución anterior: verifique en el ERP y resuelva con «%s» (o use --retry-unknown si está seguro de que no se registró)",
 			EN: "outcome unknown from an earlier run: check the ERP and settle it with «%s» (or pass --retry-unknown if you are sure it was not recorded)",

@@ -291,6 +291,10 @@ func init() {
 		// its commands do (venta, facturar); the page in the user's words.
 		"web.page.catc.col.venta":    {ES: "sirve para ventas", EN: "usable in sales"},
 		"web.page.catc.col.facturar": {ES: "sirve para facturar preventas", EN: "usable to invoice presales"},
+		"web.page.sub.rejected.unchanged": {
+			ES: "la API lo rechazó el %s: «%s». No se volvió a enviar porque no cambió desde entonces (igual sería rechazado): corrija el dato en la página y envíe de nuevo",
+			EN: "the API rejected it on %s: «%s». It was not sent again because it has not changed since (it would be rejected again): fix the data in the page and send again",
+		},
 		"web.page.sub.stillunknown": {
 			ES: "resultado desconocido de un envío anterior: verifique en el ERP y resuélvalo en Historial, «Resultados desconocidos»%.0s",
 			EN: "outcome unknown from an earlier send: check the ERP and settle it in History, \"Unknown outcomes\"%.0s",

@@ -598,3 +598,59 @@ func TestReportWorkbookFedBack(t *testing.T) {
 		t.Errorf("a user's Resumen sheet: warnings %v, want it named", f.Warnings)
 	}
 }
+
+// TestNoErrorsFileWhenNothingNeedsFixing: a file whose rows are all fine
+// gets no errors file, and one an earlier run of it left is removed; a
+// file with a row to fix gets one with that row only.
+func TestNoErrorsFileWhenNothingNeedsFixing(t *testing.T) {
+	good := "1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n"
+	bad := "2,b@x.com,100,5,1,5,0,0,0,6,EFECTIVO\n"
+	tests := []struct {
+		name     string
+		content  string
+		stale    bool // an errors file of an earlier run is there
+		wantRows int  // rows of the errors file; -1: no file
+	}{
+		{"all fine", ventaHeader + good, false, -1},
+		{"all fine, stale errors file removed", ventaHeader + good, true, -1},
+		{"one to fix", ventaHeader + good + bad, false, 1},
+		{"one to fix, stale errors file replaced", ventaHeader + good + bad, true, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "v.csv")
+			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			errs := filepath.Join(dir, "v.errors.csv")
+			if tc.stale {
+				if err := os.WriteFile(errs, []byte("old;rows\n1;2\n3;4\n5;6\n"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f, err := Load(path, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Validate(nil, false)
+			paths, err := f.WriteReports(ReportOptions{Lang: msg.ES, NoXLSX: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(errs)
+			if tc.wantRows < 0 {
+				if err == nil || len(paths.Errors) != 0 {
+					t.Fatalf("an errors file with nothing to fix: %v\n%s", paths.Errors, data)
+				}
+				return
+			}
+			if err != nil || len(paths.Errors) != 1 {
+				t.Fatalf("errors file %v: %v", paths.Errors, err)
+			}
+			if got := strings.Count(strings.TrimSpace(string(data)), "\n"); got != tc.wantRows {
+				t.Errorf("errors file has %d rows, want %d:\n%s", got, tc.wantRows, data)
+			}
+		})
+	}
+}

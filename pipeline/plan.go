@@ -80,6 +80,13 @@ func RunLeastTime(files []*File, p Pacing) time.Duration {
 			counts[sh.Kind] += len(sh.sends())
 		}
 	}
+	return KindsLeastTime(counts, p)
+}
+
+// KindsLeastTime is the least time the API's limits allow for sending
+// counts requests of each kind: stock movements in their window, sales and
+// invoicings at the rate, the two alongside each other.
+func KindsLeastTime(counts map[schema.Kind]int, p Pacing) time.Duration {
 	return max(LeastTime(schema.Stock, counts[schema.Stock], p),
 		LeastTime(schema.Venta, counts[schema.Venta]+counts[schema.Facturar], p))
 }

@@ -2,8 +2,9 @@ package pipeline
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"github.com/nxbatch/nxbatch/cell"
+	"io/fs"
 	"iter"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/schema"
@@ -46,6 +48,9 @@ type ReportPaths struct {
 	Errors  []string
 	XLSX    string
 	Summary string
+	// Run is the path prefix of this run's own copy of its result and
+	// summary in NAME.runs/ ("" when it sent nothing and kept none).
+	Run string
 }
 
 // sheetFileName makes a sheet name safe inside a file name.
@@ -66,19 +71,38 @@ func (sh *Sheet) Table(l msg.Lang) writers.Table {
 		Sheet:    sh.Info.Name,
 		Header:   sh.Info.Header,
 		Result:   sh.resultColumns(),
-		Rows:     sh.rowsWhere(l, nil, false),
+		Rows:     sh.rowsWhere(l, nil, false, false),
 		Date1904: sh.Info.Date1904,
 		Lang:     l,
 	}
 }
 
-// XLSXTable is Table for the XLSX report: the amounts and dates of a CSV
-// file, which says nothing of types, are given theirs where they parse,
-// so that the workbook's columns sum and sort.
+// XLSXTable is Table for the XLSX report, which people read: the amounts
+// and dates of a CSV file, which says nothing of types, are given theirs
+// where they parse, so that the workbook's columns sum and sort; amount
+// columns are shown as amounts; statuses are words in language l (the CSV
+// reports keep the codes, which scripts read).
 func (sh *Sheet) XLSXTable(l msg.Lang) writers.Table {
 	t := sh.Table(l)
-	t.Rows = sh.rowsWhere(l, nil, sh.untyped())
+	t.Rows = sh.rowsWhere(l, nil, sh.untyped(), true)
+	for i, typ := range sh.typeColumns() {
+		if typ == schema.Number && isAmount(sh.Layout, i) {
+			t.Amounts = append(t.Amounts, i)
+		}
+	}
+	sort.Ints(t.Amounts)
 	return t
+}
+
+// isAmount reports whether header column i, a number column of the kind,
+// holds money (a price, a total) rather than a quantity.
+func isAmount(layout *schema.Layout, i int) bool {
+	for _, c := range []string{"productos.cantidad", "articulos.cantidad", "articulos.cantidadContada"} {
+		if layout.Col(c) == i {
+			return false
+		}
+	}
+	return true
 }
 
 // untyped reports whether the sheet's file says nothing of types (CSV).
@@ -157,11 +181,11 @@ func (sh *Sheet) sourceRow(i int) int {
 // before any row is rendered.
 func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table {
 	t := sh.Table(l)
-	t.Rows = sh.rowsWhere(l, NeedsAttention, false)
+	t.Rows = sh.rowsWhere(l, NeedsAttention, false, false)
 	return t
 }
 
-func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil, false) }
+func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil, false, false) }
 
 // label is request ri's label in language l. The labels of the requests
 // whose rows are being written stay in a small cache: the rows of a
@@ -195,8 +219,9 @@ func (sh *Sheet) rowText(i int, out Result, l msg.Lang, say func(msg.Message) ms
 
 // rowsWhere yields the report rows of the rows whose status keep accepts
 // (nil: every row); promoteText types the amounts and dates of a file
-// that has no types (see XLSXTable).
-func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool) iter.Seq[writers.Row] {
+// that has no types (see XLSXTable); words puts the status's word in
+// language l where the CSV reports put its code.
+func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText, words bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
 		n := len(sh.Info.Header)
 		buf := make([]string, 0, n)
@@ -217,7 +242,11 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText bool)
 			out := r.Result()
 			text := sh.rowText(i, out, l, nil)
 			res = res[:0]
-			res = append(res, r.Status.String(), text, strconv.Itoa(sh.sourceRow(i)))
+			code := r.Status.String()
+			if words {
+				code = r.Status.Word().In(l)
+			}
+			res = append(res, code, text, strconv.Itoa(sh.sourceRow(i)))
 			if sh.Kind == schema.Stock {
 				res = append(res, r.Key, sh.label(ri, l), idText(out.FacturaID))
 			} else {
@@ -356,7 +385,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 		s.Kinds = append(s.Kinds, k)
 	}
 	for _, st := range AllStatuses {
-		s.Statuses = append(s.Statuses, writers.StatusLine{Code: st.String(), Meaning: st.Meaning().In(o.Lang),
+		s.Statuses = append(s.Statuses, writers.StatusLine{Code: st.String(), Word: st.Word().In(o.Lang), Meaning: st.Meaning().In(o.Lang),
 			Rows: rows[st], Requests: reqs[st], Tone: st.Tone()})
 	}
 	sort.Strings(s.Kinds)
@@ -379,6 +408,7 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	for _, w := range f.Warnings {
 		s.Warnings = append(s.Warnings, w.In(o.Lang))
 	}
+	s.RejectedBefore = f.RejectedBefore()
 	return s
 }
 
@@ -440,23 +470,88 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 		if err := writers.WriteCSV(res, sh.Table(o.Lang)); err != nil {
 			return p, err
 		}
+		tables = append(tables, sh.XLSXTable(o.Lang))
+		p.CSV = append(p.CSV, res)
+		// No errors file when no row needs attention: a header-only file
+		// would send the user looking for rows to fix. One left by an
+		// earlier run of the same input is removed, so that it is never
+		// taken for this run's.
+		if !sh.needsAttention() {
+			if errs == f.Path {
+				continue // never the input itself
+			}
+			if err := removeStale(errs); err != nil {
+				return p, err
+			}
+			continue
+		}
 		if err := writers.WriteCSV(errs, sh.ErrorsTable(o.Lang)); err != nil {
 			return p, err
 		}
-		p.CSV = append(p.CSV, res)
 		p.Errors = append(p.Errors, errs)
-		tables = append(tables, sh.XLSXTable(o.Lang))
 	}
 	sum := f.Summary(o)
 	if !o.NoXLSX {
 		p.XLSX = base + ".result.xlsx"
+	}
+	p.Summary = base + ".summary.json"
+	kept := append(append([]string(nil), p.CSV...), p.Summary)
+	if p.XLSX != "" {
+		kept = append(kept, p.XLSX)
+	}
+	var prefix string
+	if keepsRun(o, sum.RequestsSent) {
+		suffixes := make([]string, len(kept))
+		for i, k := range kept {
+			suffixes[i] = strings.TrimPrefix(k, base)
+		}
+		prefix = runStamp(base, o.Started, suffixes)
+		sum.RunReports = filepath.Base(base) + runsSuffix + "/" + filepath.Base(prefix)
+	}
+	if p.XLSX != "" {
 		if err := writers.WriteXLSX(p.XLSX, tables, sum, o.Lang); err != nil {
 			return p, err
 		}
 	}
-	p.Summary = base + ".summary.json"
 	if err := writers.WriteSummaryJSON(p.Summary, sum); err != nil {
 		return p, err
 	}
+	if prefix != "" {
+		if err := keepRun(base, prefix, kept); err != nil {
+			return p, err
+		}
+		p.Run = prefix
+	}
 	return p, nil
+}
+
+// needsAttention reports whether any row of the sheet goes into its errors
+// file.
+func (sh *Sheet) needsAttention() bool {
+	for _, r := range sh.Requests {
+		if NeedsAttention(r.Status) && len(r.Rows) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// removeStale removes the file at path, if there is one: a report of an
+// earlier run that this run has no rows for. A symbolic link planted there
+// is removed as a link, never followed.
+func removeStale(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("remove the errors file of an earlier run: %w", err)
+	}
+	if fi.IsDir() {
+		return nil
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove the errors file of an earlier run: %w", err)
+	}
+	return nil
 }

@@ -95,3 +95,7 @@ func (s Status) Tone() writers.Tone {
 
 // Meaning says in words what status s means, for the summary sheet.
 func (s Status) Meaning() msg.Message { return msg.New("rep.status." + s.String()) }
+
+// Word is status s in a word of the report's language ("rechazada"), as
+// the XLSX report shows it.
+func (s Status) Word() msg.Message { return msg.New("rep.word." + s.String()) }

@@ -55,7 +55,11 @@ type SubmitOptions struct {
 	// while its answer is unknown).
 	Timeout      time.Duration
 	RetryUnknown bool
-	MaxErrors    int // stop after this many rejected requests in a row; 0 = never
+	// RetryRejected sends again a request the API rejected in an earlier
+	// run although its body did not change (by default it is not: the same
+	// request would be rejected the same way, every night of a cron job).
+	RetryRejected bool
+	MaxErrors     int // stop after this many rejected requests in a row; 0 = never
 	// Resend is the resend policy; the zero value is sendrules.DefaultResend.
 	Resend sendrules.ResendPolicy
 	// BreakerLimit stops the run after this many requests in a row that
@@ -190,6 +194,11 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 					r.Conclude(StatusUnknown, msg.New("sub.stillunknown", resolveHint(k)))
 					continue
 				}
+			case journal.Rejected:
+				if !o.RetryRejected && rejectedForContent(e) && e.BodyHash == r.Result().BodyHash {
+					r.Conclude(StatusRejected, rejectedUnchanged(e))
+					continue
+				}
 			}
 		}
 		r.Status = StatusPending
@@ -208,6 +217,34 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 	units, reqs, err := j.Units(o.Tenant, string(schema.Stock), ids)
 	if err != nil {
 		return err
+	}
+	// A rejected movement is held back only when every row it carried is
+	// here again, unchanged: sending the same rows would be rejected the
+	// same way. When one of them was fixed or dropped, the others go again
+	// (in new movements): the rejection may have been that row's alone.
+	unchanged := map[journal.Key]bool{}
+	if !o.RetryRejected {
+		byID := map[string]*Request{}
+		for _, r := range sh.Requests {
+			if r.Status == StatusValid {
+				byID[r.Key] = r
+			}
+		}
+		for k, e := range reqs {
+			if !rejectedForContent(e) {
+				continue
+			}
+			same := len(e.Units) > 0
+			for _, id := range e.Units {
+				u, ok := units[id]
+				r := byID[id]
+				if !ok || r == nil || u.Request != k || u.BodyHash != r.Result().BodyHash {
+					same = false
+					break
+				}
+			}
+			unchanged[k] = same
+		}
 	}
 	for _, r := range sh.Requests {
 		if r.Status != StatusValid {
@@ -237,11 +274,65 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 				r.Conclude(StatusUnknown, msg.New("sub.stillunknown", resolveHint(e.Key)))
 				continue
 			}
+		case journal.Rejected:
+			if unchanged[u.Request] {
+				r.Conclude(StatusRejected, rejectedUnchanged(e))
+				continue
+			}
 		}
 		r.Status = StatusPending
 	}
 	sh.pending = sh.packStock(sh.maxArticulos)
 	return nil
+}
+
+// notProcessed is the journal's message for a request the API refused
+// before processing it (a rate window, a refused token): journaled
+// rejected, so that it may be sent again, but no rejection of its content.
+func notProcessed(out apiclient.Outcome) string {
+	return msg.New("jrn.notprocessed", resendReason(out)).In(msg.ES)
+}
+
+// rejectedForContent reports whether a journaled rejection is the API's
+// answer to the request's content (a 400, errores=true, a 404), which the
+// same request would get again, rather than a refusal before processing
+// (notProcessed), which says nothing of it.
+func rejectedForContent(e journal.Entry) bool {
+	return e.State == journal.Rejected && !strings.HasPrefix(e.Message, notProcessedPrefix)
+}
+
+// notProcessedPrefix begins every notProcessed message.
+var notProcessedPrefix = strings.TrimSuffix(msg.New("jrn.notprocessed", "").In(msg.ES), " ")
+
+// rejectedUnchangedKey is the message of a request the API rejected in an
+// earlier run and that is not sent again, its body unchanged.
+const rejectedUnchangedKey = "sub.rejected.unchanged"
+
+// rejectedUnchanged says why a request the API rejected before is not sent
+// again: when, what the API said, and what to do.
+func rejectedUnchanged(e journal.Entry) msg.Message {
+	return msg.New(rejectedUnchangedKey, when(e.Last), e.Message)
+}
+
+// RejectedBefore reports whether the request was not sent because the API
+// rejected it in an earlier run and it did not change since: nothing new
+// went wrong with it in this run.
+func (r *Request) RejectedBefore() bool {
+	return r.Status == StatusRejected && r.Result().Outcome.Key == rejectedUnchangedKey
+}
+
+// RejectedBefore counts the file's rows whose request was not sent again
+// because the API rejected it in an earlier run, unchanged since.
+func (f *File) RejectedBefore() int {
+	n := 0
+	for _, sh := range f.Sheets {
+		for _, r := range sh.Requests {
+			if r.RejectedBefore() {
+				n += len(r.Rows)
+			}
+		}
+	}
+	return n
 }
 
 // movementName names the movement the API created for a journaled request.
@@ -463,7 +554,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		sd.Sent++
 		if out.Class == apiclient.Resend && s.o.Resend.Again(sends) {
 			wait := s.o.Resend.RefusedWait(out.Wait, sends)
-			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: msg.New("jrn.notprocessed", resendReason(out)).In(msg.ES),
+			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: notProcessed(out),
 				Window: s.stockAnswered(isStock, wait)})
 			s.log.Info(msg.New("log.resend.window", jb.key.String(), out.Status, msg.Duration(wait)).In(s.o.Lang))
 			if !isStock && sendrules.Sleep(ctx, wait) != nil {
@@ -597,8 +688,8 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		st = journal.Rejected
 		status, outcome = StatusRejected, msg.New("sub.rejected", out.Status, quoted(text))
 		if out.Class == apiclient.Resend {
-			text = resendReason(out)
-			outcome = msg.New("sub.notsent", text)
+			outcome = msg.New("sub.notsent", resendReason(out))
+			text = notProcessed(out)
 		}
 		if n := s.inARow.Add(1); s.o.MaxErrors > 0 && n >= int64(s.o.MaxErrors) {
 			s.mu.Lock()
@@ -611,6 +702,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		// run stops; the next run with a valid token sends it.
 		st = journal.Rejected
 		status, outcome = StatusPending, msg.New("sub.unauthorized")
+		text = notProcessed(out)
 		s.mu.Lock()
 		s.res.Aborted = true
 		s.mu.Unlock()

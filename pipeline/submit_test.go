@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/synctest"
@@ -483,5 +485,141 @@ func TestIntentsCarryFacts(t *testing.T) {
 	}
 	if strings.Join(asked, ",") != "venta,facturar,stock" {
 		t.Errorf("Facts asked for %v, want once per send", asked)
+	}
+}
+
+// rejectAll answers every request rejected, as the API refuses a presale
+// that is not pending.
+func rejectAll(string, int) apiclient.Outcome {
+	return apiclient.Outcome{Class: apiclient.Rejected, Status: 200, Written: true, Message: "La preventa no está pendiente"}
+}
+
+// TestRejectedUnchangedIsNotResent: a request the API rejected is not sent
+// again while it is unchanged (the report says why, and the row does not
+// count as a new problem); changed, or with RetryRejected, it is sent.
+func TestRejectedUnchangedIsNotResent(t *testing.T) {
+	const presale = "facturaId,puntoVentaId,electronica,medioPago.tipo\n"
+	steps := []struct {
+		name       string
+		content    string
+		retry      bool
+		wantSends  int
+		wantBefore int // rows not sent again, rejected before
+	}{
+		{"first run: rejected", presale + "1006,1,no,EFECTIVO\n", false, 1, 0},
+		{"rerun, unchanged: not sent", presale + "1006,1,no,EFECTIVO\n", false, 0, 1},
+		{"again: still not sent", presale + "1006,1,no,EFECTIVO\n", false, 0, 1},
+		{"--retry-rejected: sent", presale + "1006,1,no,EFECTIVO\n", true, 1, 0},
+		{"changed: sent", presale + "1006,2,no,EFECTIVO\n", false, 1, 0},
+		{"a new row beside it: only the new one is sent", presale + "1006,2,no,EFECTIVO\n1007,1,no,EFECTIVO\n", false, 1, 1},
+	}
+	j := openJournal(t)
+	send := &fakeSender{answer: rejectAll}
+	for _, st := range steps {
+		o := fastOptions()
+		o.RetryRejected = st.retry
+		before := send.count("facturar")
+		f, res := run(t, "facturar.csv", st.content, LoadOptions{}, j, send, o)
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		if n := send.count("facturar") - before; n != st.wantSends {
+			t.Errorf("%s: %d requests sent, want %d", st.name, n, st.wantSends)
+		}
+		if got := f.RejectedBefore(); got != st.wantBefore {
+			t.Errorf("%s: %d rows rejected before, want %d", st.name, got, st.wantBefore)
+		}
+		r := f.Sheets[0].Requests[0]
+		if r.Status != StatusRejected {
+			t.Errorf("%s: status %s, want rejected", st.name, r.Status)
+		}
+		if st.wantBefore > 0 {
+			text := r.Result().Outcome.In(msg.ES)
+			if !strings.Contains(text, "La preventa no está pendiente") || !strings.Contains(text, "no cambió") || !strings.Contains(text, "--retry-rejected") {
+				t.Errorf("%s: message %q does not say why it was not sent again", st.name, text)
+			}
+			if page := msg.ForPage(r.Result().Outcome).In(msg.ES); strings.Contains(page, "--") {
+				t.Errorf("%s: the page's wording names a flag: %q", st.name, page)
+			}
+		}
+	}
+}
+
+// TestRejectedMovementHeldBackWhole: the rows of a rejected movement are
+// not sent again while every one of them is here unchanged; once one is
+// fixed, the others go again with it (the rejection may have been its).
+func TestRejectedMovementHeldBackWhole(t *testing.T) {
+	j := openJournal(t)
+	var reject atomic.Bool
+	reject.Store(true)
+	send := &fakeSender{answer: func(kind string, n int) apiclient.Outcome {
+		if reject.Load() {
+			return apiclient.Outcome{Class: apiclient.Rejected, Status: 400, Written: true, Message: "El articulo 999 no existe"}
+		}
+		return okAnswers(kind, n)
+	}}
+	two := stockHeader + "1,1,6,2026-11-20,100,1\n1,1,6,2026-11-20,999,1\n"
+	steps := []struct {
+		name       string
+		content    string
+		reject     bool
+		wantSends  int
+		wantBefore int
+		want       map[Status]int
+	}{
+		{"first run: rejected", two, true, 1, 0, map[Status]int{StatusRejected: 2}},
+		{"rerun, unchanged: held back", two, true, 0, 2, map[Status]int{StatusRejected: 2}},
+		{"the bad row fixed: both go", strings.Replace(two, ",999,1", ",999,2", 1), false, 1, 0, map[Status]int{StatusOK: 2}},
+	}
+	for _, st := range steps {
+		reject.Store(st.reject)
+		before := send.count("stock")
+		f, res := run(t, "stock.csv", st.content, LoadOptions{}, j, send, fastOptions())
+		if res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		if n := send.count("stock") - before; n != st.wantSends {
+			t.Errorf("%s: %d movements sent, want %d", st.name, n, st.wantSends)
+		}
+		if got := f.RejectedBefore(); got != st.wantBefore {
+			t.Errorf("%s: %d rows rejected before, want %d", st.name, got, st.wantBefore)
+		}
+		if got := statusCount(f); !maps.Equal(got, st.want) {
+			t.Errorf("%s: rows %v, want %v", st.name, got, st.want)
+		}
+	}
+}
+
+// TestRefusalsBeforeProcessingAreResent: a request the API refused before
+// processing it (a refused token, a rate window whose resends ran out) is
+// journaled rejected but is no rejection of its content: the next run
+// sends it again unchanged.
+func TestRefusalsBeforeProcessingAreResent(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer apiclient.Outcome
+	}{
+		{"a refused token", apiclient.Outcome{Class: apiclient.Abort, Status: 401, Written: true, Message: "Token invalido"}},
+		{"a rate window", apiclient.Outcome{Class: apiclient.Resend, Status: 403, Written: true, Message: "Debe esperar 1 segundos entre cada solicitud", Wait: time.Second}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			j := openJournal(t)
+			refuse := &fakeSender{answer: func(string, int) apiclient.Outcome { return tc.answer }}
+			if _, res := run(t, "ventas.csv", oneSale, LoadOptions{}, j, refuse, fastOptions()); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			send := &fakeSender{answer: okAnswers}
+			f, res := run(t, "ventas.csv", oneSale, LoadOptions{}, j, send, fastOptions())
+			if res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			if n := send.count("venta"); n != 1 || f.RejectedBefore() != 0 {
+				t.Errorf("rerun: %d sent, %d rows rejected before; want it sent", n, f.RejectedBefore())
+			}
+			if r := f.Sheets[0].Requests[0]; r.Status != StatusOK {
+				t.Errorf("rerun: %s (%s), want ok", r.Status, r.Result().Outcome.In(msg.ES))
+			}
+		})
 	}
 }

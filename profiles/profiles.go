@@ -108,7 +108,7 @@ func (s Store) Save(p Profile) error {
 	if err := CheckName(p.Name); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+	if err := atomicfile.MkdirAll(s.Dir, atomicfile.PrivateDir); err != nil {
 		return fmt.Errorf("profiles: create folder: %w", err)
 	}
 	b, err := json.MarshalIndent(p, "", "  ")
@@ -118,7 +118,7 @@ func (s Store) Save(p Profile) error {
 	path := s.path(p.Name)
 	// atomicfile.Write keeps an existing file's mode: create it owner-only
 	// first, as the catalog cache does.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
+	f, err := atomicfile.OpenFile(path, os.O_WRONLY|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("profiles: save %s: %w", p.Name, err)
 	}

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
 )
 
@@ -53,5 +56,53 @@ func TestCheckName(t *testing.T) {
 		if err := CheckName(tc.name); (err == nil) != tc.ok {
 			t.Errorf("CheckName(%q) = %v, want ok %v", tc.name, err, tc.ok)
 		}
+	}
+}
+
+// TestSaveNeverFollowsALink: a link planted as the profiles folder or as a
+// profile's file is refused with the user's sentence, and what it points
+// to is left as it was.
+func TestSaveNeverFollowsALink(t *testing.T) {
+	p := Profile{Name: "Mi Sistema", Kind: schema.Venta, Columns: map[string]string{"Nro": "ordenId"}}
+	cases := map[string]func(state, elsewhere string) Store{
+		"the profiles folder": func(state, elsewhere string) Store {
+			must(t, os.Symlink(elsewhere, filepath.Join(state, "profiles")))
+			return Store{Dir: DirIn(state)}
+		},
+		"the profile's file": func(state, elsewhere string) Store {
+			must(t, os.MkdirAll(DirIn(state), 0o700))
+			must(t, os.Symlink(filepath.Join(elsewhere, "victim"), filepath.Join(DirIn(state), "mi sistema.json")))
+			return Store{Dir: DirIn(state)}
+		},
+	}
+	for name, plant := range cases {
+		t.Run(name, func(t *testing.T) {
+			state, elsewhere := t.TempDir(), t.TempDir()
+			must(t, os.WriteFile(filepath.Join(elsewhere, "victim"), []byte("keep"), 0o644))
+			err := plant(state, elsewhere).Save(p)
+			if !errors.Is(err, atomicfile.ErrSymlink) {
+				t.Fatalf("Save through a link: %v, want ErrSymlink", err)
+			}
+			if got := msg.CauseText(err, msg.ES); !strings.Contains(got, "enlace simbólico") {
+				t.Errorf("the user reads %q", got)
+			}
+			entries, _ := os.ReadDir(elsewhere)
+			if len(entries) != 1 {
+				t.Errorf("files written where the link points: %v", entries)
+			}
+			if b, _ := os.ReadFile(filepath.Join(elsewhere, "victim")); string(b) != "keep" {
+				t.Errorf("the link's target changed: %q", b)
+			}
+			if fi, _ := os.Stat(filepath.Join(elsewhere, "victim")); fi.Mode().Perm() != 0o644 {
+				t.Errorf("the link's target's mode changed to %v", fi.Mode().Perm())
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

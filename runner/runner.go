@@ -1,10 +1,16 @@
-// Package runner is the one flow that sends loaded, validated files: ask
-// the journal what is left to send, submit it with the API's pacing and
-// the one classification of outcomes, say why sending stopped when it did,
-// and write every file's reports with the rows not sent marked pending.
+// Package runner is the application layer of every command and the page.
+// Session is the connection: the token, the one API client (so that
+// --allow-insecure-http means the same everywhere), the tenant, its lease,
+// its catalogs and the journal, opened when needed. Send is the one send:
+// read the files, learn the tenant, take its lease, load the catalogs,
+// validate, ask the journal what is left, submit it with the API's pacing
+// and the one classification of outcomes, say why sending stopped when it
+// did, and write every file's reports with the rows not sent marked
+// pending. Reconcile settles unknown outcomes from what the API shows.
 // `nxbatch run` and the web page's send both call it, so that a file sent
 // from a terminal, a cron job or a browser goes through the same journal,
-// the same windows and the same reports.
+// the same windows and the same reports; the command line keeps flags,
+// printing and exit codes, the page its jobs.
 package runner
 
 import (
@@ -34,7 +40,7 @@ func Need(files []*pipeline.File) catalog.Need {
 	return n
 }
 
-// Options configure a send.
+// Options configure Submit.
 type Options struct {
 	Submit pipeline.SubmitOptions
 	// Pacing is what the API's limits allow, for the least-time estimate.
@@ -70,10 +76,11 @@ func (r Result) Stopped() bool {
 	return r.Err != nil || r.Aborted || r.Unreachable || r.Interrupted
 }
 
-// Send asks the journal what is left of files (pipeline.Prepare: ok rows
+// Submit asks the journal what is left of files (pipeline.Prepare: ok rows
 // skipped, unknown ones kept, conflicts told), then submits it. The error
-// is the journal's, when it could not be read: nothing was sent.
-func Send(ctx context.Context, files []*pipeline.File, s pipeline.Sender, j pipeline.Journal, o Options) (Result, error) {
+// is the journal's, when it could not be read: nothing was sent. Send is
+// the whole flow around it.
+func Submit(ctx context.Context, files []*pipeline.File, s pipeline.Sender, j pipeline.Journal, o Options) (Result, error) {
 	toSend, err := pipeline.Prepare(files, j, o.Submit)
 	if err != nil {
 		return Result{}, err

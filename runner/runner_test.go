@@ -50,13 +50,13 @@ func TestSendThenNothingThenReports(t *testing.T) {
 	var planned int
 	o.Planned = func(n int, _ time.Duration) func(int) { planned = n; return nil }
 	files := load(t, "ventas.csv")
-	res, err := Send(context.Background(), files, client, j, o)
+	res, err := Submit(context.Background(), files, client, j, o)
 	if err != nil || res.Stopped() || res.ToSend != 4 || planned != 4 || res.Sent != 4 {
 		t.Fatalf("first send: %+v %v (planned %d)", res, err, planned)
 	}
 
 	again := load(t, "ventas.csv")
-	res, err = Send(context.Background(), again, client, j, o)
+	res, err = Submit(context.Background(), again, client, j, o)
 	rows, _ := again[0].Counts()
 	if err != nil || res.ToSend != 0 || res.Sent != 0 || rows[pipeline.StatusSkipped] != 6 {
 		t.Fatalf("second send: %+v %v rows %v", res, err, rows)
@@ -65,7 +65,7 @@ func TestSendThenNothingThenReports(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	stopped := load(t, "facturar.csv")
-	res, err = Send(ctx, stopped, client, j, o)
+	res, err = Submit(ctx, stopped, client, j, o)
 	if err != nil || !res.Interrupted || !res.Stopped() || res.Why.Key != "sub.pending" || res.Said.Key != "run.interrupted" {
 		t.Fatalf("interrupted send: %+v %v", res, err)
 	}

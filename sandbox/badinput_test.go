@@ -92,7 +92,7 @@ func TestInspectionEndpoint(t *testing.T) {
 				t.Fatalf("%s: %v", r.body, err)
 			}
 			if len(st.Vouchers) != 1 || st.Vouchers[0].OrdenID != 5 || st.Vouchers[0].CreatedAt.IsZero() || len(st.Movements) != 1 ||
-				st.Requests["POST "+nxapi.PathVenta][200] != 1 || len(st.Stock) != 4*(5*6+15) {
+				st.Requests["POST "+nxapi.PathVenta][200] != 1 || len(st.Stock) != 4*(5*6+15+2+3) {
 				t.Fatalf("state %+v", st)
 			}
 			if wh := st.Webhooks; len(wh) != 1 || wh[0].Headers[0].Key != "X-NX-Secret" || wh[0].Headers[0].Value != RedactedValue ||
@@ -178,7 +178,9 @@ func TestConcurrentRequestsAreSafe(t *testing.T) {
 	if len(st.Movements) != 1 || h.s.StockOf(105, 0, 0, 1) != nxapi.DecimalFromInt(15) {
 		t.Fatalf("%d movements, stock %s: want one inside the 3 s window", len(st.Movements), h.s.StockOf(105, 0, 0, 1))
 	}
-	if bodies, _ := rc.got(); len(bodies) != 1 {
-		t.Fatalf("%d events, want 1", len(bodies))
+	// One event for the movement and one per sale: each moves its
+	// article's units.
+	if bodies, _ := rc.got(); len(bodies) != 1+ordenes {
+		t.Fatalf("%d events, want %d", len(bodies), 1+ordenes)
 	}
 }

@@ -86,28 +86,51 @@ type DataEmpleado struct {
 	Activo     bool   `json:"activo"`
 }
 
-// DataNombre is a named id (a color or a size).
+// DataNombre is a named id (a color or a size), with the code the ERP
+// also knows it by and, for a color, its hex value.
 type DataNombre struct {
 	ID     int64  `json:"id"`
 	Nombre string `json:"nombre"`
+	Codigo string `json:"codigo,omitempty"`
+	Hex    string `json:"hex,omitempty"`
 }
 
 // DataArticulo is an article; without Variantes it has one variant with
-// colorId and talleId 0. Eliminado articles take no part in the integration.
+// colorId and talleId 0, whose barcode is CodigoBarras. Eliminado articles
+// take no part in the integration.
 type DataArticulo struct {
-	ArticuloID  int64          `json:"articuloId"`
-	Codigo      string         `json:"codigo"`
-	Nombre      string         `json:"nombre"`
-	Descripcion string         `json:"descripcion"`
-	Precio1     nxapi.Decimal  `json:"precio1"`
-	Variantes   []DataVariante `json:"variantes"`
-	Eliminado   bool           `json:"eliminado"`
+	ArticuloID   int64          `json:"articuloId"`
+	Codigo       string         `json:"codigo"`
+	Nombre       string         `json:"nombre"`
+	Descripcion  string         `json:"descripcion"`
+	Precio1      nxapi.Decimal  `json:"precio1"`
+	CodigoBarras string         `json:"codigoBarras,omitempty"`
+	Variantes    []DataVariante `json:"variantes"`
+	Eliminado    bool           `json:"eliminado"`
 }
 
-// DataVariante is one color and size of an article.
+// DataVariante is one color and size of an article (0 for the dimension
+// an article does not have: a size-only article has colorId 0), with its
+// barcode.
 type DataVariante struct {
-	ColorID int64 `json:"colorId"`
-	TalleID int64 `json:"talleId"`
+	ColorID      int64  `json:"colorId"`
+	TalleID      int64  `json:"talleId"`
+	CodigoBarras string `json:"codigoBarras,omitempty"`
+}
+
+// talleColor is the article's talleColor (nxapi.SinCurva ...
+// nxapi.TallesColores): which dimensions its variants have.
+func (a *DataArticulo) talleColor() int {
+	tc := nxapi.SinCurva
+	for _, v := range a.Variantes {
+		if v.TalleID != 0 {
+			tc |= nxapi.SoloTalles
+		}
+		if v.ColorID != 0 {
+			tc |= nxapi.SoloColores
+		}
+	}
+	return tc
 }
 
 // DataComprobante is a voucher that exists before the sandbox starts, usually
@@ -247,7 +270,22 @@ func (d *Data) validate() error {
 		talles[t.ID] = true
 	}
 	arts := map[int64]DataArticulo{}
+	barras := map[string]int64{}
+	barcode := func(art int64, code string) {
+		if code == "" {
+			return
+		}
+		if other, dup := barras[code]; dup {
+			// A barcode names one variant of one article.
+			bad("articulo %d: barcode %s is also article %d's", art, code, other)
+		}
+		barras[code] = art
+	}
 	for _, a := range d.Articulos {
+		barcode(a.ArticuloID, a.CodigoBarras)
+		if a.CodigoBarras != "" && len(a.Variantes) > 0 {
+			bad("articulo %d: an article with variants has its barcodes in them", a.ArticuloID)
+		}
 		if a.ArticuloID <= 0 {
 			bad("articulo %d: id must be positive", a.ArticuloID)
 		}
@@ -256,7 +294,8 @@ func (d *Data) validate() error {
 		}
 		arts[a.ArticuloID] = a
 		for _, v := range a.Variantes {
-			if !colores[v.ColorID] || !talles[v.TalleID] {
+			barcode(a.ArticuloID, v.CodigoBarras)
+			if (v.ColorID == 0 && v.TalleID == 0) || (v.ColorID != 0 && !colores[v.ColorID]) || (v.TalleID != 0 && !talles[v.TalleID]) {
 				bad("articulo %d: variant color %d / talle %d is not in colores/talles", a.ArticuloID, v.ColorID, v.TalleID)
 			}
 		}

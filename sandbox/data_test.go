@@ -3,9 +3,11 @@ package sandbox
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/samples"
 )
 
@@ -26,8 +28,42 @@ func TestDemoDataMatchesTheContract(t *testing.T) {
 	if comp[1013].Estado != "PAGADO" || comp[2001].Propio {
 		t.Errorf("1013 %+v, 2001 %+v", comp[1013], comp[2001])
 	}
-	if len(d.Articulos) != 20 || d.Articulos[0].Codigo != "A100" || len(d.Articulos[4].Variantes) != 6 || len(d.Articulos[5].Variantes) != 0 {
+	if len(d.Articulos) != 23 || d.Articulos[0].Codigo != "A100" || len(d.Articulos[4].Variantes) != 6 || len(d.Articulos[5].Variantes) != 0 {
 		t.Errorf("articulos")
+	}
+	// The article catalog's cases: every variant has a barcode, one
+	// article is deactivated, one code has leading zeros, one article has
+	// sizes only, and sizes and colours have codes besides their names.
+	barras := map[string]bool{}
+	var eliminados, soloTalles int
+	for _, a := range d.Articulos {
+		if a.Eliminado {
+			eliminados++
+		}
+		if a.talleColor() == nxapi.SoloTalles {
+			soloTalles++
+		}
+		codes := []string{a.CodigoBarras}
+		if len(a.Variantes) > 0 {
+			codes = nil
+			for _, v := range a.Variantes {
+				codes = append(codes, v.CodigoBarras)
+			}
+		}
+		for _, c := range codes {
+			if c == "" || barras[c] {
+				t.Errorf("articulo %d: barcode %q empty or repeated", a.ArticuloID, c)
+			}
+			barras[c] = true
+		}
+	}
+	if eliminados != 1 || soloTalles != 1 || d.Articulos[21].Codigo != "00121" {
+		t.Errorf("eliminados %d, size-only %d, article 121 %q", eliminados, soloTalles, d.Articulos[21].Codigo)
+	}
+	for _, n := range append(slices.Clone(d.Colores), d.Talles...) {
+		if n.Codigo == "" || n.Codigo == n.Nombre {
+			t.Errorf("size or colour %+v: its code must differ from its name", n)
+		}
 	}
 	if !d.Motivos[3].Eliminado || d.Motivos[3].MotivoID != 4 {
 		t.Errorf("motivo 4 must be eliminado")

@@ -30,7 +30,9 @@
 //     resend is a new sale.
 //   - /facturar converts the presale in place: the FACTURA_VENTA keeps the
 //     presale's facturaId and numero. /venta numbers new vouchers from 50001
-//     and does not move stock.
+//     and takes its lines' units out of the stock (of the main warehouse
+//     when it is in the point of sale's branch, else of that branch's
+//     first warehouse of the integration), sending the articles' events.
 //   - Rate windows come from the one table of the API's limits, package
 //     sendrules (which endpoint has which window: sendrules.WindowOf; how
 //     long, per environment: sendrules.Env.Limit): 3 s for stock
@@ -38,7 +40,9 @@
 //     /medios-pago, /motivos, /puntos-venta and /empleados; 10 s (test 3 s)
 //     for GET /comprobante/{id}; one 30 s (test 3 s) window shared by the
 //     four paginated exports; 10 s (test 3 s) for the webhook list; one 30 s
-//     (test 3 s) window for webhook writes. They count every request that
+//     (test 3 s) window for webhook writes; one 10-minute window in both
+//     environments shared by GetData, GetDataCurva and the non-paginated
+//     exports (the masses). They count every request that
 //     reaches the endpoint, valid or not (a 404 too); a refused one does
 //     not restart the window. The refusal is 403 "Debe esperar N segundos
 //     entre cada solicitud", N being API seconds: the real time left
@@ -77,6 +81,15 @@
 //     Options.ExportLag hides a voucher from every export for that long
 //     after it became a sale through the API (API time: scaled by
 //     TimeScale, measured on Options.Now).
+//   - The article catalog: GetData answers the grouped Articulo[]
+//     (deactivated articles left out: the answer is the complete picture),
+//     GetDataCurva one ArticuloConCurva per variant (a deactivated article
+//     as one record with eliminado), both with size and colour names and
+//     codes, barcodes and talleColor, and the stock as it is now. Without
+//     depositoId unidades is the integration's total (the main warehouse's
+//     in multi-warehouse mode, with stockDepositos); with it, that
+//     warehouse's own units, which must be one of the integration's (403
+//     with spec 7's texts otherwise; 400 for one that is not a number).
 //   - Events: one POST per changed article, flat ([]ArticuloConCurva) or
 //     grouped (Articulo) per the webhook's extra, delivered in order by one
 //     worker, never retried. A deactivated article is [{articuloId,

@@ -121,7 +121,7 @@ func (s *Server) InstanceID() string { return s.inst }
 // the seeded state when there is none. s.mu need not be held: the Server
 // is not shared yet.
 func (s *Server) openState(path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), atomicfile.PrivateDir); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Dir(path), atomicfile.PrivateDir); err != nil {
 		return &StateFileError{Path: path, Err: err}
 	}
 	lock, err := openLock(path + ".lock")

@@ -109,8 +109,8 @@ type Server struct {
 	tarjetas   map[int64]bool
 	entidades  map[int64]DataEntidad
 	empleados  map[int64]DataEmpleado
-	colores    map[int64]string
-	talles     map[int64]string
+	colores    map[int64]DataNombre
+	talles     map[int64]DataNombre
 	habilitada int // number of enabled branches
 
 	mu           sync.Mutex
@@ -255,12 +255,12 @@ func (s *Server) seed(d *Data) {
 	for _, x := range d.Empleados {
 		s.empleados[x.EmpleadoID] = x
 	}
-	s.colores, s.talles = map[int64]string{}, map[int64]string{}
+	s.colores, s.talles = map[int64]DataNombre{}, map[int64]DataNombre{}
 	for _, x := range d.Colores {
-		s.colores[x.ID] = x.Nombre
+		s.colores[x.ID] = x
 	}
 	for _, x := range d.Talles {
-		s.talles[x.ID] = x.Nombre
+		s.talles[x.ID] = x
 	}
 	s.articulos = map[int64]*DataArticulo{}
 	s.stock = map[stockKey]nxapi.Decimal{}
@@ -372,6 +372,10 @@ var endpoints = []endpoint{
 	{"GET", nxapi.PathVentaItems, (*Server).exportVentaItems, nil},
 	{"GET", nxapi.PathCompraTotales, (*Server).exportCompras, nil},
 	{"GET", nxapi.PathCompraItems, (*Server).exportCompras, nil},
+	// The vendor writes the catalog's paths with capitals; route folds
+	// every request path to lower case, as these patterns must be.
+	{"GET", strings.ToLower(nxapi.PathGetData), (*Server).getData, nil},
+	{"GET", strings.ToLower(nxapi.PathGetDataCurva), (*Server).getDataCurva, nil},
 }
 
 // route finds the endpoints of a path; id is the {id} segment, if any. The

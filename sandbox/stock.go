@@ -254,58 +254,8 @@ func (s *Server) DeactivateArticulo(articuloID int64) error {
 	return s.persist(gen)
 }
 
-// units is what an event reports as unidades for one variant: the main
-// warehouse in multi-warehouse mode (spec 6.3), else the integration's total.
-// It also returns the per-warehouse list (nil outside multi-warehouse mode)
-// and the total.
-func (s *Server) units(art int64, v DataVariante) (unidades nxapi.Decimal, deps []nxapi.StockDeposito, total nxapi.Decimal) {
-	multi := s.flujo == nxapi.FlujoMultiDeposito
-	if multi {
-		deps = make([]nxapi.StockDeposito, 0, len(s.intDeps))
-	}
-	for _, d := range s.intDeps {
-		u := s.stock[stockKey{art, v.ColorID, v.TalleID, d.DepositoID}]
-		total += u
-		if multi {
-			deps = append(deps, nxapi.StockDeposito{DepositoID: d.DepositoID, Unidades: u})
-		}
-	}
-	unidades = total
-	if multi {
-		unidades = s.stock[stockKey{art, v.ColorID, v.TalleID, s.principal}]
-	}
-	return unidades, deps, total
-}
-
-// flatEvent is the ArticuloConCurva[] payload of one article.
-func (s *Server) flatEvent(a *DataArticulo) []nxapi.ArticuloConCurva {
-	out := []nxapi.ArticuloConCurva{}
-	for _, v := range variants(*a) {
-		p := a.Precio1
-		u, deps, _ := s.units(a.ArticuloID, v)
-		out = append(out, nxapi.ArticuloConCurva{ArticuloID: a.ArticuloID, Codigo: a.Codigo,
-			Descripcion: a.Descripcion, Nombre: a.Nombre, Precio1: &p, ColorID: v.ColorID, TalleID: v.TalleID,
-			ColorNombre: s.colores[v.ColorID], TalleNombre: s.talles[v.TalleID], Unidades: u, StockDepositos: deps})
-	}
-	return out
-}
-
 // eliminado is the deactivation record of spec 6.4: only these two fields.
 type eliminado struct {
 	ArticuloID int64 `json:"articuloId"`
 	Eliminado  bool  `json:"eliminado"`
-}
-
-// groupedEvent is the Articulo payload of one article.
-func (s *Server) groupedEvent(a *DataArticulo) nxapi.Articulo {
-	p := a.Precio1
-	g := nxapi.Articulo{ArticuloID: a.ArticuloID, Codigo: a.Codigo, Descripcion: a.Descripcion, Nombre: a.Nombre,
-		Precio1: &p, Curva: []nxapi.Curva{}}
-	for _, v := range variants(*a) {
-		u, deps, total := s.units(a.ArticuloID, v)
-		g.StockTotal += total
-		g.Curva = append(g.Curva, nxapi.Curva{ArticuloID: a.ArticuloID, ColorID: v.ColorID, TalleID: v.TalleID,
-			ColorNombre: s.colores[v.ColorID], TalleNombre: s.talles[v.TalleID], Unidades: u, StockDepositos: deps})
-	}
-	return g
 }

@@ -252,6 +252,9 @@ func (o *ventaOp) apply(now time.Time) any {
 	s.vouchers = append(s.vouchers, Voucher{FacturaID: id, OrdenID: v.OrdenID, Numero: v.OrdenID,
 		PVNumero: pv.Numero, PuntoVentaID: pv.PuntoVentaID, Tipo: nxapi.ComprobanteVenta,
 		Estado: estadoFacturaVenta, Total: *v.Total, CreatedAt: now})
+	// A sale takes its units out of the stock, which GetData and the
+	// articles' events then show.
+	s.enqueueChanges(s.sell(pv, o.items))
 	zero := nxapi.Decimal(0)
 	return &nxapi.FacturaResult{FacturaID: nxapi.ID(id), Numero: nxapi.ID(v.OrdenID), PVNumero: nxapi.ID(pv.Numero),
 		Estado: wireEstado(estadoFacturaVenta), Resultado: "A", Saldo: &zero, Datos: map[string]nxapi.Text{}}

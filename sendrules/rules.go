@@ -114,8 +114,10 @@ func pick(test bool, t, p time.Duration) time.Duration {
 
 // WindowOf names the rate window of a request, by method and path relative
 // to the base URL (an {id} segment included). Paths outside the table have
-// NoWindow.
+// NoWindow. The API matches paths without regard to case (the vendor
+// writes /integraciones/Terceros/GetData), and so does WindowOf.
 func WindowOf(method, path string) Window {
+	path = strings.ToLower(path)
 	switch {
 	case method == "POST" && path == nxapi.PathStock:
 		return Stock
@@ -152,7 +154,7 @@ func isExportPath(p string) bool { return contains(ExportPaths, p) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
-		if x == s {
+		if strings.EqualFold(x, s) {
 			return true
 		}
 	}

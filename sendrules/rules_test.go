@@ -1,6 +1,7 @@
 package sendrules
 
 import (
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -26,6 +27,8 @@ func TestLimitTable(t *testing.T) {
 		{Test, WebhookList, 3 * time.Second},
 		{Production, WebhookWrite, 30 * time.Second},
 		{Test, WebhookWrite, 3 * time.Second},
+		{Production, Masses, 10 * time.Minute},
+		{Test, Masses, 10 * time.Minute},
 		{Production, NoWindow, 0},
 	}
 	for _, tt := range tests {
@@ -56,6 +59,14 @@ func TestWindowOf(t *testing.T) {
 		{"POST", nxapi.PathWebhooks, WebhookWrite},
 		{"POST", nxapi.PathWebhooks + "/3", WebhookWrite},
 		{"DELETE", nxapi.PathWebhooks + "/3", WebhookWrite},
+		{"GET", nxapi.PathGetData, Masses},
+		{"GET", nxapi.PathGetDataCurva, Masses},
+		{"GET", strings.ToLower(nxapi.PathGetDataCurva), Masses},
+		{"GET", strings.ToUpper(nxapi.PathGetData), Masses},
+		{"GET", nxapi.PathExportStock, Masses},
+		{"GET", nxapi.PathVentaItemsMasiva, Masses},
+		{"POST", nxapi.PathGetData, NoWindow},
+		{"GET", "/integraciones/Terceros/Config", Params},
 	}
 	for _, tt := range tests {
 		if got := WindowOf(tt.method, tt.path); got != tt.want {

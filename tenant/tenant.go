@@ -788,11 +788,21 @@ func (r *Resolver) save(f *file, raw []byte) (bool, error) {
 type fileRegistry struct{ path string }
 
 // Document reads the file; nil when there is none.
+// A symbolic link in its place is refused (atomicfile.ErrSymlink, naming
+// it): the file is rewritten where it is read, and never through a link.
 func (g fileRegistry) Document(string) ([]byte, error) {
-	b, err := os.ReadFile(g.path)
+	f, err := atomicfile.OpenFile(g.path, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	if errors.Is(err, atomicfile.ErrSymlink) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tenant: read %s: %w", g.path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("tenant: read %s: %w", g.path, err)
 	}

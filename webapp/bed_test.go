@@ -17,12 +17,11 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
-	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
+	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/sendrules"
-	"github.com/nxbatch/nxbatch/tenant"
 )
 
 // scale shrinks the API's windows in these tests: the 3 s stock window is
@@ -90,35 +89,30 @@ func newBed(t *testing.T, o bedOptions) *bed {
 	if o.refused {
 		token = "otro-token"
 	}
-	client, err := apiclient.New(apiclient.Options{BaseURL: sb.URL, Token: apiclient.NewToken(token), Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	jpath := filepath.Join(dir, "state", "journal")
 	env := sendrules.Production
-	be := Backend{JournalPath: jpath, StateDir: filepath.Dir(jpath), Sandbox: true, Sender: client, BaseURL: client.BaseURL(),
-		OpenJournal: func(wait time.Duration) (Journal, error) {
+	// The page's Session talks to the sandbox as the embedded one (a
+	// tenant of its own) but reads its catalogs over HTTP, as from an API.
+	sess, err := runner.Connect(runner.Config{Sandbox: sb, Token: apiclient.NewToken(token), Timeout: 10 * time.Second,
+		Env: env, TimeScale: scale, StateDir: filepath.Dir(jpath),
+		OpenJournal: func(wait time.Duration) (journal.Store, error) {
 			if o.journalURL != "" {
 				return pgjournal.Open(context.Background(), o.journalURL, pgjournal.Options{})
 			}
 			return journal.Open(jpath, journal.Options{LockTimeout: wait})
-		},
-		Tenant: func(context.Context, Journal) (string, error) {
-			return tenant.SandboxID("bed", env), nil
-		},
-		Catalogs: func(tk string, w catalog.Windows) *catalog.Cache {
-			return &catalog.Cache{Dir: filepath.Join(dir, "state", "catalogs"), Tenant: tk, TTL: time.Hour,
-				Window: sendrules.Scale(env.Limit(sendrules.Params), scale), Fetch: client, Windows: w}
-		},
+		}})
+	if err != nil {
+		t.Fatal(err)
 	}
+	be := Backend{JournalPath: jpath, Session: sess}
 	logs := &syncBuffer{}
 	workers := o.workers
 	if workers == 0 {
 		workers = 4
 	}
 	srv, err := New(Config{Backend: be, Limits: o.limits, Password: o.password, Addr: "127.0.0.1:0",
-		Send: SendOptions{Workers: workers, Rate: 0, Env: env, TimeScale: scale, Timeout: 5 * time.Second, MaxErrors: o.maxErrors},
+		Send: SendOptions{Workers: workers, Rate: 0, Timeout: 5 * time.Second, MaxErrors: o.maxErrors},
 		Tool: "nxbatch test", Log: newTestLogger(logs)})
 	if err != nil {
 		t.Fatalf("new server: %v", err)

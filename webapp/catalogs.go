@@ -42,10 +42,10 @@ func (s *Server) snapshot(r *http.Request) (catalog.Snapshot, bool) {
 			release()
 		}
 	}
-	if t == "" || s.cfg.Backend.Catalogs == nil {
+	if t == "" {
 		return catalog.Snapshot{}, false
 	}
-	snap, err := s.cfg.Backend.Catalogs(t, nil).Load()
+	snap, err := s.catalogCache(nil).Load()
 	return snap, err == nil
 }
 
@@ -107,13 +107,13 @@ func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
 		fail(msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
-	t, err := s.tenantKey(r.Context(), j)
+	_, err = s.tenantKey(r.Context(), j)
 	if err != nil {
 		release()
 		fail(msg.New("web.send.notenant", msg.CauseOf(err)))
 		return
 	}
-	cache := s.cfg.Backend.Catalogs(t, j)
+	cache := s.catalogCache(j)
 	snap, _ := cache.Load()
 	names := append([]catalog.Name(nil), catalog.Names...)
 	sort.SliceStable(names, func(a, b int) bool { return age(&snap, names[a]).Before(age(&snap, names[b])) })

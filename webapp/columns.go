@@ -150,7 +150,7 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 		s.fail(w, r, http.StatusUnprocessableEntity, msg.New("web.readfailed", s.fileText(u, err, l)))
 		return
 	}
-	store := profiles.Store{Dir: profiles.DirIn(s.cfg.Backend.StateDir)}
+	store := profiles.Store{Dir: profiles.DirIn(s.cfg.Backend.Session.StateDir())}
 	fits, _ := store.For(header)
 	if profile != "" && chosen == nil {
 		if p, err := store.Load(profile); err == nil {
@@ -268,7 +268,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 		s.renderColumns(w, r, u, http.StatusUnprocessableEntity, string(k), chosen, name, problems)
 		return
 	}
-	store := profiles.Store{Dir: profiles.DirIn(s.cfg.Backend.StateDir)}
+	store := profiles.Store{Dir: profiles.DirIn(s.cfg.Backend.Session.StateDir())}
 	if err := store.Save(prof); err != nil {
 		s.renderColumns(w, r, u, http.StatusInternalServerError, string(k), chosen, name, []string{msg.New("web.profile.savefailed", name, msg.CauseOf(err)).In(l)})
 		return

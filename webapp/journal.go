@@ -1,11 +1,11 @@
 package webapp
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/runner"
 )
 
 // gate opens the journal only while something needs it, and shares the one
@@ -15,29 +15,28 @@ import (
 // A send holds it from its first request to its last outcome; a listing,
 // a resolve or a catalog fetch for milliseconds.
 type gate struct {
-	open func(wait time.Duration) (Journal, error)
-	path string
+	session *runner.Session
+	path    string
 
-	mu   sync.Mutex
-	cur  Journal
-	refs int
+	mu     sync.Mutex
+	cur    journal.Store
+	closeJ func()
+	refs   int
 }
 
 // acquire returns the open journal (opening it, waiting at most wait for
 // another process's lock) and the function that gives it back; the last
 // one given back closes it.
-func (g *gate) acquire(wait time.Duration) (Journal, func(), error) {
+func (g *gate) acquire(wait time.Duration) (journal.Store, func(), error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.cur == nil {
-		if g.open == nil {
-			return nil, nil, fmt.Errorf("webapp: no journal")
-		}
-		j, err := g.open(wait)
+		// While the page holds the journal, `nxbatch journal list` asks it.
+		j, closeJ, err := g.session.OpenJournal(wait, true)
 		if err != nil {
 			return nil, nil, err
 		}
-		g.cur = j
+		g.cur, g.closeJ = j, closeJ
 	}
 	g.refs++
 	j := g.cur
@@ -50,8 +49,8 @@ func (g *gate) release() {
 	defer g.mu.Unlock()
 	g.refs--
 	if g.refs == 0 && g.cur != nil {
-		_ = g.cur.Close()
-		g.cur = nil
+		g.closeJ()
+		g.cur, g.closeJ = nil, nil
 	}
 }
 

@@ -130,7 +130,7 @@ func (s *Server) base(r *http.Request, title string, args ...any) base {
 		back = "/" // the switch comes back with a GET
 	}
 	return base{Lang: l, Title: msg.New(title, args...).In(l), Path: back, Nav: nav,
-		Sandbox: s.cfg.Backend.Sandbox, API: s.cfg.Backend.BaseURL, Tenant: s.knownTenant(), Other: other}
+		Sandbox: s.cfg.Backend.Session.Sandbox() != nil, API: s.cfg.Backend.Session.BaseURL(), Tenant: s.knownTenant(), Other: other}
 }
 
 // render writes page name with data and status, whole.

@@ -31,7 +31,7 @@ func TestSendWithPostgresJournal(t *testing.T) {
 	}
 	url += "&lease_ttl=2s"
 	b := newBed(t, bedOptions{journalURL: url})
-	id := struct{ ID string }{tenant.SandboxID("bed", sendrules.Production)}
+	id := struct{ ID string }{tenant.SandboxID(b.sb.Server.InstanceID(), sendrules.Production)}
 
 	// Another machine's run of the same tenant holds its lease.
 	other, err := pgjournal.Open(ctx, url, pgjournal.Options{})

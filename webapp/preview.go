@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/validation"
 	"github.com/nxbatch/nxbatch/writers"
 )
@@ -108,7 +108,6 @@ func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, erro
 // leastTime is the least time the API's windows allow for the valid
 // requests of f, before the journal is asked what was sent already.
 func (s *Server) leastTime(f *pipeline.File) time.Duration {
-	p := s.pacing()
 	counts := map[schema.Kind]int{}
 	for _, pl := range f.Plan() {
 		n := pl.Requests
@@ -117,15 +116,11 @@ func (s *Server) leastTime(f *pipeline.File) time.Duration {
 		}
 		counts[pl.Kind] += n
 	}
-	return max(pipeline.LeastTime(schema.Stock, counts[schema.Stock], p),
-		pipeline.LeastTime(schema.Venta, counts[schema.Venta]+counts[schema.Facturar], p))
+	return pipeline.KindsLeastTime(counts, s.pacing())
 }
 
 // pacing is what the API's limits allow the page's sends.
-func (s *Server) pacing() pipeline.Pacing {
-	return pipeline.Pacing{Rate: s.cfg.Send.Rate,
-		StockWindow: sendrules.Scale(s.cfg.Send.Env.Limit(sendrules.Stock), s.cfg.Send.TimeScale)}
-}
+func (s *Server) pacing() pipeline.Pacing { return s.cfg.Backend.Session.Pacing(s.cfg.Send.Rate) }
 
 // previewCatalogs returns the cached catalogs need asks for, fetching one
 // that was never fetched when the window allows it now (never waiting):
@@ -143,16 +138,16 @@ func (s *Server) previewCatalogs(ctx context.Context, need catalog.Need) (*valid
 		uses[i].Name = n
 	}
 	tenant := s.knownTenant()
-	if tenant == "" && s.cfg.Backend.Tenant != nil {
+	if tenant == "" {
 		if j, release, err := s.gate.acquire(0); err == nil {
 			tenant, _ = s.tenantKey(ctx, j)
 			release()
 		}
 	}
-	if tenant == "" || s.cfg.Backend.Catalogs == nil {
+	if tenant == "" {
 		return nil, uses
 	}
-	snap, err := s.cfg.Backend.Catalogs(tenant, nil).Load()
+	snap, err := s.catalogCache(nil).Load()
 	if err != nil {
 		return nil, uses
 	}
@@ -164,7 +159,7 @@ func (s *Server) previewCatalogs(ctx context.Context, need catalog.Need) (*valid
 	}
 	if len(missing) > 0 {
 		if j, release, err := s.gate.acquire(0); err == nil {
-			if got, _, err := s.cfg.Backend.Catalogs(tenant, j).Pull(ctx, catalog.PullOptions{Names: missing}); err == nil {
+			if got, _, err := s.catalogCache(j).Pull(ctx, catalog.PullOptions{Names: missing}); err == nil {
 				snap = got
 			}
 			release()
@@ -551,7 +546,7 @@ func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, row
 	}
 	u.cur = next
 	if b, err := json.Marshal(ed); err == nil {
-		if f, err := os.OpenFile(filepath.Join(u.dir, "edits.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+		if f, err := atomicfile.OpenFile(filepath.Join(u.dir, "edits.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
 			_, _ = f.Write(append(b, '\n'))
 			_ = f.Close()
 		}

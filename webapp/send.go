@@ -12,14 +12,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nxbatch/nxbatch/apiclient"
-	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
-	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/writers"
 )
 
 // sendJob is one send of an upload: its progress, shared with the pages
@@ -117,9 +114,7 @@ func (s *Server) nameOf(id string) string {
 // windows allow for the requests left of each kind, and at least the pace
 // seen so far; j.mu is held.
 func (j *sendJob) eta(s *Server, now time.Time) time.Duration {
-	p := s.pacing()
-	floor := max(pipeline.LeastTime(schema.Stock, j.remain[schema.Stock], p),
-		pipeline.LeastTime(schema.Venta, j.remain[schema.Venta]+j.remain[schema.Facturar], p))
+	floor := pipeline.KindsLeastTime(j.remain, s.pacing())
 	left := j.toSend - j.done
 	if j.done >= 3 && left > 0 {
 		pace := now.Sub(j.started) / time.Duration(j.done) * time.Duration(left)
@@ -188,13 +183,16 @@ func (s *Server) refuseSend(w http.ResponseWriter, r *http.Request, u *upload, w
 	s.redirectWith(w, r, "/u/"+u.meta.ID, notice{problem: why})
 }
 
-// runSend is the send itself: the same flow as `nxbatch run` (runner),
-// on a fresh reading of the upload's current file, with the journal held
-// from the first request to the last outcome and released after.
-func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal, release func()) {
+// runSend is the send itself: the same flow as `nxbatch run`
+// (runner.Send), on a fresh reading of the upload's current file, with the
+// journal and the tenant's lease held from the first request to the last
+// outcome and let go after.
+func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal.Store, release func()) {
 	defer job.cancel()
+	sess := s.cfg.Backend.Session
 	started := s.now()
 	finish := func(f *pipeline.File, res runner.Result, failed msg.Message) {
+		sess.LetGo()
 		release()
 		job.update(func() {
 			job.state, job.finished = "done", s.now()
@@ -218,78 +216,53 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 		s.smu.Unlock()
 		s.lastJobs.Store(u.meta.ID, job)
 	}
-	tenant, err := s.tenantKey(ctx, j)
-	if err != nil {
-		finish(nil, runner.Result{}, msg.New("web.send.notenant", msg.CauseOf(err)))
-		return
-	}
-	// A journal shared by several machines (PostgreSQL) sends for a tenant
-	// only under its lease; a bbolt file's lock already covers it.
-	letGo, err := j.Acquire(ctx, tenant, s.cfg.Send.Wait)
-	if err != nil {
-		if errLocked(err) {
-			finish(nil, runner.Result{}, msg.New("web.send.leased", msg.CauseOf(err)))
-		} else {
-			finish(nil, runner.Result{}, msg.New("web.send.nojournal", msg.CauseOf(err)))
-		}
-		return
-	}
-	closeJournal := release
-	release = func() { _ = letGo(); closeJournal() }
 	u.mu.Lock()
 	path, lo := u.current(), s.loadOptions(u)
 	u.mu.Unlock()
-	f, err := pipeline.Load(path, lo)
-	if err != nil {
-		finish(nil, runner.Result{}, msg.New("web.send.noread", fileMsg{s, u, err}))
+	base := filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))
+	sent := runner.Send(ctx, sess, j, runner.SendOptions{Paths: []string{path}, Load: lo,
+		Submit: pipeline.SubmitOptions{Workers: s.cfg.Send.Workers, Rate: s.cfg.Send.Rate, Timeout: s.cfg.Send.Timeout,
+			MaxErrors: s.cfg.Send.MaxErrors, Log: s.log, Lang: msg.ES},
+		// As run does, a catalog never fetched is waited for (the
+		// parameter window), rather than sending ids nobody checked; a
+		// catalog refused with 401 stops the send before anything leaves.
+		CatalogTTL: s.cfg.CatalogTTL,
+		Report:     pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started},
+		Names: func(files []*pipeline.File) map[string]pipeline.ReportName {
+			names := map[string]pipeline.ReportName{}
+			for _, f := range files {
+				names[f.Path] = pipeline.ReportName{Base: base}
+			}
+			return names
+		},
+		Progress: &pageProgress{s: s, job: job}})
+	var se *runner.StartError
+	if errors.As(sent.NotStarted, &se) {
+		switch {
+		case se.Step == runner.StepTenant:
+			me, _ := sess.Refusal(se.Err)
+			finish(nil, runner.Result{}, msg.New("web.send.notenant", msg.CauseOf(me)))
+		case se.Step == runner.StepLease && errLocked(se.Err):
+			// A journal shared by several machines (PostgreSQL) sends for
+			// a tenant only under its lease.
+			finish(nil, runner.Result{}, msg.New("web.send.leased", msg.CauseOf(se.Err)))
+		default:
+			finish(nil, runner.Result{}, msg.New("web.send.nojournal", msg.CauseOf(se.Err)))
+		}
 		return
 	}
-	files := []*pipeline.File{f}
-	// As run does, a catalog never fetched is waited for (the parameter
-	// window), rather than sending ids nobody checked.
-	cache := s.cfg.Backend.Catalogs(tenant, j)
-	cache.WaitMissing = func(catalog.Name, time.Time) {}
-	cat, _, err := cache.Get(ctx, runner.Need(files))
-	refused := errors.Is(err, apiclient.ErrUnauthorized)
-	if err != nil {
-		cat, err = nil, nil // sent unchecked, as run does, unless refused
-	}
-	f.Validate(cat, true)
-	so := pipeline.SubmitOptions{Tenant: tenant, Workers: s.cfg.Send.Workers, Rate: s.cfg.Send.Rate, Env: s.cfg.Send.Env,
-		TimeScale: s.cfg.Send.TimeScale, Timeout: s.cfg.Send.Timeout, MaxErrors: s.cfg.Send.MaxErrors, Log: s.log, Lang: msg.ES,
-		Facts: reconcile.IntentFacts, // what a later `nxbatch reconcile` narrows by
-		Settled: func(st pipeline.Settled) {
-			job.update(func() {
-				for status, n := range st.Rows {
-					job.rows[pipeline.StatusPending] -= n
-					job.rows[status] += n
-				}
-				job.remain[st.Kind] = max(0, job.remain[st.Kind]-1)
-			})
-		}}
-	var res runner.Result
-	if refused {
-		// The token was refused reading a catalog: as on the command line,
-		// nothing is sent, and every row says why.
-		res.Aborted = true
-		res.Why, res.Said = msg.New("sub.unauthorized"), msg.New("sub.unauthorized")
-	} else {
-		res, err = s.send(ctx, f, files, so, j, job)
-	}
-	if err != nil {
-		finish(nil, runner.Result{}, msg.New("web.send.nojournal", msg.CauseOf(err)))
+	if len(sent.LoadErrors) > 0 {
+		finish(nil, runner.Result{}, msg.New("web.send.noread", fileMsg{s, u, sent.LoadErrors[0].Err}))
 		return
 	}
+	f := sent.Files[0]
+	res := sent.Result
 	if res.ToSend == 0 && !res.Stopped() {
 		rows, _ := f.Counts()
 		res.Said = nothingToSend(rows)
 	}
-	_, rerr := runner.Report(files, res.Why, runner.ReportOptions{
-		Names: map[string]pipeline.ReportName{f.Path: {Base: filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))}},
-		ReportOptions: pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started,
-			API: &writers.API{BaseURL: s.cfg.Backend.BaseURL, Tenant: tenant, Sandbox: s.cfg.Backend.Sandbox}}})
-	if rerr != nil {
-		res.Said = msg.New("web.send.noreports", msg.CauseOf(rerr))
+	if sent.ReportErr != nil {
+		res.Said = msg.New("web.send.noreports", msg.CauseOf(sent.ReportErr))
 	}
 	rows, _ := f.Counts()
 	rec := sendRecord{Started: started, Finished: s.now(), Sent: res.Sent, Rows: map[string]int{}}
@@ -310,17 +283,43 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j Journal
 	finish(f, res, msg.Message{})
 }
 
-// send submits f through runner.Send, the job following its progress.
-func (s *Server) send(ctx context.Context, f *pipeline.File, files []*pipeline.File, so pipeline.SubmitOptions, j Journal, job *sendJob) (runner.Result, error) {
-	return runner.Send(ctx, files, s.cfg.Backend.Sender, j, runner.Options{Submit: so, Pacing: s.pacing(), BaseURL: s.cfg.Backend.BaseURL,
-		Planned: func(toSend int, _ time.Duration) func(int) {
-			rows, _ := f.Counts()
-			remain := pendingByKind(f, toSend)
-			job.update(func() {
-				job.state, job.toSend, job.rows, job.remain, job.started = "sending", toSend, rows, remain, s.now()
-			})
-			return func(done int) { job.update(func() { job.done = max(job.done, done) }) }
-		}})
+// pageProgress is the page's live view of a send (runner.Progress): the
+// job its progress page follows.
+type pageProgress struct {
+	s   *Server
+	job *sendJob
+	f   *pipeline.File
+}
+
+// Note is said on the command line only: the progress page shows counts.
+func (p *pageProgress) Note(msg.Message) {}
+
+// Validated keeps the upload's file, whose rows the job counts.
+func (p *pageProgress) Validated(f *pipeline.File) { p.f = f }
+
+// Planned starts the job's counts: every row's status, the requests left
+// of each kind for the ETA.
+func (p *pageProgress) Planned(toSend int, _ time.Duration) {
+	if p.f == nil {
+		return // the file could not be read: runSend says so
+	}
+	rows, _ := p.f.Counts()
+	remain := pendingByKind(p.f, toSend)
+	p.job.update(func() {
+		p.job.state, p.job.toSend, p.job.rows, p.job.remain, p.job.started = "sending", toSend, rows, remain, p.s.now()
+	})
+}
+
+// Settled moves the rows of one send from pending to their status.
+func (p *pageProgress) Settled(done int, st pipeline.Settled) {
+	p.job.update(func() {
+		for status, n := range st.Rows {
+			p.job.rows[pipeline.StatusPending] -= n
+			p.job.rows[status] += n
+		}
+		p.job.remain[st.Kind] = max(0, p.job.remain[st.Kind]-1)
+		p.job.done = max(p.job.done, done)
+	})
 }
 
 // pendingByKind counts the requests left to send of each kind: a sale or a

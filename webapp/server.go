@@ -40,8 +40,7 @@ import (
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
-	"github.com/nxbatch/nxbatch/pipeline"
-	"github.com/nxbatch/nxbatch/sendrules"
+	"github.com/nxbatch/nxbatch/runner"
 )
 
 //go:embed templates/*.html
@@ -50,53 +49,22 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
-// Journal is what the page needs of an open journal (a journal.Store).
-type Journal interface {
-	pipeline.Journal
-	catalog.Windows
-	List(filter journal.State) ([]journal.Entry, error)
-	Resolve(k journal.Key, v journal.Verdict) error
-	// Acquire takes the tenant's lease for a send, waiting at most wait
-	// for a run of the same tenant elsewhere (a shared journal); the
-	// function returned lets it go.
-	Acquire(ctx context.Context, tenant string, wait time.Duration) (release func() error, err error)
-	Close() error
-}
-
 // Backend is the connection to the API and the journal, set up by the
-// command (the same as `nxbatch run`'s).
+// command: the same runner.Session as `nxbatch run`'s.
 type Backend struct {
 	// JournalPath is the journal (a file, or a postgres:// URL), asked for
 	// its entries while another process holds the file.
 	JournalPath string
-	// StateDir is the folder of what stays on this machine (the journal
-	// file's, or the user's state folder): the uploads and the profiles
-	// live in it.
-	StateDir string
-	// OpenJournal opens the journal and takes its lock, waiting at most
-	// wait for another process that holds it (0: not at all). An error
-	// matching journal.ErrLocked means another process holds it.
-	OpenJournal func(wait time.Duration) (Journal, error)
-	// Tenant returns the journal's tenant key for the connection, learning
-	// it with j's windows the first time (GET /config).
-	Tenant func(ctx context.Context, j Journal) (string, error)
-	// Catalogs is the tenant's catalog cache, paced by w (nil reads the
-	// cache only).
-	Catalogs func(tenant string, w catalog.Windows) *catalog.Cache
-	// Sender sends the requests (*apiclient.Client).
-	Sender pipeline.Sender
-	// BaseURL names the API in messages (never with the token).
-	BaseURL string
-	// Sandbox says the API is the embedded sandbox (the page says so).
-	Sandbox bool
+	// Session connects to the API: the client, the tenant, its lease and
+	// catalogs, and the journal, opened only while the page needs it. Its
+	// state folder holds the uploads and the profiles.
+	Session *runner.Session
 }
 
 // SendOptions are `nxbatch run`'s sending flags, for the page's sends.
 type SendOptions struct {
 	Workers      int
 	Rate         float64
-	Env          sendrules.Env
-	TimeScale    float64
 	Timeout      time.Duration
 	MaxErrors    int
 	MaxArticulos int
@@ -148,9 +116,6 @@ type Server struct {
 	now     func() time.Time
 	log     *slog.Logger
 
-	tmu    sync.Mutex
-	tenant string
-
 	smu     sync.Mutex
 	sending *sendJob // the send in progress, nil when none
 	// lastJobs keeps each upload's last finished send, for its progress
@@ -172,12 +137,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Send.Workers < 1 {
 		cfg.Send.Workers = 4
 	}
-	if cfg.Send.TimeScale <= 0 {
-		cfg.Send.TimeScale = 1
-	}
-	if cfg.Send.Env == "" {
-		cfg.Send.Env = sendrules.Production
-	}
 	if cfg.Send.MaxArticulos <= 0 {
 		cfg.Send.MaxArticulos = 500
 	}
@@ -194,12 +153,12 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	us, err := newUploadStore(uploadsDir(cfg.Backend.StateDir))
+	us, err := newUploadStore(uploadsDir(cfg.Backend.Session.StateDir()))
 	if err != nil {
 		return nil, err
 	}
 	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log,
-		gate: &gate{open: cfg.Backend.OpenJournal, path: cfg.Backend.JournalPath}}, nil
+		gate: &gate{session: cfg.Backend.Session, path: cfg.Backend.JournalPath}}, nil
 }
 
 // Handler returns the app with its guards: the Host check first (DNS
@@ -366,29 +325,25 @@ type errorPage struct {
 	Text string
 }
 
-// tenantKey returns the tenant, learning it with j when not yet known.
-func (s *Server) tenantKey(ctx context.Context, j Journal) (string, error) {
-	s.tmu.Lock()
-	defer s.tmu.Unlock()
-	if s.tenant != "" {
-		return s.tenant, nil
+// tenantKey returns the tenant, learning it with j when not yet known
+// (never waiting for the parameter window); the error is in the user's
+// words.
+func (s *Server) tenantKey(ctx context.Context, j journal.Store) (string, error) {
+	sess := s.cfg.Backend.Session
+	if err := sess.Identify(ctx, j, false); err != nil {
+		me, _ := sess.Refusal(err)
+		return "", me
 	}
-	if s.cfg.Backend.Tenant == nil {
-		return "", errors.New("webapp: no tenant resolver")
-	}
-	t, err := s.cfg.Backend.Tenant(ctx, j)
-	if err != nil {
-		return "", err
-	}
-	s.tenant = t
-	return t, nil
+	return sess.Tenant(), nil
 }
 
 // knownTenant is the tenant when already learned, "" otherwise.
-func (s *Server) knownTenant() string {
-	s.tmu.Lock()
-	defer s.tmu.Unlock()
-	return s.tenant
+func (s *Server) knownTenant() string { return s.cfg.Backend.Session.Tenant() }
+
+// catalogCache is the tenant's catalog cache, paced by w (nil reads the
+// cache only).
+func (s *Server) catalogCache(w catalog.Windows) *catalog.Cache {
+	return s.cfg.Backend.Session.Catalogs(w, s.cfg.CatalogTTL)
 }
 
 // inert makes text from a request safe for a log line.
@@ -435,11 +390,11 @@ func (s *Server) warmOne(ctx context.Context, n catalog.Name) (time.Duration, bo
 		return 30 * time.Second, false
 	}
 	defer release()
-	t, err := s.tenantKey(ctx, j)
+	_, err = s.tenantKey(ctx, j)
 	if err != nil {
 		return time.Minute, false
 	}
-	cache := s.cfg.Backend.Catalogs(t, j)
+	cache := s.catalogCache(j)
 	_, pulled, err := cache.Pull(ctx, catalog.PullOptions{Names: []catalog.Name{n}, MaxAge: s.cfg.CatalogTTL})
 	if err != nil || len(pulled) == 0 {
 		return time.Minute, false

@@ -118,7 +118,7 @@ type uploadStore struct {
 const keepLoaded = 3
 
 func newUploadStore(dir string) (*uploadStore, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := atomicfile.MkdirAll(dir, atomicfile.PrivateDir); err != nil {
 		return nil, &msg.Error{Msg: msg.New("web.uploads.folder", dir, msg.CauseOf(err)), Err: err}
 	}
 	// The folder may be older than this rule, or made by a umask that

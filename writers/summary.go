@@ -40,6 +40,15 @@ type Summary struct {
 	ReportName     string   `json:"reportName,omitempty"`
 	RenamedBecause string   `json:"renamedBecause,omitempty"`
 	Warnings       []string `json:"warnings,omitempty"`
+	// RejectedBefore counts the rows not sent again because the API
+	// rejected them in an earlier run and they have not changed since
+	// (their status is rejected; their message says so).
+	RejectedBefore int `json:"rejectedBefore,omitempty"`
+	// RunReports is where this run's own copy of its result and summary
+	// is kept, the reports' folder's relative path without suffixes
+	// ("ventas.runs/2026-12-02 11.26.08"), for a run that sent something:
+	// the next run replaces the files at the usual names, never these.
+	RunReports string `json:"runReports,omitempty"`
 	// Statuses is the status table of the summary sheet, in report order;
 	// summary.json has the same counts in Rows and Requests.
 	Statuses []StatusLine `json:"-"`
@@ -54,10 +63,12 @@ type API struct {
 	Sandbox bool   `json:"sandbox"`
 }
 
-// StatusLine is one status of the summary sheet's table: its code, what
-// it means in the report's language, its counts and its row colour.
+// StatusLine is one status of the summary sheet's table: its code, its
+// word and what it means in the report's language, its counts and its row
+// colour.
 type StatusLine struct {
 	Code     string
+	Word     string // "rechazada"; "" shows the code
 	Meaning  string
 	Rows     int
 	Requests int

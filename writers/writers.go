@@ -86,8 +86,11 @@ type Table struct {
 	// Date1904 is the input workbook's date system, for its Date cells.
 	Date1904 bool
 	// Lang is the language of the words a report writes for a boolean
-	// cell (VERDADERO/FALSO).
+	// cell (VERDADERO/FALSO) and, in the XLSX report, for a row's status.
 	Lang msg.Lang
+	// Amounts are the indexes of the input columns that hold amounts: the
+	// XLSX report shows their numbers #,##0.00 (1.234,50 in Spanish).
+	Amounts []int
 }
 
 // resultColumns names t's result columns.

@@ -3,6 +3,7 @@ package writers
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -20,11 +21,28 @@ import (
 // writer needs the widths before the first row.
 const sampleRows = 200
 
-// Column widths in characters.
+// Column widths in characters. A column whose cells are wider than its
+// limit wraps them (the row grows), so no text is ever cut.
 const (
 	minColWidth     = 6
 	maxColWidth     = 50
-	maxMessageWidth = 90
+	maxMessageWidth = 60
+	// amountWidth fits "-99.999.999,99": an amount in a row past the
+	// sample, which sized the column, still shows instead of "###".
+	amountWidth = 14
+)
+
+// Printing: a sheet is printed landscape with its header row repeated on
+// every page, as many pages wide as keep it at a readable scale.
+const (
+	// pageChars is about how many characters of column width fit across
+	// a landscape A4 or Letter page at 100%, margins taken off (measured
+	// with LibreOffice; Excel's narrower default font fits a few more).
+	pageChars = 90
+	// minPrintScale is the smallest scale (in %) a printed report shrinks
+	// to: below it a page is too small to read, and the sheet is printed
+	// over more pages across instead.
+	minPrintScale = 55
 )
 
 // toneFill is the row colour of each tone: green done, light green
@@ -95,15 +113,76 @@ func writeXLSX(path string, tables []Table, s Summary, lang msg.Lang, maxRows in
 
 // styles holds the workbook's style ids, created once.
 type styles struct {
+	f                    *excelize.File
 	header, resultHeader int
 	row                  map[Tone]int
-	date, dateTime       map[Tone]int // dd/mm/yyyy (and hh:mm:ss) on each fill
 	bold, money, seconds int
+	// cells holds the data cells' style ids plus one, by cellStyle.index;
+	// 0 for a style not made yet. An array: it is read for every cell.
+	cells [cellStyles]int
+}
+
+// numFmt is how a data cell's number is shown.
+type numFmt uint8
+
+const (
+	fmtGeneral  numFmt = iota
+	fmtDate            // dd/mm/yyyy
+	fmtDateTime        // dd/mm/yyyy hh:mm:ss
+	fmtAmount          // #,##0.00: 1.234,50 in a Spanish spreadsheet
+)
+
+// numFmtCodes are the formats' codes; the separators are the file's
+// (',' thousands, '.' decimals) and the spreadsheet shows the user's.
+var numFmtCodes = map[numFmt]string{
+	fmtDate:     "dd/mm/yyyy",
+	fmtDateTime: "dd/mm/yyyy hh:mm:ss",
+	fmtAmount:   "#,##0.00",
+}
+
+// cellStyle is what a data cell's style says: its row's fill, how its
+// number is shown, and whether its text wraps.
+type cellStyle struct {
+	tone Tone
+	fmt  numFmt
+	wrap bool
+}
+
+// cellStyles is how many cellStyles there are.
+const cellStyles = int(ToneWaiting+1) * 4 * 2
+
+// index is c's place in styles.cells.
+func (c cellStyle) index() int {
+	i := (int(c.tone)*4 + int(c.fmt)) * 2
+	if c.wrap {
+		i++
+	}
+	return i
+}
+
+// cell returns the style id of c, creating it the first time.
+func (st *styles) cell(c cellStyle) (int, error) {
+	if id := st.cells[c.index()]; id > 0 {
+		return id - 1, nil
+	}
+	s := &excelize.Style{Alignment: &excelize.Alignment{Vertical: "top", WrapText: c.wrap}}
+	if fill := toneFill[c.tone]; fill != "" {
+		s.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{fill}}
+	}
+	if code, ok := numFmtCodes[c.fmt]; ok {
+		s.CustomNumFmt = &code
+	}
+	id, err := st.f.NewStyle(s)
+	if err != nil {
+		return 0, err
+	}
+	st.cells[c.index()] = id + 1
+	return id, nil
 }
 
 func newStyles(f *excelize.File) (*styles, error) {
 	border := []excelize.Border{{Type: "bottom", Color: "808080", Style: 1}}
-	st := &styles{row: map[Tone]int{}, date: map[Tone]int{}, dateTime: map[Tone]int{}}
+	st := &styles{f: f, row: map[Tone]int{}}
 	var err error
 	add := func(s *excelize.Style) int {
 		if err != nil {
@@ -125,15 +204,10 @@ func newStyles(f *excelize.File) (*styles, error) {
 		Fill:   excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}},
 		Border: border,
 	})
-	dateFmt, dateTimeFmt := "dd/mm/yyyy", "dd/mm/yyyy hh:mm:ss"
 	for tone := ToneNone; tone <= ToneWaiting; tone++ {
-		var fill excelize.Fill
 		if c := toneFill[tone]; c != "" {
-			fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{c}}
-			st.row[tone] = add(&excelize.Style{Fill: fill})
+			st.row[tone] = add(&excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{c}}})
 		}
-		st.date[tone] = add(&excelize.Style{Fill: fill, CustomNumFmt: &dateFmt})
-		st.dateTime[tone] = add(&excelize.Style{Fill: fill, CustomNumFmt: &dateTimeFmt})
 	}
 	st.bold = add(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	st.money = add(&excelize.Style{NumFmt: 4})   // #,##0.00
@@ -214,7 +288,11 @@ type tableWriter struct {
 	header   []string
 	results  []string // the result columns, the last ones of header
 	date1904 bool     // the input workbook's date system
+	lang     msg.Lang
+	amounts  map[int]bool // input columns holding amounts
 	widths   []float64
+	wrap     []bool // per column: its widest cells wrap
+	wrapCols []int  // the columns that wrap
 	sw       *excelize.StreamWriter
 	sheet    string
 	sheets   int // sheets opened so far
@@ -224,7 +302,10 @@ type tableWriter struct {
 }
 
 func (b *book) writeTable(t Table, name string) error {
-	tw := &tableWriter{b: b, name: name, results: t.resultColumns(), date1904: t.Date1904}
+	tw := &tableWriter{b: b, name: name, results: t.resultColumns(), date1904: t.Date1904, lang: t.Lang, amounts: map[int]bool{}}
+	for _, c := range t.Amounts {
+		tw.amounts[c] = true
+	}
 	tw.header = make([]string, 0, len(t.Header)+len(tw.results))
 	tw.header = append(tw.header, t.Header...)
 	tw.header = append(tw.header, tw.results...)
@@ -266,7 +347,12 @@ func (b *book) writeTable(t Table, name string) error {
 // start sizes the columns from the header and the sample rows, opens the
 // first sheet and writes the sample.
 func (tw *tableWriter) start(sample []Row) error {
-	tw.widths = columnWidths(tw.header, len(tw.header)-len(tw.results), sample)
+	tw.widths, tw.wrap = tw.columnWidths(sample)
+	for i, w := range tw.wrap {
+		if w {
+			tw.wrapCols = append(tw.wrapCols, i)
+		}
+	}
 	if err := tw.openSheet(); err != nil {
 		return err
 	}
@@ -290,11 +376,7 @@ func (tw *tableWriter) openSheet() error {
 	// Printed, a report fits the page's width in landscape: an accountant
 	// reads the result columns beside the input's. Set before the stream
 	// writer takes the sheet, which then keeps it.
-	landscape, fit, one, zero := "landscape", true, 1, 0
-	if err := tw.b.f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &one, FitToHeight: &zero}); err != nil {
-		return err
-	}
-	if err := tw.b.f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+	if err := tw.setPrinting(name); err != nil {
 		return err
 	}
 	sw, err := tw.b.f.NewStreamWriter(name)
@@ -347,7 +429,6 @@ func (tw *tableWriter) write(r Row) error {
 			return err
 		}
 	}
-	style := tw.b.st.row[r.Tone] // 0, no fill, for ToneNone
 	inputCols := len(tw.header) - len(tw.results)
 	for i := range inputCols {
 		c, k := "", cell.Text
@@ -357,13 +438,20 @@ func (tw *tableWriter) write(r Row) error {
 		if i < len(r.Kinds) {
 			k = r.Kinds[i]
 		}
-		tw.cells[i] = tw.typedCell(c, k, r.Tone, style)
+		var err error
+		if tw.cells[i], err = tw.typedCell(i, c, k, r.Tone); err != nil {
+			return err
+		}
 	}
 	res := tw.cells[inputCols:]
 	for j, name := range tw.results {
 		v := ""
 		if j < len(r.Result) {
 			v = r.Result[j]
+		}
+		style, err := tw.b.st.cell(cellStyle{tone: r.Tone, wrap: tw.wrapped(inputCols + j)})
+		if err != nil {
+			return err
 		}
 		res[j] = excelize.Cell{StyleID: style, Value: textValue(v)}
 		if numericResults[name] {
@@ -375,7 +463,13 @@ func (tw *tableWriter) write(r Row) error {
 	if err != nil {
 		return err
 	}
-	if err := tw.sw.SetRow(cell, tw.vals); err != nil {
+	var opts []excelize.RowOpts
+	if n := tw.lines(r); n > 1 {
+		// Spreadsheets do not all grow a row to its wrapped text when they
+		// open a file (LibreOffice keeps the default height): say it.
+		opts = append(opts, excelize.RowOpts{Height: lineHeight * float64(n)})
+	}
+	if err := tw.sw.SetRow(cell, tw.vals, opts...); err != nil {
 		return fmt.Errorf("source row %d: %w", r.SourceRow, err)
 	}
 	tw.next++
@@ -406,28 +500,100 @@ func (tw *tableWriter) finishSheet() error {
 	return tw.sw.Flush()
 }
 
-// typedCell is an input cell as the report writes it: a stored number as a
-// number, a date as a date shown dd/mm/yyyy, a boolean as a boolean, text as
-// text (neutralised), each on the row's fill.
-func (tw *tableWriter) typedCell(c string, k cell.Kind, tone Tone, style int) excelize.Cell {
+// typedCell is input column col's cell as the report writes it: a stored
+// number as a number (an amount shown #,##0.00), a date as a date shown
+// dd/mm/yyyy, a boolean as a boolean, text as text (neutralised), each on
+// the row's fill.
+func (tw *tableWriter) typedCell(col int, c string, k cell.Kind, tone Tone) (excelize.Cell, error) {
+	cs := cellStyle{tone: tone, wrap: tw.wrapped(col)}
+	var v any
 	switch k {
 	case cell.Number:
 		if f, err := strconv.ParseFloat(c, 64); err == nil {
-			return excelize.Cell{StyleID: style, Value: f}
+			v, cs.wrap = f, false
+			if tw.amounts[col] {
+				cs.fmt = fmtAmount
+			}
 		}
 	case cell.Date:
 		if d, ok := dateOf(c, tw.date1904); ok {
-			st := tw.b.st.date[tone]
+			v, cs.fmt, cs.wrap = d, fmtDate, false
 			if d.Hour() != 0 || d.Minute() != 0 || d.Second() != 0 {
-				st = tw.b.st.dateTime[tone]
+				cs.fmt = fmtDateTime
 			}
-			return excelize.Cell{StyleID: st, Value: d}
 		}
 	case cell.Bool:
-		return excelize.Cell{StyleID: style, Value: c == "1"}
+		v, cs.wrap = c == "1", false
 	}
-	return excelize.Cell{StyleID: style, Value: textValue(c)}
+	if v == nil {
+		v = textValue(c)
+	}
+	style, err := tw.b.st.cell(cs)
+	return excelize.Cell{StyleID: style, Value: v}, err
 }
+
+// lineHeight is the height in points of one line of the default font.
+const lineHeight = 15
+
+// maxRowLines caps a row's height (Excel's limit is 409 points).
+const maxRowLines = 27
+
+// lines is how many lines row r takes: the most any of its wrapping
+// cells needs.
+func (tw *tableWriter) lines(r Row) int {
+	n := 1
+	inputCols := len(tw.header) - len(tw.results)
+	for _, i := range tw.wrapCols {
+		var c string
+		switch {
+		case i < inputCols && i < len(r.Cells):
+			if i < len(r.Kinds) && r.Kinds[i] != cell.Text {
+				continue
+			}
+			c = r.Cells[i]
+		case i >= inputCols && i-inputCols < len(r.Result):
+			c = r.Result[i-inputCols]
+		}
+		n = max(n, wrappedLines(c, tw.widths[i]))
+	}
+	return min(n, maxRowLines)
+}
+
+// wrappedLines is how many lines text takes wrapped by words in a column
+// width characters wide, its margins taken off. Spreadsheets whose default
+// font is wider than Excel's fit fewer characters, but break between words
+// less wastefully than this count does.
+func wrappedLines(text string, width float64) int {
+	room := int(width - 1)
+	if room < 1 {
+		room = 1
+	}
+	n := 0
+	for para := range strings.SplitSeq(text, "\n") {
+		n++
+		used := 0
+		for _, word := range strings.Fields(para) {
+			w := utf8.RuneCountInString(word)
+			switch {
+			case used == 0:
+				used = w
+			case used+1+w <= room:
+				used += 1 + w
+			default:
+				n++
+				used = w
+			}
+			for used > room { // a word longer than the line breaks anywhere
+				n++
+				used -= room
+			}
+		}
+	}
+	return max(n, 1)
+}
+
+// wrapped reports whether column col wraps its text.
+func (tw *tableWriter) wrapped(col int) bool { return col < len(tw.wrap) && tw.wrap[col] }
 
 // textValue is a text cell's value: neutralised, or nil for an empty cell
 // so that it carries only the row's fill.
@@ -452,29 +618,132 @@ func idValue(s string) any {
 	return cell.Neutralize(s)
 }
 
-// columnWidths sizes each column to its widest cell among the header and
-// the sample, within limits; the message column may be wider.
-func columnWidths(header []string, inputCols int, sample []Row) []float64 {
+// columnWidths sizes each column to its widest cell as the spreadsheet
+// shows it (a date as dd/mm/yyyy, an amount with its separators, a status
+// as its word), among the header and the sample, within limits; a column
+// whose cells are wider than its limit wraps them.
+func (tw *tableWriter) columnWidths(sample []Row) ([]float64, []bool) {
+	header := tw.header
+	inputCols := len(header) - len(tw.results)
 	w := make([]int, len(header))
 	for i, h := range header {
-		w[i] = utf8.RuneCountInString(h)
+		// The autofilter's button takes about two characters of the
+		// header cell.
+		w[i] = textWidth(h) + 2
+		if i < inputCols && tw.amounts[i] {
+			w[i] = max(w[i], amountWidth)
+		}
 	}
 	for _, r := range sample {
 		for i := 0; i < inputCols && i < len(r.Cells); i++ {
-			w[i] = max(w[i], utf8.RuneCountInString(r.Cells[i]))
+			k := cell.Text
+			if i < len(r.Kinds) {
+				k = r.Kinds[i]
+			}
+			w[i] = max(w[i], tw.shownWidth(r.Cells[i], k, tw.amounts[i]))
 		}
-		res := resultCells(nil, r, len(header)-inputCols)
+		res := resultCells(nil, r, len(tw.results))
 		for j, c := range res {
-			w[inputCols+j] = max(w[inputCols+j], utf8.RuneCountInString(c))
+			w[inputCols+j] = max(w[inputCols+j], textWidth(c))
 		}
 	}
 	out := make([]float64, len(w))
+	wrap := make([]bool, len(w))
 	for i, n := range w {
 		limit := maxColWidth
 		if i >= inputCols && header[i] == messageColumn {
 			limit = maxMessageWidth
 		}
 		out[i] = float64(min(max(n+2, minColWidth), limit))
+		wrap[i] = n+2 > limit
 	}
-	return out
+	return out, wrap
+}
+
+// shownWidth is how many characters cell c of kind k takes as the
+// spreadsheet shows it. Digits and separators are counted a little wider
+// than they are: a spreadsheet whose default font is wider than Excel's
+// (LibreOffice without Calibri's metrics) would otherwise show "###".
+func (tw *tableWriter) shownWidth(c string, k cell.Kind, amount bool) int {
+	digits := func(n int) int { return n + (n+3)/4 }
+	switch k {
+	case cell.Number:
+		f, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			break
+		}
+		if amount {
+			return digits(len(formatAmount(f)))
+		}
+		return digits(len(c))
+	case cell.Date:
+		if d, ok := dateOf(c, tw.date1904); ok {
+			if d.Hour() != 0 || d.Minute() != 0 || d.Second() != 0 {
+				return digits(len("00/00/0000 00:00:00"))
+			}
+			return digits(len("00/00/0000"))
+		}
+	case cell.Bool:
+		return textWidth(msg.New("rep.bool.true").In(tw.lang)) + 1
+	}
+	return textWidth(c)
+}
+
+// formatAmount is f as #,##0.00 shows it, for its width.
+func formatAmount(f float64) string {
+	s := strconv.FormatFloat(math.Abs(f), 'f', 2, 64)
+	intPart, frac := s[:len(s)-3], s[len(s)-3:]
+	var b strings.Builder
+	if f < 0 {
+		b.WriteByte('-')
+	}
+	for i, d := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(d)
+	}
+	return b.String() + frac
+}
+
+// textWidth is the width of text in characters: its longest line.
+func textWidth(s string) int {
+	n := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		n = max(n, utf8.RuneCountInString(line))
+	}
+	return n
+}
+
+// setPrinting sets how sheet name prints: landscape, its header row
+// repeated at the top of every page and its first column (the order, the
+// presale) at the left, and scaled to fit as many pages across as keep it
+// at minPrintScale or more (one when it fits at 100%), its rows running on
+// over as many pages down as they need; the pages of one band of rows come
+// one after the other, so that a row's result follows its input. Set
+// before the stream writer takes the sheet, which then keeps it.
+func (tw *tableWriter) setPrinting(name string) error {
+	total := 0.0
+	for i := range tw.header {
+		if i < len(tw.widths) && i < sizedColumns {
+			total += tw.widths[i]
+		} else {
+			total += 9 // the spreadsheet's default width
+		}
+	}
+	// At scale s a page holds pageChars*100/s characters across.
+	wide := max(1, int(math.Ceil(total*minPrintScale/100/pageChars)))
+	landscape, order, fit, tall := "landscape", "overThenDown", true, 0
+	if err := tw.b.f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &wide, FitToHeight: &tall, PageOrder: &order}); err != nil {
+		return err
+	}
+	if err := tw.b.f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+		return err
+	}
+	quoted := "'" + strings.ReplaceAll(name, "'", "''") + "'"
+	return tw.b.f.SetDefinedName(&excelize.DefinedName{
+		Name:     "_xlnm.Print_Titles",
+		RefersTo: quoted + "!$A:$A," + quoted + "!$1:$1",
+		Scope:    name,
+	})
 }

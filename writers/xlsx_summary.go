@@ -75,6 +75,12 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 		row++
 	}
 	pair("rep.sum.created", len(s.Created), 0)
+	if s.RejectedBefore > 0 {
+		pair("rep.sum.rejectedbefore", s.RejectedBefore, 0)
+	}
+	if s.RunReports != "" {
+		pair("rep.sum.runreports", cell.Neutralize(s.RunReports+".*"), 0)
+	}
 	row++
 
 	for col, key := range []string{"rep.sum.status", "rep.sum.rows", "rep.sum.requests", "rep.sum.meaning"} {
@@ -83,7 +89,11 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 	row++
 	var rows, reqs int
 	for _, st := range s.Statuses {
-		set(1, st.Code, b.st.row[st.Tone])
+		word := st.Word
+		if word == "" {
+			word = st.Code
+		}
+		set(1, word, b.st.row[st.Tone])
 		set(2, st.Rows, 0)
 		set(3, st.Requests, 0)
 		set(4, st.Meaning, 0)
@@ -115,7 +125,12 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 			return err
 		}
 	}
-	return nil
+	// Printed on one page across, landscape, like the result sheets.
+	landscape, fit, one, tall := "landscape", true, 1, 0
+	if err := f.SetPageLayout(name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &one, FitToHeight: &tall}); err != nil {
+		return err
+	}
+	return f.SetSheetProps(name, &excelize.SheetPropsOptions{FitToPage: &fit})
 }
 
 func sortedKeys(m map[string]string) []string {

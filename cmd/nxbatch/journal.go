@@ -86,7 +86,7 @@ func (c *journalTenantsCmd) Run(e *env) error {
 
 // journalFlags say which journal a journal command works on.
 type journalFlags struct {
-	Journal string `help:"Journal: a file, or a postgres:// URL. Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal)." env:"NXBATCH_JOURNAL"`
+	Journal string `help:"Journal: a file, or a postgres:// URL (or a host=... keyword string). Default: the user's state folder ($XDG_STATE_HOME/nxbatch/journal, else ~/.local/state/nxbatch/journal)." env:"NXBATCH_JOURNAL"`
 	langFlag
 }
 
@@ -126,11 +126,14 @@ func writeListingCSV(w io.Writer, entries []journal.Entry) error {
 	rows := make([]listingRow, 0, len(entries))
 	for _, en := range entries {
 		rows = append(rows, listingRow{
-			Key: en.Key.String(), State: string(en.State), Attempts: en.Attempts,
+			Key: inert(en.Key.String()), State: string(en.State), Attempts: en.Attempts,
 			First: en.First.UTC().Format(time.RFC3339), Last: en.Last.UTC().Format(time.RFC3339),
 			FacturaID: en.FacturaID, Numero: en.Numero, PVNumero: en.PVNumero, Rows: len(en.Units),
-			Source: cell.Neutralize(en.Source), Message: cell.Neutralize(en.Message), Note: cell.Neutralize(en.Note),
-			Evidence: cell.Neutralize(en.Evidence),
+			// Made safe for a spreadsheet (a formula) and for the terminal
+			// it is printed on (a control character or escape sequence
+			// from a note or the API).
+			Source: inert(cell.Neutralize(en.Source)), Message: inert(cell.Neutralize(en.Message)),
+			Note: inert(cell.Neutralize(en.Note)), Evidence: inert(cell.Neutralize(en.Evidence)),
 		})
 	}
 	return gocsv.Marshal(&rows, w)
@@ -166,7 +169,7 @@ func (c *journalListCmd) Run(e *env) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, msg.New("jrn.list.header").In(l))
 	for _, en := range entries {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", en.Key, en.State, en.Attempts,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", inert(en.Key.String()), en.State, en.Attempts,
 			en.Last.Local().Format("2006-01-02 15:04:05"), en.FacturaID, en.Numero, en.PVNumero,
 			inert(msg.Source(en.Source, l)), inert(en.Message), inert(en.Note))
 	}
@@ -175,7 +178,7 @@ func (c *journalListCmd) Run(e *env) error {
 	}
 	for _, en := range entries {
 		if en.Evidence != "" {
-			fmt.Fprintf(e.stdout, "\n%s\n  %s\n", en.Key, inert(en.Evidence))
+			fmt.Fprintf(e.stdout, "\n%s\n  %s\n", inert(en.Key.String()), inert(en.Evidence))
 		}
 	}
 	return nil
@@ -284,8 +287,8 @@ func (c *journalAcceptCmd) Run(e *env) error {
 }
 
 type journalCopyCmd struct {
-	From string `help:"Journal to copy from: a file or a postgres:// URL." required:""`
-	To   string `help:"Journal to copy into: a file or a postgres:// URL (created when new)." required:""`
+	From string `help:"Journal to copy from: a file, or a postgres:// URL or host=... keyword string." required:""`
+	To   string `help:"Journal to copy into: a file, or a postgres:// URL or host=... keyword string (created when new)." required:""`
 	langFlag
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -24,22 +23,10 @@ import (
 // user's state folder. Its errors are the command's, with their exit code.
 func openJournal(e *env, spec string, wait time.Duration, jo journal.Options, l msg.Lang) (j journal.Store, dir string, err error) {
 	j, dir, err = openStore(e, spec, wait, jo)
-	if err == nil {
-		return j, dir, nil
+	if err != nil {
+		return nil, "", journalError(err, l)
 	}
-	var me *msg.Error
-	var ee *exitError
-	switch {
-	case errors.As(err, &ee):
-		return nil, "", err
-	case errors.As(err, &me) && me.Msg.Key == "pgj.connect":
-		// The shared journal cannot be reached: like an unreachable API,
-		// the run is aborted, not misconfigured.
-		return nil, "", &exitError{code: exitAborted, err: me}
-	case errors.Is(err, journal.ErrLocked):
-		return nil, "", &exitError{code: exitAborted, err: localized(err, l)}
-	}
-	return nil, "", localized(err, l)
+	return j, dir, nil
 }
 
 // openStore opens the journal spec names, with the journal's own errors
@@ -103,24 +90,6 @@ func filePath(spec string, e *env) (string, error) {
 		return "", usage("cli.journal.path", spec, msg.CauseOf(err))
 	}
 	return p, nil
-}
-
-// lease takes the lease of the connection's tenant in the journal, waiting
-// up to --wait for another run of the same tenant (on this machine or any
-// other) to end. A bbolt file's lock already covers every tenant. The
-// lease is let go before the journal closes.
-func (c *conn) lease(ctx context.Context) error {
-	release, err := c.journal.Acquire(ctx, c.tenant, c.wait)
-	if err != nil {
-		// A lease held elsewhere is a *msg.Error that still matches
-		// journal.ErrLocked, rendered in the run's language at the end.
-		if errors.Is(err, context.Canceled) {
-			return &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("run.interrupted")}}
-		}
-		return &exitError{code: exitAborted, err: err}
-	}
-	c.closers = append(c.closers, release)
-	return nil
 }
 
 // defaultStore fills an empty --store with listen's store in the user's

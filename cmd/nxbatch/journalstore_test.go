@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -335,5 +336,59 @@ func TestNothingMadeOfAMistypedPath(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, made)); err == nil {
 			t.Errorf("%s was made", made)
 		}
+	}
+}
+
+// TestKeywordJournalIsPostgreSQL: a keyword/value connection string given
+// to --journal is the PostgreSQL journal it names, never a file named after
+// it; and no output, reachable or not, shows its password.
+func TestKeywordJournalIsPostgreSQL(t *testing.T) {
+	u, err := url.Parse(pgURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, _ := u.User.Password()
+	kw := fmt.Sprintf("host=%s port=%s dbname=%s user=%s password='%s' sslmode=disable",
+		u.Hostname(), u.Port(), strings.TrimPrefix(u.Path, "/"), u.User.Username(), pw)
+	unreachable := "host=127.0.0.1 port=1 dbname=nx user=nxbatch password=hunter2-canary connect_timeout=2"
+	dir := t.TempDir()
+	from := filepath.Join(dir, "from", "journal")
+	want := fillJournal(t, from)
+
+	cases := []struct {
+		name     string
+		args     []string
+		wantCode int
+		secret   string
+	}{
+		{"copy into it", []string{"journal", "copy", "--from", from, "--to", kw}, exitOK, pw},
+		{"list it", []string{"journal", "list", "--journal", kw, "--format", "csv"}, exitOK, pw},
+		{"list one that cannot be reached", []string{"journal", "list", "--journal", unreachable}, exitAborted, "hunter2-canary"},
+		{"run on one that cannot be reached", []string{"run", "--sandbox", "--journal", unreachable, "x.csv"}, exitAborted, "hunter2-canary"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errb := runCLI(t, dir, c.args...)
+			if code != c.wantCode {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.wantCode, out, errb)
+			}
+			if strings.Contains(out+errb, c.secret) {
+				t.Errorf("the password is shown:\nstdout: %s\nstderr: %s", out, errb)
+			}
+			if c.wantCode != exitOK && !strings.Contains(errb, "host=127.0.0.1") {
+				t.Errorf("the message does not name the journal: %s", errb)
+			}
+		})
+	}
+	// Nothing in the working folder is named after a connection string.
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "from" {
+			t.Errorf("a file %q was made in the working folder", e.Name())
+		}
+	}
+	code, out, errb := runCLI(t, dir, "journal", "list", "--journal", kw, "--format", "csv")
+	if code != exitOK || strings.Count(out, "\n") != len(want)+1 {
+		t.Errorf("the keyword journal lists %d lines, want the %d entries copied and a header:\n%s%s", strings.Count(out, "\n"), len(want), out, errb)
 	}
 }

@@ -27,7 +27,7 @@ var version = "v0.1.0-dev"
 // Exit codes (nxbatch.md section 7).
 const (
 	exitOK          = 0
-	exitRowProblems = 1 // some rows invalid, rejected or conflict
+	exitRowProblems = 1 // some rows invalid, rejected (in this run) or conflict
 	exitUsage       = 2 // usage or configuration error
 	exitUnknown     = 3 // some outcomes unknown
 	exitAborted     = 4 // 401, interrupted, journal locked

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"time"
 
-	"github.com/nxbatch/nxbatch/apiclient"
-	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/listener"
 	"github.com/nxbatch/nxbatch/msg"
-	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/reconcile"
-	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/sendrules"
 )
 
@@ -71,59 +68,62 @@ func (c *reconcileCmd) Run(e *env) error {
 	return err
 }
 
-// reconcileOn runs the three steps of package reconcile on cn's journal
-// and API, printing the plan first, then each decision, what stays unknown
-// and the reads against the windows' floor. It returns the result (nil when
-// there was nothing to reconcile) and the command's exit.
+// reconcileOn runs runner.Reconcile on cn's journal and API, printing the
+// plan first, then each decision, what stays unknown and the reads against
+// the windows' floor. It returns the result (nil when there was nothing to
+// reconcile) and the command's exit.
 func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRun, store bool, l msg.Lang) (*reconcile.Result, error) {
-	o.Tenant, o.Env, o.Scale = cn.tenant, cn.env, cn.scale
-	o.Waiting = func(w sendrules.Window, d time.Duration) {
-		say(e.stderr, msg.New("rec.waiting", msg.Duration(d), string(w)).In(l))
+	rec, err := runner.Reconcile(e.ctx, cn.Session, cn.journal, runner.ReconcileOptions{Options: o, CatalogTTL: ttl, DryRun: dryRun,
+		Progress: reconcilePrinter{e: e, l: l}})
+	return reportReconcile(e, rec, err, dryRun, store, l)
+}
+
+// reconcilePrinter prints a reconciliation's plan and waits as they come.
+type reconcilePrinter struct {
+	e *env
+	l msg.Lang
+}
+
+// Holding says the key hold is waited out.
+func (p reconcilePrinter) Holding(d time.Duration) {
+	say(p.e.stderr, msg.New("rec.run.hold", msg.Duration(d)).In(p.l))
+}
+
+// Waiting says a window is waited for.
+func (p reconcilePrinter) Waiting(w sendrules.Window, d time.Duration) {
+	say(p.e.stderr, msg.New("rec.waiting", msg.Duration(d), string(w)).In(p.l))
+}
+
+// Planned prints what will be read.
+func (p reconcilePrinter) Planned(plan *reconcile.Plan) {
+	for _, m := range plan.Messages() {
+		say(p.e.stdout, m.In(p.l))
 	}
-	p, err := reconcile.Prepare(cn.journal, o)
-	if err == nil && len(p.Ventas()) > 0 {
-		// Only sales need to know where to look, and learning it may cost
-		// the parameter window: plan again once it is known. A sale whose
-		// point of sale is known (the run's or the journal's facts) is
-		// looked for in its branch only if /puntos-venta says which it is.
-		pointOfSale := false
-		for _, v := range p.Ventas() {
-			if _, ok := reconcile.JournalFacts(v); ok {
-				pointOfSale = true
-			} else if o.Facts != nil {
-				_, ok = o.Facts(v)
-				pointOfSale = pointOfSale || ok
-			}
+}
+
+// reportReconcile prints what a reconciliation decided, what stays unknown
+// and the reads against the windows' floor, and returns its result and the
+// command's exit: 0 everything settled, 3 some entries stay unknown, 4 a
+// refused token, an interrupt or a journal failure.
+func reportReconcile(e *env, rec runner.Reconciled, err error, dryRun, store bool, l msg.Lang) (*reconcile.Result, error) {
+	res := rec.Result
+	if res == nil {
+		if err != nil {
+			return nil, &exitError{code: exitAborted, err: err}
 		}
-		scope, why, serr := reconcileScope(e, cn, ttl, pointOfSale, l)
-		if serr != nil {
-			return nil, serr
-		}
-		o.Scope, o.ScopeWhy = scope, why
-		p, err = reconcile.Prepare(cn.journal, o)
-	}
-	if err != nil {
-		return nil, &exitError{code: exitAborted, err: err}
-	}
-	if p.Empty() {
 		say(e.stdout, msg.New("rec.none").In(l))
 		return nil, nil
 	}
-	for _, m := range p.Messages() {
-		say(e.stdout, m.In(l))
-	}
-	res := reconcile.Execute(e.ctx, cn.client, cn.journal, p)
+	// The warnings of writing the decisions come after them.
+	committed := res.Warnings[rec.Warned:]
+	res.Warnings = res.Warnings[:rec.Warned]
 	printReconcile(e, res, store, l)
-	written := 0
-	if !dryRun && !res.Unauthorized {
-		printed := len(res.Warnings)
-		written, err = reconcile.Commit(cn.journal, res)
-		for _, w := range res.Warnings[printed:] {
-			say(e.stderr, w.In(l))
-		}
-		if err != nil {
-			return res, &exitError{code: exitAborted, err: err}
-		}
+	res.Warnings = append(res.Warnings, committed...)
+	for _, w := range committed {
+		say(e.stderr, w.In(l))
+	}
+	if err != nil {
+		return res, &exitError{code: exitAborted, err: err}
 	}
 	ok, failed := 0, 0
 	for _, d := range res.Decisions {
@@ -137,8 +137,8 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 	switch {
 	case dryRun:
 		say(e.stdout, msg.New("rec.dryrun").In(l))
-	case written > 0:
-		say(e.stdout, msg.New("rec.written", written).In(l))
+	case rec.Written > 0:
+		say(e.stdout, msg.New("rec.written", rec.Written).In(l))
 	}
 	if r := res.Reads; r.Exports+r.Comprobantes > 0 {
 		say(e.stdout, msg.New("rec.reads", r.Exports, r.Comprobantes, r.Refused,
@@ -168,87 +168,6 @@ func reconcileOn(e *env, cn *conn, o reconcile.Options, ttl time.Duration, dryRu
 		return res, &exitError{code: exitUnknown}
 	}
 	return res, nil
-}
-
-// reconcileScope learns where the integration's sales are: GET /config
-// from the catalog cache (fetched when older than ttl, waiting for the
-// parameter window) and /puntos-venta, the branch of each point of sale.
-// A stale /config is not used: a branch enabled since would be missed, and
-// a sale missed there declared not created. /puntos-venta is fetched the
-// same way when pointOfSale (some sale's point of sale is known), more
-// than one branch is enabled and the parameter window allows it sooner
-// than the export reads it saves (worthAsking); otherwise, or when it
-// cannot be read, the cached copy is used if there is one (a point of sale
-// it does not know is looked for in every branch). A 401 stops the
-// command.
-func reconcileScope(e *env, cn *conn, ttl time.Duration, pointOfSale bool, l msg.Lang) (*reconcile.Scope, msg.Message, error) {
-	if cn.embedded != nil {
-		cfg := cn.embedded.Server.Config()
-		return reconcile.ScopeOf(&cfg, nil), msg.Message{}, nil
-	}
-	cache := cn.catalogs(ttl)
-	snap, err := cache.Load()
-	if err == nil && (snap.Config == nil || time.Since(snap.ConfigFetched) > ttl) {
-		snap, err = pullParam(e, cn, cache, catalog.Config, ttl, l)
-	}
-	switch {
-	case errors.Is(err, apiclient.ErrUnauthorized):
-		return nil, msg.Message{}, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.unauthorized")}}
-	case err != nil:
-		return nil, msg.New("rec.noscope.because", msg.CauseOf(err)), nil
-	case snap.Config == nil:
-		return nil, msg.New("rec.noscope"), nil
-	}
-	if pointOfSale && len(snap.Config.SucursalesExportacion) > 1 &&
-		(len(snap.PuntosVenta) == 0 || time.Since(snap.PuntosVentaFetched) > ttl) && worthAsking(cn, len(snap.Config.SucursalesExportacion)) {
-		pvs, perr := pullParam(e, cn, cache, catalog.PuntosVenta, ttl, l)
-		switch {
-		case errors.Is(perr, apiclient.ErrUnauthorized):
-			return nil, msg.Message{}, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.unauthorized")}}
-		case perr == nil:
-			snap.PuntosVenta, snap.PuntosVentaFetched = pvs.PuntosVenta, pvs.PuntosVentaFetched
-		}
-	}
-	sc := reconcile.ScopeOf(snap.Config, snap.PuntosVenta)
-	if len(snap.PuntosVenta) > 0 {
-		// The map of points of sale to branches is as old as the older of
-		// the two answers it comes from.
-		sc.MappedAt = snap.PuntosVentaFetched
-		if snap.ConfigFetched.Before(sc.MappedAt) {
-			sc.MappedAt = snap.ConfigFetched
-		}
-	}
-	return sc, msg.Message{}, nil
-}
-
-// worthAsking says whether /puntos-venta is worth its read: the parameter
-// window (shared with /config, 60 s) opens no later than the export reads
-// it may save take (one export window per other enabled branch, 30 s
-// each). Right after /config was fetched it does not with two branches, and
-// every branch is read instead; a run's --reconcile, or a second
-// reconciliation, finds the window open.
-func worthAsking(cn *conn, branches int) bool {
-	next, err := cn.journal.NextAllowed(cn.client.CredentialHash(), catalog.WindowName)
-	if err != nil {
-		return false
-	}
-	return time.Until(next) <= time.Duration(branches-1)*cn.scaled(cn.env.Limit(sendrules.Exports))
-}
-
-// pullParam fetches one parameter catalog older than ttl into the cache,
-// waiting for the shared parameter window (and saying so when the wait is
-// long), and returns the cache's snapshot.
-func pullParam(e *env, cn *conn, cache *catalog.Cache, name catalog.Name, ttl time.Duration, l msg.Lang) (catalog.Snapshot, error) {
-	if next, nerr := cn.journal.NextAllowed(cn.client.CredentialHash(), catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
-		say(e.stderr, msg.New("rec.waiting", msg.Duration(time.Until(next)), catalog.WindowName).In(l))
-	}
-	snap, pulled, err := cache.Pull(e.ctx, catalog.PullOptions{Names: []catalog.Name{name}, MaxAge: ttl, Wait: true})
-	for _, p := range pulled {
-		if p.Status == catalog.Failed && err == nil {
-			err = p.Err
-		}
-	}
-	return snap, err
 }
 
 // printReconcile prints each decision, what stays unknown and why, the
@@ -298,90 +217,25 @@ func printReconcile(e *env, res *reconcile.Result, store bool, l msg.Lang) {
 	}
 }
 
-// reconcileAfterRun is run --reconcile: once a run has sent everything, it
-// waits out the key hold of its last attempts and settles the unknowns
-// (this run's and earlier runs') with what the run knows of its sales, and
-// updates this run's rows: ok with the ids found, pending when the request
-// was not created (the next run sends it). It returns the run's exit code
-// raised for those pending rows, and an exit error when reconciliation was
-// stopped (a refused token, an interrupt).
+// reconcileAfterRun is run --reconcile (runner.ReconcileAfterSend): it
+// prints what the reconciliation did and returns the run's exit code
+// raised for the rows found not created (pending: the next run sends
+// them), and an exit error when reconciliation was stopped (a refused
+// token, an interrupt).
 func reconcileAfterRun(e *env, cn *conn, files []*pipeline.File, ttl, timeout time.Duration, code int, l msg.Lang) (int, error) {
-	// Every attempt of the run has answered by now: once the key hold has
-	// passed, the API holds none of them, and all are older than the hold.
-	hold := cn.scaled(sendrules.KeyHold)
-	say(e.stderr, msg.New("rec.run.hold", msg.Duration(hold)).In(l))
-	if err := sendrules.Sleep(e.ctx, hold); err != nil {
+	rec, notCreated, err := runner.ReconcileAfterSend(e.ctx, cn.Session, cn.journal, files, runner.ReconcileOptions{
+		Options: reconcile.Options{Timeout: timeout}, CatalogTTL: ttl, Progress: reconcilePrinter{e: e, l: l}})
+	if rec.Result == nil && errors.Is(err, context.Canceled) {
 		return code, &exitError{code: exitAborted, err: &msg.Error{Msg: msg.New("rec.interrupted")}}
 	}
-	o := reconcile.Options{Timeout: timeout, Kinds: []string{reconcile.KindFacturar, reconcile.KindVenta},
-		Facts: runFacts(files)}
-	res, err := reconcileOn(e, cn, o, ttl, false, false, l)
+	_, err = reportReconcile(e, rec, err, false, false, l)
 	var ee *exitError
 	if errors.As(err, &ee) && ee.code == exitUnknown {
 		err = nil // the rows say which stay unknown
 	}
-	if res == nil || res.Unauthorized {
-		return code, err
-	}
-	verdicts := map[journal.Key]reconcile.Decision{}
-	for _, d := range res.Decisions {
-		verdicts[d.Key] = d
-	}
-	for _, f := range files {
-		for _, sh := range f.Sheets {
-			if sh.Kind != schema.Venta && sh.Kind != schema.Facturar {
-				continue
-			}
-			for _, r := range sh.Requests {
-				d, ok := verdicts[journal.Key{Tenant: cn.tenant, Kind: string(sh.Kind), Business: r.Key}]
-				if !ok || r.Status != pipeline.StatusUnknown {
-					continue
-				}
-				if d.Verdict.As == journal.OK {
-					r.Conclude(pipeline.StatusOK, msg.New("rec.row.ok", d.Why))
-					res := r.Record()
-					res.FacturaID, res.Numero, res.PVNumero = d.Verdict.FacturaID, d.Verdict.Numero, d.Verdict.PVNumero
-				} else {
-					// Not created: nothing of it is in the ERP, and the next
-					// run sends it; a cron job's exit says so.
-					r.Conclude(pipeline.StatusPending, msg.New("rec.row.failed", d.Why))
-					code = max(code, exitRowProblems)
-				}
-			}
-		}
+	if notCreated > 0 {
+		// Not created: the next run sends them; a cron job's exit says so.
+		code = max(code, exitRowProblems)
 	}
 	return code, err
-}
-
-// runFacts tells what the run knows of its sales (total, customer and
-// point of sale, from the bodies it built), for the body an entry's last
-// attempt carried only: an unknown sale of an earlier run may have been
-// edited in this run's file since, and facts of another body could hide
-// its voucher. Where it knows nothing (a sale of an earlier run not in
-// this run's files), reconcile uses what the journal kept with the entry.
-func runFacts(files []*pipeline.File) func(journal.Entry) (reconcile.SaleFacts, bool) {
-	type fact struct {
-		facts    reconcile.SaleFacts
-		bodyHash string
-	}
-	known := map[string]fact{}
-	for _, f := range files {
-		for _, sh := range f.Sheets {
-			if sh.Kind != schema.Venta {
-				continue
-			}
-			for _, r := range sh.Requests {
-				var v nxapi.Venta
-				res := r.Result()
-				if r.Key == "" || len(res.Body) == 0 || json.Unmarshal(res.Body, &v) != nil {
-					continue
-				}
-				known[r.Key] = fact{facts: reconcile.FactsOf(&v), bodyHash: res.BodyHash}
-			}
-		}
-	}
-	return func(e journal.Entry) (reconcile.SaleFacts, bool) {
-		f, ok := known[e.Key.Business]
-		return f.facts, ok && e.Key.Kind == reconcile.KindVenta && f.bodyHash == e.BodyHash
-	}
 }

@@ -12,10 +12,8 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
-	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/sandbox"
-	"github.com/nxbatch/nxbatch/validation"
 )
 
 // listEntries reads the journal at path.
@@ -190,44 +188,6 @@ func TestReconcileUsage(t *testing.T) {
 	for _, args := range tests {
 		if code, _, errOut := runCLI(t, dir, args...); code != exitUsage || errOut == "" {
 			t.Errorf("%v: exit %d (%q), want a usage error", args, code, errOut)
-		}
-	}
-}
-
-// TestRunFacts: run --reconcile narrows the search with what the run sent,
-// and only for the body the entry's last attempt carried.
-func TestRunFacts(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "v.csv")
-	data := "ordenId,usuario.email,usuario.dni,puntoVentaId,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n" +
-		"7,ana@example.com,30111222,2,105,1500,1,1500,0,0,0,1500,EFECTIVO\n"
-	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	f, err := pipeline.Load(path, pipeline.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Validate(&validation.Catalog{}, true)
-	r := f.Sheets[0].Requests[0]
-	facts := runFacts([]*pipeline.File{f})
-	key := journal.Key{Tenant: "app1.production", Kind: "venta", Business: "7"}
-	tests := []struct {
-		name string
-		e    journal.Entry
-		want bool
-	}{
-		{"the body sent", journal.Entry{Key: key, BodyHash: r.Result().BodyHash}, true},
-		{"an earlier body of the same ordenId", journal.Entry{Key: key, BodyHash: "other"}, false},
-		{"a presale with that number", journal.Entry{Key: journal.Key{Tenant: key.Tenant, Kind: "facturar", Business: "7"}, BodyHash: r.Result().BodyHash}, false},
-	}
-	for _, tt := range tests {
-		got, ok := facts(tt.e)
-		if ok != tt.want {
-			t.Errorf("%s: known %v, want %v", tt.name, ok, tt.want)
-		}
-		if ok && (got.Total == nil || got.Total.String() != "1500" || got.Email != "ana@example.com" || got.DNI != "30111222" || got.PuntoVentaID != 2) {
-			t.Errorf("%s: facts %+v", tt.name, got)
 		}
 	}
 }

@@ -2,23 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/nxbatch/nxbatch/apiclient"
-	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
-	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/sendrules"
 	"github.com/nxbatch/nxbatch/webapp"
 )
@@ -76,7 +71,7 @@ func (c *serveCmd) Run(e *env) error {
 	}
 	defer closeAPI()
 	srv, err := webapp.New(webapp.Config{Backend: be,
-		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Env: env, TimeScale: c.TimeScale, Timeout: c.Timeout,
+		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Timeout: c.Timeout,
 			MaxErrors: c.MaxErrors, MaxArticulos: c.MaxArticulos, Wait: c.Wait},
 		Limits:     webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows},
 		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password,
@@ -112,104 +107,18 @@ func (c *serveCmd) Run(e *env) error {
 	return nil
 }
 
-// backend connects the page to the API (or the embedded sandbox) the way
-// `nxbatch run` does, without opening the journal: the page opens it only
-// while it needs it.
+// backend connects the page to the API (or the embedded sandbox) through
+// the same runner.Session as `nxbatch run` (openSession), without opening
+// the journal: the page opens it only while it needs it. env is --env,
+// checked.
 func (c *serveCmd) backend(e *env, env sendrules.Env, jspec string, l msg.Lang) (webapp.Backend, func(), error) {
-	dir, err := stateDirOf(e, jspec)
+	cf := c.connFlags
+	cf.Env = string(env)
+	sess, stop, err := openSession(e, cf, c.sandboxFlags, stateFlags{Journal: jspec, Wait: c.Wait}, journal.Options{}, l)
 	if err != nil {
 		return webapp.Backend{}, nil, err
 	}
-	be := webapp.Backend{JournalPath: jspec, StateDir: dir, Sandbox: c.Sandbox}
-	baseURL, token := c.BaseURL, apiclient.Token{}
-	var embedded *sandbox.Running
-	if c.Sandbox {
-		o := sandbox.Options{Env: c.Env, TimeScale: c.TimeScale, Logger: e.log.With(slog.String("component", "sandbox"))}
-		if o.StateFile, err = sandboxStateFile(e, jspec, env); err != nil {
-			return be, nil, err
-		}
-		c.faultFlags.apply(&o)
-		srv, err := sandbox.Start(sandbox.DemoData(), o, "127.0.0.1:0")
-		if err != nil {
-			return be, nil, sandboxStartError(err)
-		}
-		embedded = srv
-		baseURL, token = srv.URL, apiclient.NewToken(sandbox.DefaultToken)
-		say(e.stderr, msg.New("run.sandbox", srv.URL).In(l))
-	} else {
-		if baseURL == "" {
-			return be, nil, usage("cli.baseurl.empty")
-		}
-		var err error
-		if token, err = apiclient.LoadToken(c.TokenFile); err != nil {
-			return be, nil, localized(err, l)
-		}
-	}
-	closeAPI := func() {
-		if embedded != nil {
-			_ = embedded.Close()
-		}
-	}
-	client, err := newClient(e, c.connFlags, baseURL, token, l)
-	if err != nil {
-		closeAPI()
-		return be, nil, err
-	}
-	be.Sender, be.BaseURL = client, client.BaseURL()
-	be.OpenJournal = func(wait time.Duration) (webapp.Journal, error) {
-		j, _, err := openStore(e, jspec, wait, journal.Options{})
-		if err != nil {
-			return nil, err
-		}
-		// While the page holds the journal, `nxbatch journal list` asks it.
-		stop, lerr := j.ServeListing()
-		if lerr != nil {
-			stop = func() {}
-		}
-		return &listedJournal{Store: j, stop: stop}, nil
-	}
-	cn := func(j webapp.Journal) *conn {
-		c := &conn{client: client, scale: c.TimeScale, env: env, lang: l, embedded: embedded, dir: dir,
-			tenantName: c.Tenant, stderr: e.stderr}
-		if lj, ok := j.(*listedJournal); ok {
-			c.journal = lj.Store
-		}
-		return c
-	}
-	be.Tenant = func(ctx context.Context, j webapp.Journal) (string, error) {
-		x := cn(j)
-		if x.journal == nil && embedded == nil {
-			return "", errors.New("serve: no journal to learn the tenant with")
-		}
-		// The tenant only: a send takes its lease itself, for as long as
-		// it holds the journal.
-		if err := x.identify(ctx, false); err != nil {
-			return "", x.resolveError(err) // rendered by the page, in its language
-		}
-		return x.tenant, nil
-	}
-	be.Catalogs = func(tenantKey string, w catalog.Windows) *catalog.Cache {
-		cc := &catalog.Cache{Dir: filepath.Join(dir, "catalogs"), Tenant: tenantKey, WindowKey: client.CredentialHash(), TTL: c.CatalogTTL,
-			Window: sendrules.Scale(env.Limit(sendrules.Params), c.TimeScale), Scale: c.TimeScale, Fetch: client, Windows: w}
-		if embedded != nil {
-			cc.Local = sandboxCatalogs{embedded.Server}
-		}
-		return cc
-	}
-	return be, closeAPI, nil
-}
-
-// listedJournal is the journal the page opened, answering listings while
-// it is open.
-type listedJournal struct {
-	journal.Store
-	stop func()
-}
-
-// Close stops answering listings, then closes the journal.
-func (j *listedJournal) Close() error {
-	j.stop()
-	return j.Store.Close()
+	return webapp.Backend{JournalPath: jspec, Session: sess}, func() { _ = stop() }, nil
 }
 
 // readPassword reads the page's password from an owner-only file, checked

@@ -14,6 +14,7 @@ import (
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/profiles"
 	"github.com/nxbatch/nxbatch/readers"
+	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/validation"
 	"github.com/nxbatch/nxbatch/writers"
@@ -129,13 +130,6 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) (*
 	if c.Offline || (c.BaseURL == "" && !c.Sandbox) {
 		return nil, nil
 	}
-	need := catalog.Need{}
-	for _, f := range files {
-		for _, sh := range f.Sheets {
-			need.Motivos = need.Motivos || sh.Kind == schema.Stock
-			need.MediosPago = need.MediosPago || sh.Kind != schema.Stock
-		}
-	}
 	cn, err := connect(e, c.connFlags, c.sandboxFlags, c.stateFlags, journal.Options{}, l)
 	if err != nil {
 		say(e.stderr, msg.New("cmd.nocatalog", err.Error()).In(l))
@@ -146,7 +140,9 @@ func (c *validateCmd) apiCatalogs(e *env, files []*pipeline.File, l msg.Lang) (*
 		say(e.stderr, msg.New("cmd.nocatalog", cn.resolveError(err).Error()).In(l))
 		return nil, cn.api()
 	}
-	cat, notes, err := cn.catalogs(c.CatalogTTL).Get(e.ctx, need)
+	// A catalog never fetched is skipped, not waited for: validation
+	// only checks what it can.
+	cat, notes, err := cn.LoadCatalogs(e.ctx, cn.journal, runner.Need(files), c.CatalogTTL, nil)
 	for _, n := range notes {
 		say(e.stderr, n.In(l))
 	}

@@ -30,7 +30,7 @@ func (f *apiFlags) admin(e *env) (*webhook.Admin, *conn, error) {
 		return nil, nil, err
 	}
 	lw, ww := webhook.Windows(f.Env)
-	return &webhook.Admin{API: cn.client, Windows: cn.journal, Tenant: cn.tenant,
+	return &webhook.Admin{API: cn.client, Windows: cn.journal, Tenant: cn.Tenant(),
 		ListWindow: cn.scaled(lw), WriteWindow: cn.scaled(ww), Scale: cn.scale,
 		Waiting: func(d time.Duration) {
 			say(e.stderr, msg.New("wh.waiting", msg.Duration(d)).In(l))

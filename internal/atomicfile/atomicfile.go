@@ -210,8 +210,44 @@ func syncDir(dir string) error {
 
 // MkdirAll makes dir and its missing parents with mode perm (PrivateDir
 // for what holds private data); folders that exist are left as they are.
+// dir itself must be a folder, not a symbolic link to one (ErrSymlink): a
+// folder of the state folder (catalogs/, profiles/) replaced by a link
+// would send every write in it wherever the link points.
 func MkdirAll(dir string, perm fs.FileMode) error {
-	return os.MkdirAll(dir, perm)
+	if err := notLink(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, perm); err != nil {
+		return err
+	}
+	return notLink(dir) // a link planted between the check and the make
+}
+
+// notLink refuses a symbolic link at path; a path that does not exist is
+// fine.
+func notLink(path string) error {
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return linkAt(path)
+	}
+	return nil
+}
+
+// linkAt is ErrSymlink naming the link, for a message that quotes its
+// cause without the path.
+func linkAt(path string) error {
+	return &msg.Error{Msg: msg.New("cause.symlink.at", path), Err: ErrSymlink}
+}
+
+// OpenFile is os.OpenFile that never follows a symbolic link at path: a
+// link there gives an error matching ErrSymlink (said in the user's
+// words), whatever flag asks (create, append, read and write).
+func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW, perm)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, linkAt(path)
+	}
+	return f, err
 }
 
 // tempRoot is the folder that holds every nxbatch process's temporary

@@ -203,3 +203,52 @@ func TestTempDirIsPrivateAndCleaned(t *testing.T) {
 		t.Error("RemoveTemp left the folder")
 	}
 }
+
+// TestStateFolderLinksAreRefused: MkdirAll refuses a folder that is a link
+// (also one whose target is missing), and OpenFile refuses a link at the
+// file for every way of opening it; the link's target is never touched.
+func TestStateFolderLinksAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	elsewhere := filepath.Join(dir, "elsewhere")
+	if err := os.Mkdir(elsewhere, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(elsewhere, "target")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := func(name, to string) string {
+		p := filepath.Join(dir, name)
+		if err := os.Symlink(to, p); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for name, to := range map[string]string{"catalogs": elsewhere, "dangling": filepath.Join(dir, "nowhere")} {
+		if err := MkdirAll(link(name, to), PrivateDir); !errors.Is(err, ErrSymlink) {
+			t.Errorf("MkdirAll of a link (%s): %v, want ErrSymlink", name, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nowhere")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the dangling link's target was made: %v", err)
+	}
+	if err := MkdirAll(filepath.Join(dir, "real", "sub"), PrivateDir); err != nil {
+		t.Errorf("MkdirAll of a new folder: %v", err)
+	}
+	file := link("journal.hwm", target)
+	for _, flag := range []int{os.O_RDWR | os.O_CREATE, os.O_WRONLY | os.O_CREATE | os.O_APPEND, os.O_WRONLY | os.O_TRUNC} {
+		f, err := OpenFile(file, flag, 0o600)
+		if err == nil {
+			f.Close()
+		}
+		if !errors.Is(err, ErrSymlink) {
+			t.Errorf("OpenFile(flag %#x) through a link: %v, want ErrSymlink", flag, err)
+		}
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Errorf("the link's target changed: %q", b)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o644 {
+		t.Errorf("the link's target's mode changed: %v", fi.Mode())
+	}
+}

@@ -1,7 +1,7 @@
 // Command mksamples writes the sample files that cannot be typed by hand:
 // the demo workbook (real numeric and date cells on three sheets), the CSV
 // as Excel in Spanish saves it (Windows-1252, ';', decimal comma, dd/mm/yyyy),
-// and the catalog answers, taken from the sandbox so they never drift from
+// and the catalog answers (the article catalog's too), taken from the sandbox so they never drift from
 // its demo data. Run it from the repository root: go run ./internal/mksamples
 package main
 
@@ -117,7 +117,8 @@ func writeCatalogs(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "catalog"), 0o755); err != nil {
 		return err
 	}
-	for _, p := range []struct{ path, file string }{{nxapi.PathMediosPago, "medios-pago.json"}, {nxapi.PathMotivos, "motivos.json"}} {
+	for _, p := range []struct{ path, file string }{{nxapi.PathMediosPago, "medios-pago.json"}, {nxapi.PathMotivos, "motivos.json"},
+		{nxapi.PathGetDataCurva, "articulos.json"}} {
 		time.Sleep(20 * time.Millisecond) // the parameter window, scaled down
 		req, _ := http.NewRequest(http.MethodGet, ts.URL+p.path, nil)
 		req.Header.Set(nxapi.TokenHeader, sandbox.DefaultToken)

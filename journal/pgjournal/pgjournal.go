@@ -101,15 +101,26 @@ type Store struct {
 
 var _ journal.Store = (*Store)(nil)
 
-// IsURL reports whether s names a PostgreSQL journal rather than a file.
+// IsURL reports whether s names a PostgreSQL journal rather than a file: a
+// postgres:// or postgresql:// URL, or a keyword/value connection string
+// (host=db dbname=nxbatch password=…), which must never become a file
+// named after its password.
 func IsURL(s string) bool {
-	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://") || isKeywords(s)
 }
 
 // Redact is s without its password (in the user part or the password
-// parameter), for every message, log line and listing: the URL itself is a
-// secret, its display is not.
+// parameter of a URL, the password keyword of a keyword/value string), for
+// every message, log line and listing: the connection string itself is a
+// secret, its display is not. The other parameters are shown as written.
 func Redact(s string) string {
+	if isKeywords(s) {
+		ps, err := parseKeywords(s)
+		if err != nil {
+			return "host=… (?)"
+		}
+		return writeKeywords(without(without(ps, "password"), "sslpassword"))
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return "postgres://…"
@@ -117,26 +128,27 @@ func Redact(s string) string {
 	if u.User != nil {
 		u.User = url.User(u.User.Username())
 	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Del("password")
-		u.RawQuery = q.Encode()
+	ps, err := splitQuery(u.RawQuery)
+	if err != nil {
+		return "postgres://…"
 	}
+	u.RawQuery = joinQuery(without(without(ps, "password"), "sslpassword"))
+	u.ForceQuery = false
 	return u.String()
 }
 
-// Open connects to the journal at rawURL (postgres://…), creates or
-// migrates its schema, and returns it. It takes no lease: Acquire does, per
-// tenant, once the tenant is known. Errors never carry the password.
+// Open connects to the journal at rawURL (a postgres:// URL or a
+// keyword/value string), creates or migrates its schema, and returns it.
+// It takes no lease: Acquire does, per tenant, once the tenant is known.
+// Errors never carry the password.
 func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	display := Redact(rawURL)
-	u, err := url.Parse(rawURL)
-	if err != nil || !IsURL(rawURL) {
+	u, q, err := asURL(rawURL)
+	if err != nil {
 		return nil, &msg.Error{Msg: msg.New("pgj.badurl", display), Err: errors.New("pgjournal: not a postgres:// URL")}
 	}
-	q := u.Query()
 	ttl := o.LeaseTTL
-	if v := q.Get("lease_ttl"); v != "" {
+	if v, ok := lookup(q, "lease_ttl"); ok {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Second {
 			return nil, &msg.Error{Msg: msg.New("pgj.badparam", "lease_ttl", v, display, msg.New("pgj.want.duration")),
@@ -149,8 +161,8 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	if ttl == 0 {
 		ttl = DefaultLeaseTTL
 	}
-	q.Del("lease_ttl") // ours, not the server's
-	if v := q.Get("pool_max_conns"); q.Has("pool_max_conns") {
+	q = without(q, "lease_ttl") // ours, not the server's
+	if v, ok := lookup(q, "pool_max_conns"); ok {
 		if n, err := strconv.Atoi(v); err != nil || n < 1 {
 			return nil, &msg.Error{Msg: msg.New("pgj.badparam", "pool_max_conns", v, display, msg.New("pgj.want.count")),
 				Err: fmt.Errorf("pgjournal: pool_max_conns %q: want a whole number of 1 or more", v)}
@@ -158,22 +170,22 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	} else {
 		// pgxpool's default (the number of CPUs) would make 8 workers queue
 		// for 2 connections on a 2-core machine.
-		q.Set("pool_max_conns", "16")
+		q = append(q, param{key: "pool_max_conns", value: "16"})
 	}
-	u.RawQuery = q.Encode()
+	// Each parameter as written (or escaped as libpq reads it back): Go's
+	// query encoding would turn a space into "+", which libpq and pgx
+	// read as a plus.
+	u.RawQuery = joinQuery(q)
 	cfg, err := pgxpool.ParseConfig(u.String())
 	if err != nil {
 		return nil, &msg.Error{Msg: msg.New("pgj.badurl", display), Err: errors.New("pgjournal: the URL cannot be parsed")}
 	}
+	secret := cfg.ConnConfig.Password
 	sync := "on"
 	if o.NoSync {
 		sync = "off" // benchmarks comparing only
 	}
 	cfg.ConnConfig.RuntimeParams["synchronous_commit"] = sync
-	secret, _ := u.User.Password()
-	if p := q.Get("password"); p != "" {
-		secret = p
-	}
 	s := &Store{display: display, secret: secret, now: o.Now, retryU: o.RetryUnknown, ttl: ttl, host: o.Host, leases: map[string]*lease{}}
 	if s.now == nil {
 		s.now = time.Now
