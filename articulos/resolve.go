@@ -160,9 +160,9 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 	if art < 0 {
 		return Match{}, &Error{Kind: ErrNoArticle, Field: FieldCodigo}
 	}
-	A := ix.arts[art]
+	A := &ix.arts[art]
 	if A.Eliminado {
-		return Match{}, &Error{Kind: ErrDeactivated, Field: firstNonEmpty(from, FieldArticuloID), Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A}
+		return Match{}, &Error{Kind: ErrDeactivated, Field: firstNonEmpty(from, FieldArticuloID), Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: *A}
 	}
 	vars := ix.vars[A.lo:A.hi]
 	if m, ok := fastVariant(A, ix.keys[A.lo:A.hi], q, barVar, ix.vars); ok {
@@ -172,11 +172,11 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 	if barVar >= 0 {
 		bv := ix.vars[barVar]
 		if talleID != 0 && talleID != bv.TalleID {
-			return Match{}, &Error{Kind: ErrMismatch, Field: FieldTalleID, Input: strconv.FormatInt(talleID, 10), Article: A,
+			return Match{}, &Error{Kind: ErrMismatch, Field: FieldTalleID, Input: strconv.FormatInt(talleID, 10), Article: *A,
 				OtherField: FieldCodigoBarras, Other: barras, OtherVariant: variantLabel(bv)}
 		}
 		if colorID != 0 && colorID != bv.ColorID {
-			return Match{}, &Error{Kind: ErrMismatch, Field: FieldColorID, Input: strconv.FormatInt(colorID, 10), Article: A,
+			return Match{}, &Error{Kind: ErrMismatch, Field: FieldColorID, Input: strconv.FormatInt(colorID, 10), Article: *A,
 				OtherField: FieldCodigoBarras, Other: barras, OtherVariant: variantLabel(bv)}
 		}
 		talleID, colorID = bv.TalleID, bv.ColorID
@@ -191,13 +191,13 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 	if (A.hasTalles && talleID == 0) || (A.hasColores && colorID == 0) {
 		talles, colores := dimensions(vars)
 		return Match{}, &Error{Kind: ErrVariantRequired, Field: firstNonEmpty(from, FieldArticuloID),
-			Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A, Talles: names(talles), Colores: names(colores)}
+			Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: *A, Talles: names(talles), Colores: names(colores)}
 	}
 	for i, k := range ix.keys[A.lo:A.hi] {
 		if k.talle == talleID && k.color == colorID {
 			if v := &vars[i]; v.Eliminado {
 				return Match{}, &Error{Kind: ErrDeactivated, Field: firstNonEmpty(from, FieldArticuloID),
-					Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: A, Variants: []string{variantLabel(*v)}}
+					Input: firstNonEmpty(fromText, strconv.FormatInt(A.ID, 10)), Article: *A, Variants: []string{variantLabel(*v)}}
 			}
 			return Match{ArticuloID: A.ID, TalleID: talleID, ColorID: colorID, Codigo: A.Codigo, Nombre: A.Nombre}, nil
 		}
@@ -212,7 +212,7 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 		field = FieldColorID
 	}
 	talles, colores := dimensions(vars)
-	e := &Error{Kind: ErrUnknownVariant, Field: field, Input: dimText(talles, talleID) + " / " + dimText(colores, colorID), Article: A}
+	e := &Error{Kind: ErrUnknownVariant, Field: field, Input: dimText(talles, talleID) + " / " + dimText(colores, colorID), Article: *A}
 	for _, v := range vars {
 		if !v.Eliminado {
 			e.Variants = append(e.Variants, variantLabel(v))
@@ -225,7 +225,7 @@ func (ix *Index) Resolve(q Query) (Match, error) {
 // variants: the variant a barcode names, or the one the row's ids name,
 // when nothing else on the row could disagree and the variant is active.
 // Anything else (names to match, an error to explain) takes the long way.
-func fastVariant(A Article, keys []variantKey, q Query, barVar int32, all []Variant) (Match, bool) {
+func fastVariant(A *Article, keys []variantKey, q Query, barVar int32, all []Variant) (Match, bool) {
 	if strings.TrimSpace(q.Talle) != "" || strings.TrimSpace(q.Color) != "" {
 		return Match{}, false
 	}
@@ -287,7 +287,7 @@ func dimensions(vars []Variant) (talles, colores []dim) {
 
 // dimension resolves the size (talle) or colour of a query: by name or
 // code text, checked against the id the row or its barcode gave.
-func (ix *Index) dimension(A Article, vars []Variant, talle bool, text string, id int64, byBarcode bool, barras string) (int64, error) {
+func (ix *Index) dimension(A *Article, vars []Variant, talle bool, text string, id int64, byBarcode bool, barras string) (int64, error) {
 	field, idField, unknown, none := FieldTalle, FieldTalleID, ErrUnknownTalle, ErrNoTalles
 	ds := ix.dims[A.tLo:A.tHi]
 	if !talle {
@@ -296,7 +296,7 @@ func (ix *Index) dimension(A Article, vars []Variant, talle bool, text string, i
 	}
 	fail := func(kind error, field, input string) error {
 		talles, colores := dimensions(vars)
-		return &Error{Kind: kind, Field: field, Input: input, Article: A, Talles: names(talles), Colores: names(colores)}
+		return &Error{Kind: kind, Field: field, Input: input, Article: *A, Talles: names(talles), Colores: names(colores)}
 	}
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -352,7 +352,7 @@ func (ix *Index) dimension(A Article, vars []Variant, talle bool, text string, i
 				}
 			}
 		}
-		return 0, &Error{Kind: ErrMismatch, Field: field, Input: text, Article: A, OtherField: other, Other: otherText, OtherVariant: barVariant}
+		return 0, &Error{Kind: ErrMismatch, Field: field, Input: text, Article: *A, OtherField: other, Other: otherText, OtherVariant: barVariant}
 	}
 	return found, nil
 }
