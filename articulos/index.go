@@ -124,13 +124,6 @@ func Build(recs []nxapi.ArticuloConCurva) *Index {
 	ix.vars = make([]Variant, len(recs))
 	ix.keys = make([]variantKey, len(recs))
 	ix.varArt = make([]int32, len(recs))
-	ix.byCode = make(map[string]int32, len(ix.arts))
-	ix.byBarcode = make(map[string]int32, len(recs))
-	for a := range ix.arts {
-		if c := ix.arts[a].Codigo; c != "" {
-			ix.byCode[c] = ix.add(ix.byCode, &ix.dups, c, int32(a))
-		}
-	}
 	folds := map[string]string{} // sizes and colours repeat across articles
 	fold := func(s string) string {
 		if plainName(s) {
@@ -159,8 +152,18 @@ func Build(recs []nxapi.ArticuloConCurva) *Index {
 		ix.arts[a].hasTalles = ix.arts[a].hasTalles || r.TalleID != 0
 		ix.arts[a].hasColores = ix.arts[a].hasColores || r.ColorID != 0
 		ix.varArt[v] = a
+	}
+	ix.compact()
+	ix.byCode = make(map[string]int32, len(ix.arts))
+	for a := range ix.arts {
+		if c := ix.arts[a].Codigo; c != "" {
+			ix.byCode[c] = ix.add(ix.byCode, &ix.dups, c, int32(a))
+		}
+	}
+	ix.byBarcode = make(map[string]int32, len(recs))
+	for v := range ix.vars {
 		if bc := ix.vars[v].CodigoBarras; bc != "" {
-			ix.byBarcode[bc] = ix.add(ix.byBarcode, &ix.dups, bc, v)
+			ix.byBarcode[bc] = ix.add(ix.byBarcode, &ix.dups, bc, int32(v))
 		}
 	}
 	for a := range ix.arts {
@@ -181,6 +184,45 @@ func Build(recs []nxapi.ArticuloConCurva) *Index {
 		A.cHi = int32(len(ix.dims))
 	}
 	return ix
+}
+
+// compact copies the catalog's texts (codes, names, sizes, colours,
+// barcodes) into one block of memory. Decoded from JSON, each was an
+// object of its own, hundreds of thousands for a shop's catalog, that the
+// collector would mark again in every cycle of a long validation; one
+// block is one object, and the decoded records can go.
+func (ix *Index) compact() {
+	total := 0
+	for i := range ix.arts {
+		total += len(ix.arts[i].Codigo) + len(ix.arts[i].Nombre)
+	}
+	for i := range ix.vars {
+		v := &ix.vars[i]
+		total += len(v.TalleNombre) + len(v.TalleCodigo) + len(v.ColorNombre) + len(v.ColorCodigo) + len(v.CodigoBarras)
+	}
+	var b strings.Builder
+	b.Grow(total)
+	each := func(visit func(*string)) {
+		for i := range ix.arts {
+			visit(&ix.arts[i].Codigo)
+			visit(&ix.arts[i].Nombre)
+		}
+		for i := range ix.vars {
+			v := &ix.vars[i]
+			visit(&v.TalleNombre)
+			visit(&v.TalleCodigo)
+			visit(&v.ColorNombre)
+			visit(&v.ColorCodigo)
+			visit(&v.CodigoBarras)
+		}
+	}
+	each(func(s *string) { b.WriteString(*s) })
+	arena, at := b.String(), 0
+	each(func(s *string) {
+		n := len(*s)
+		*s = arena[at : at+n]
+		at += n
+	})
 }
 
 // cmpForm is the form of a name that sameName compares: its fold, or the
