@@ -312,6 +312,11 @@ func (e *WaitError) Error() string {
 	return fmt.Sprintf("the API asks to wait %s before the next request: %q", e.Wait, e.Message)
 }
 
+// In says it in language l (msg.CauseText uses it).
+func (e *WaitError) In(l msg.Lang) string {
+	return msg.New("api.wait", msg.Duration(e.Wait), e.Message).In(l)
+}
+
 // APIWait is the wait the API asked for (sendrules.APIWait).
 func (e *WaitError) APIWait() time.Duration { return e.Wait }
 
@@ -330,6 +335,14 @@ func (e *APIError) Error() string {
 		return fmt.Sprintf("HTTP %d", e.Status)
 	}
 	return fmt.Sprintf("HTTP %d: %q", e.Status, e.Message)
+}
+
+// In says it in language l (msg.CauseText uses it), quoting the API.
+func (e *APIError) In(l msg.Lang) string {
+	if e.Message == "" {
+		return msg.New("api.status", e.Status).In(l)
+	}
+	return msg.New("api.status.text", e.Status, e.Message).In(l)
 }
 
 // Is lets errors.Is(err, ErrNotFound) match a 404 and

@@ -200,7 +200,7 @@ func (c *Client) answer(method, path string, x exchanged, decode func([]byte) er
 			if errors.As(err, &we) {
 				return &WireTypeError{Method: method, Path: path, Wire: we}
 			}
-			return fmt.Errorf("%s %s: decoding the answer: %w", method, path, err)
+			return &DecodeError{Method: method, Path: path, Err: err}
 		}
 		return nil
 	case x.status == http.StatusUnauthorized:
@@ -237,6 +237,26 @@ func (e *WireTypeError) Unwrap() error { return e.Wire }
 // Message says it in the user's language (msg.CauseText uses it).
 func (e *WireTypeError) Message() msg.Message {
 	return msg.New("api.wiretype", e.Method+" "+e.Path, e.Wire.Field, e.Wire.Got)
+}
+
+// DecodeError is a 2xx answer that is not the JSON the API documents (not
+// JSON at all, or of another shape): nothing may be decided from it.
+type DecodeError struct {
+	Method, Path string
+	Err          error
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("%s %s: decoding the answer: %v", e.Method, e.Path, e.Err)
+}
+
+// Unwrap returns the decoder's error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// Message says it in the user's language (msg.CauseText uses it), without
+// the decoder's own English.
+func (e *DecodeError) Message() msg.Message {
+	return msg.New("api.undecodable", e.Method+" "+e.Path)
 }
 
 // mensajes returns the body's "mensajes" list (the webhook 400's detail).

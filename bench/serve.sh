@@ -31,9 +31,13 @@ XDG_STATE_HOME="$out/state" "$out/nxbatch" serve --sandbox --addr "127.0.0.1:$po
   --max-upload 256 >"$out/serve.log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.1; done
+for _ in $(seq 50); do [ -s "$out/state/serve-url.txt" ] && break; sleep 0.1; done
 sleep 1 # the catalogs' first fetch, in the background
 base="http://127.0.0.1:$port"
+# The owner's address (with the key) is kept in an owner-only file of the
+# state folder: it lets curl in with the session cookie.
+curl -fs -o /dev/null -c "$out/cookies" "$(cat "$out/state/serve-url.txt")"
+curl() { command curl -b "$out/cookies" "$@"; }
 up=$(curl -s -o /dev/null -w "%{time_total} %{redirect_url}" -F "file=@$out/ventas.xlsx" "$base/uploads")
 read -r t_up url <<<"$up"
 t_first=$(curl -s -o "$out/first.html" -w "%{time_total}" "$url")

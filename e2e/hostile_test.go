@@ -39,6 +39,9 @@ func TestHostileInputs(t *testing.T) {
 		// wantMsg is in the Spanish message of a refused file (exit 2); ""
 		// means the file is legal and its reports are expected.
 		wantMsg string
+		// wantNamed is the file the message names, when not the input (a
+		// --map file).
+		wantNamed string
 		// wantReports are report files expected in the report folder.
 		wantReports []string
 		// wantRows is the number of rows in the (first) result report.
@@ -119,10 +122,10 @@ func TestHostileInputs(t *testing.T) {
 			wantRows:    3,
 		},
 		{
-			name: "a --map of 200,000 YAML keys",
+			name: "a --map of 16,384 YAML keys, the most a mapping may have",
 			build: func(t *testing.T, dir string) (string, []string) {
 				var m strings.Builder
-				for i := range 200_000 {
+				for i := range 16_384 - 1 {
 					fmt.Fprintf(&m, "\"Columna %d\": ordenId\n", i)
 				}
 				m.WriteString("Nro Orden: ordenId\n")
@@ -138,6 +141,31 @@ func TestHostileInputs(t *testing.T) {
 			},
 			wantReports: []string{"ventas-3.result.csv"},
 			wantRows:    3,
+		},
+		{
+			// issue 23, hole 5: it took 90 s and 1.33 GB at 35 MB.
+			name: "a --map of 200,000 YAML keys is refused",
+			build: func(t *testing.T, dir string) (string, []string) {
+				var m strings.Builder
+				for i := range 200_000 {
+					fmt.Fprintf(&m, "\"Columna %d\": ordenId\n", i)
+				}
+				mp := filepath.Join(dir, "mapa.yaml")
+				writeTestFile(t, mp, m.String())
+				return writeSales(t, dir, 3, 5000), []string{"--map", mp}
+			},
+			wantMsg:   "pesa más de 1 MB",
+			wantNamed: "mapa.yaml",
+		},
+		{
+			name: "a --map of 35 MB is refused",
+			build: func(t *testing.T, dir string) (string, []string) {
+				mp := filepath.Join(dir, "mapa.yaml")
+				writeTestFile(t, mp, strings.Repeat("Columna: ordenId\n", 35<<20/17))
+				return writeSales(t, dir, 3, 5000), []string{"--map", mp}
+			},
+			wantMsg:   "pesa más de 1 MB",
+			wantNamed: "mapa.yaml",
 		},
 		{
 			name: "two sheets with the same name are both read",
@@ -162,7 +190,11 @@ func TestHostileInputs(t *testing.T) {
 				t.Errorf("peak RSS %d MB, more than %d MB", rss>>20, hostileRSS>>20)
 			}
 			if tc.wantMsg != "" {
-				if r.code != 2 || !strings.Contains(r.stderr, tc.wantMsg) || !strings.Contains(r.stderr, filepath.Base(input)) {
+				named := filepath.Base(input)
+				if tc.wantNamed != "" {
+					named = tc.wantNamed
+				}
+				if r.code != 2 || !strings.Contains(r.stderr, tc.wantMsg) || !strings.Contains(r.stderr, named) {
 					t.Fatalf("want exit 2 naming the file and saying %q; got %s", tc.wantMsg, r)
 				}
 				return

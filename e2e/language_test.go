@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"archive/zip"
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -69,6 +71,45 @@ func TestFailuresSpeakSpanish(t *testing.T) {
 	os.MkdirAll(noCatalog, 0o700)
 	damaged := write("diario", strings.Repeat("x", 10000), 0o600)
 	password := write("clave", "secreta\n", 0o600)
+	// The audit's refused inputs (issue 23, hole 13): damaged workbooks
+	// whose reason was the library's English, a map past its limits, a
+	// damaged profile, a damaged tenants file.
+	book := func(name string, parts map[string]string) string {
+		all := map[string]string{
+			"xl/workbook.xml":            `<workbook xmlns:r="r"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+			"xl/_rels/workbook.xml.rels": `<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+			"xl/worksheets/sheet1.xml":   `<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>ordenId</t></is></c></row></sheetData></worksheet>`,
+		}
+		for k, v := range parts {
+			all[k] = v
+		}
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for k, v := range all {
+			if v == "" {
+				continue
+			}
+			fw, _ := zw.Create(k)
+			_, _ = fw.Write([]byte(v))
+		}
+		_ = zw.Close()
+		return write(name, buf.String(), 0o600)
+	}
+	sheet := func(body string) map[string]string { return map[string]string{"xl/worksheets/sheet1.xml": body} }
+	doctype := book("doctype.xlsx", sheet(`<!DOCTYPE w><worksheet><sheetData/></worksheet>`))
+	longTag := book("etiqueta.xlsx", sheet(`<worksheet><sheetData><row r="1" x="`+strings.Repeat("a", 1<<20+10)+`"/></sheetData></worksheet>`))
+	rowZero := book("fila0.xlsx", sheet(`<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>ordenId</t></is></c></row><row r="0"/></sheetData></worksheet>`))
+	noPart := book("sinparte.xlsx", map[string]string{"xl/worksheets/sheet1.xml": ""})
+	noText := book("sintexto.xlsx", sheet(`<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>3</v></c></row></sheetData></worksheet>`))
+	bigMap := write("mapa.yaml", "Nro Orden: ordenId\n", 0o600)
+	if err := os.Truncate(bigMap, 35<<20); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(filepath.Dir(w.journal()), "profiles"), 0o700)
+	write(filepath.Join("state", "profiles", "roto.json"), "{", 0o600)
+	tenantsDir := filepath.Join(dir, "j4")
+	os.MkdirAll(tenantsDir, 0o700)
+	write(filepath.Join("j4", "tenants.json"), `{"version":2,"tenants":[]}`, 0o600)
 
 	tests := []struct {
 		name string
@@ -117,6 +158,14 @@ func TestFailuresSpeakSpanish(t *testing.T) {
 		{"listen with a file as its store", nil, []string{"listen", "--addr", "127.0.0.1:0", "--store", sales}},
 		{"listen on an address of another machine", nil, []string{"listen", "--addr", "192.0.2.1:1", "--store", filepath.Join(dir, "eventos")}},
 		{"serve on an address of another machine", nil, []string{"serve", "--sandbox", "--addr", "192.0.2.1:1", "--password-file", password}},
+		{"a workbook with a DOCTYPE", nil, []string{"validate", "--offline", doctype}},
+		{"a workbook with a tag too long", nil, []string{"validate", "--offline", longTag}},
+		{"a workbook with a row numbered 0", nil, []string{"validate", "--offline", rowZero}},
+		{"a workbook whose sheet part is missing", nil, []string{"validate", "--offline", noPart}},
+		{"a workbook whose shared texts are missing", nil, []string{"validate", "--offline", noText}},
+		{"a 35 MB mapping file", nil, []string{"validate", "--offline", "--map", bigMap, sales}},
+		{"a damaged profile", nil, []string{"validate", "--offline", "--journal", w.journal(), "--map", "roto", sales}},
+		{"a damaged tenants file", nil, []string{"run", "--base-url", sb.URL, "--journal", filepath.Join(tenantsDir, "journal"), "--report-dir", w.reportDir(), sales}},
 		{"serve with a state folder that cannot be made", nil, []string{"serve", "--sandbox", "--addr", "127.0.0.1:0", "--journal", filepath.Join(sales, "diario")}},
 	}
 	for _, tc := range tests {

@@ -7,12 +7,14 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -112,7 +114,50 @@ func docShot(t *testing.T, ctx context.Context, name string) {
 // served is a `nxbatch serve --sandbox` process.
 type served struct {
 	url     string // the page
+	login   string // the owner's address, with the key the command printed
 	sandbox string // the embedded sandbox's API
+	// client is logged in as the owner (with the key of the address the
+	// command printed); it does not follow redirects.
+	client *http.Client
+	pid    int // the serve process
+	// log keeps what the process printed after it started.
+	log *lineLog
+}
+
+// lineLog is a process's output lines, safe for the goroutine that reads
+// them.
+type lineLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lineLog) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, s)
+}
+
+// waitLog waits until the process has printed a line holding each of
+// want (its output arrives through a pipe, after the answers).
+func (s served) waitLog(t *testing.T, want ...string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		missing := false
+		for _, w := range want {
+			missing = missing || !strings.Contains(s.logs(), w)
+		}
+		if !missing {
+			return
+		}
+	}
+	t.Errorf("serve's log lacks one of %q:\n%s", want, s.logs())
+}
+
+// logs is what the process printed after it started, so far.
+func (s served) logs() string {
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	return strings.Join(s.log.lines, "\n")
 }
 
 // serve starts `nxbatch serve --sandbox` for w on a free port and waits for
@@ -145,8 +190,8 @@ func (w *workspace) serve(t *testing.T, extra ...string) served {
 			}
 		}()
 	}
-	urlRe := regexp.MustCompile(`http://127\.0\.0\.1:\d+/?`)
-	var s served
+	urlRe := regexp.MustCompile(`http://127\.0\.0\.1:\d+/?(login\?key=[0-9a-f]+)?`)
+	s := served{pid: cmd.Process.Pid, log: &lineLog{}}
 	deadline := time.After(30 * time.Second)
 	for s.url == "" || s.sandbox == "" {
 		select {
@@ -155,7 +200,8 @@ func (w *workspace) serve(t *testing.T, extra ...string) served {
 			switch {
 			case u == "":
 			case strings.Contains(l, "nxbatch serve"):
-				s.url = strings.TrimSuffix(u, "/")
+				s.login = u
+				s.url = strings.TrimSuffix(u[:strings.Index(u+"/login", "/login")], "/")
 			default:
 				s.sandbox = strings.TrimSuffix(u, "/")
 			}
@@ -163,8 +209,22 @@ func (w *workspace) serve(t *testing.T, extra ...string) served {
 			t.Fatalf("serve did not start: %+v", s)
 		}
 	}
+	if !strings.Contains(s.login, "key=") {
+		t.Fatalf("serve printed no owner's address with its key: %q", s.login)
+	}
+	jar, _ := cookiejar.New(nil)
+	s.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := s.client.Get(s.login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the owner's address: %d", resp.StatusCode)
+	}
 	go func() {
 		for l := range lines {
+			s.log.add(l)
 			if strings.Contains(l, sandbox.DefaultToken) {
 				t.Errorf("serve logged the token: %s", l)
 			}
@@ -256,7 +316,7 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	srv := w.serve(t)
 	ctx := browser(t)
 
-	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible("#file", chromedp.ByID)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.login), chromedp.WaitVisible("#file", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
 	checkLabels(t, ctx, "upload page")
@@ -350,7 +410,7 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.AttributeValue(`a[href$=".result.xlsx"]`, "href", &href, nil, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.Get(srv.url + href)
+	resp, err := srv.client.Get(srv.url + href)
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("download %s: %v", href, err)
 	}
@@ -449,7 +509,7 @@ func TestServeBrowserMapsColumnsForCLI(t *testing.T) {
 	  zone.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
 	  return true;
 	})()`
-	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible("#drop", chromedp.ByID),
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.login), chromedp.WaitVisible("#drop", chromedp.ByID),
 		chromedp.Evaluate(drop, nil), chromedp.WaitVisible("#columns-form", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +576,7 @@ func TestServeAfterRunWithTheSamples(t *testing.T) {
 		t.Fatalf("run with the samples:\n%s", r)
 	}
 	srv := w.serve(t)
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := srv.client
 	send := func(name string) string {
 		t.Helper()
 		data, err := os.ReadFile(filepath.Join("..", "samples", name))

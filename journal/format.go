@@ -288,21 +288,32 @@ func openHWM(path string) (*hwmFile, error) {
 	h := &hwmFile{f: f, dirty: make(chan struct{}, 1), done: make(chan struct{})}
 	buf := make([]byte, 128)
 	n, _ := f.ReadAt(buf, 0)
-	line := strings.TrimSpace(string(buf[:n]))
-	if line != "" {
-		fields := strings.Fields(line)
-		if len(fields) != 3 || fields[0] != hwmMagic {
-			f.Close()
-			return nil, unusable(path, "jrn.badhwm", nil)
-		}
-		h.id = fields[1]
-		if h.txid, err = strconv.Atoi(fields[2]); err != nil {
-			f.Close()
-			return nil, unusable(path, "jrn.badhwm", nil)
-		}
+	var ok bool
+	if h.id, h.txid, ok = parseHWM(buf[:n]); !ok {
+		f.Close()
+		return nil, unusable(path, "jrn.badhwm", nil)
 	}
 	go h.syncer()
 	return h, nil
+}
+
+// parseHWM reads the record's line: the journal's identity and its last
+// committed transaction; an empty record (a new journal) is zero. ok is
+// false for anything nxbatch does not write.
+func parseHWM(b []byte) (id string, txid int, ok bool) {
+	line := strings.TrimSpace(string(b))
+	if line == "" {
+		return "", 0, true
+	}
+	fields := strings.Fields(line)
+	if len(fields) != 3 || fields[0] != hwmMagic {
+		return "", 0, false
+	}
+	txid, err := strconv.Atoi(fields[2])
+	if err != nil || txid < 0 {
+		return "", 0, false
+	}
+	return fields[1], txid, true
 }
 
 // hwmSyncEvery spaces the record's fsyncs: a busy journal commits hundreds

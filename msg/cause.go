@@ -84,6 +84,14 @@ func (c causeArg) In(l Lang) string { return CauseText(c.err, l) }
 // language the message is rendered in.
 func CauseOf(err error) Localizer { return causeArg{err} }
 
+// SourceOf is a journal entry's source as a message argument: rendered by
+// Source in the language the message is rendered in.
+func SourceOf(src string) Localizer { return sourceArg(src) }
+
+type sourceArg string
+
+func (s sourceArg) In(l Lang) string { return Source(string(s), l) }
+
 // Source renders a journal entry's source ("ventas.csv rows 2-5", "stock.csv
 // row 7": the file and its rows, as the journal keeps it, in English words
 // whatever the run's language) in language l.

@@ -7,6 +7,30 @@ func init() {
 			ES: "no se pudo leer el archivo de equivalencias %s (--map): revise el nombre y los permisos",
 			EN: "the mapping file %s (--map) could not be read: check its name and permissions",
 		},
+		"map.toolarge": {
+			ES: "el archivo de equivalencias %s (--map) pesa más de %d MB, el máximo: un archivo de equivalencias nombra columnas y ocupa unos pocos KB; revise que sea el archivo correcto",
+			EN: "the mapping file %s (--map) is larger than %d MB, the most allowed: a mapping file names columns and takes a few KB; check that it is the right file",
+		},
+		"map.toomany": {
+			ES: "el archivo de equivalencias %s (--map) tiene más entradas que las %d permitidas (una por columna de la planilla más ancha): revise que sea el archivo correcto",
+			EN: "the mapping file %s (--map) has more entries than the %d allowed (one per column of the widest sheet): check that it is the right file",
+		},
+		"profile.read": {
+			ES: "no se pudo leer el perfil de columnas %s",
+			EN: "the column profile %s could not be read",
+		},
+		"profile.toolarge": {
+			ES: "el perfil de columnas %s pesa más de %d MB, el máximo: no es un perfil guardado por nxbatch; bórrelo y vuelva a elegir las columnas en la página",
+			EN: "the column profile %s is larger than %d MB, the most allowed: it is not a profile nxbatch saved; delete it and choose the columns again on the page",
+		},
+		"profile.toomany": {
+			ES: "el perfil de columnas %s tiene más columnas que las %d permitidas: no es un perfil guardado por nxbatch; bórrelo y vuelva a elegir las columnas en la página",
+			EN: "the column profile %s has more columns than the %d allowed: it is not a profile nxbatch saved; delete it and choose the columns again on the page",
+		},
+		"profile.damaged": {
+			ES: "el perfil de columnas %s está dañado (no es JSON válido): bórrelo y vuelva a elegir las columnas en la página",
+			EN: "the column profile %s is damaged (not valid JSON): delete it and choose the columns again on the page",
+		},
 		"map.syntax": {
 			ES: "el archivo de equivalencias %s (--map) no es JSON ni YAML válido (%s): debe ser un objeto de pares \"su columna\": \"campoApi\"",
 			EN: "the mapping file %s (--map) is not valid JSON or YAML (%s): it must be an object of \"your column\": \"apiField\" pairs",

@@ -54,8 +54,8 @@ func init() {
 			EN: "the integration of tenant %s changed (before %s; now %s): it is still the same tenant",
 		},
 		"tenant.damaged": {
-			ES: "el archivo de tenants %s está dañado (%s): no se envió nada. Recupérelo de una copia; si lo borra, cada token nuevo se volverá a identificar con GET /config",
-			EN: "the tenants file %s is damaged (%s): nothing was sent. Restore it from a copy; if you delete it, every token will be identified again with GET /config",
+			ES: "el archivo de tenants %s está dañado (no es el JSON que nxbatch escribe): no se envió nada. Recupérelo de una copia; si lo borra, cada token nuevo se volverá a identificar con GET /config",
+			EN: "the tenants file %s is damaged (not the JSON nxbatch writes): nothing was sent. Restore it from a copy; if you delete it, every token will be identified again with GET /config",
 		},
 		"tenant.version": {
 			ES: "el archivo de tenants %s es de una versión más nueva de nxbatch (formato %d): actualice nxbatch",

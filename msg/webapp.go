@@ -5,13 +5,29 @@ package msg
 // address the user as "usted", like the rest of the catalog.
 func init() {
 	register(map[string]Text{
+		// The log of nxbatch serve, in the run's language (--lang).
+		"web.log.host":               {ES: "se rechazó un pedido dirigido a otro nombre de host", EN: "refused a request for another host name"},
+		"web.log.catalog.ready":      {ES: "catálogo %s listo", EN: "catalog %s ready"},
+		"web.log.catalog.notfetched": {ES: "no se obtuvo el catálogo %s", EN: "catalog %s not fetched"},
+		"web.log.catalogs":           {ES: "catálogos actualizados desde la página", EN: "catalogs refreshed from the page"},
+		"web.log.profile":            {ES: "perfil de columnas guardado", EN: "column profile saved"},
+		"web.log.resolved":           {ES: "resultado resuelto desde la página", EN: "outcome settled from the page"},
+		"web.log.render":             {ES: "no se pudo mostrar la página", EN: "the page could not be rendered"},
+		"web.log.upload.refused":     {ES: "archivo rechazado", EN: "upload refused"},
+		"web.log.upload":             {ES: "archivo recibido", EN: "upload received"},
+		"web.log.fixed":              {ES: "celda corregida", EN: "cell fixed"},
+		"web.log.send.started":       {ES: "envío iniciado", EN: "send started"},
+		"web.log.send.finished":      {ES: "envío terminado", EN: "send finished"},
+		"web.log.send.stopped":       {ES: "envío detenido desde la página", EN: "send stopped from the page"},
+
 		// The command.
-		"serve.listening":       {ES: "nxbatch serve: abra %s en el navegador (Ctrl-C para terminar)", EN: "nxbatch serve: open %s in your browser (Ctrl-C to stop)"},
-		"serve.password.needed": {ES: "--addr %s no es una dirección local: la página quedaría al alcance de otras máquinas. Indique --password-file ARCHIVO (legible solo por su dueño) con la contraseña que pedirá, o use 127.0.0.1", EN: "--addr %s is not a local address: the page would be reachable from other machines. Give --password-file FILE (readable by its owner only) with the password it will ask for, or use 127.0.0.1"},
-		"serve.remote":          {ES: "atención: %s atiende a otras máquinas; pide contraseña, pero viaja sin cifrar por http: póngale delante un proxy con TLS", EN: "warning: %s serves other machines; it asks for a password, but it travels unencrypted over http: put a TLS proxy in front of it"},
+		"serve.listening":       {ES: "nxbatch serve: abra %s en el navegador; la dirección lleva la clave que solo usted tiene: no la comparta (Ctrl-C para terminar)", EN: "nxbatch serve: open %s in your browser; the address carries a key only you have: do not share it (Ctrl-C to stop)"},
+		"serve.password.needed": {ES: "--addr %s no es una dirección local: la página quedaría al alcance de otras máquinas. Cree antes los usuarios que podrán ingresar (nxbatch serve user add NOMBRE) o indique --password-file ARCHIVO (legible solo por su dueño) con su contraseña, o use 127.0.0.1", EN: "--addr %s is not a local address: the page would be reachable from other machines. First create the users who may log in (nxbatch serve user add NAME) or give --password-file FILE (readable by its owner only) with your password, or use 127.0.0.1"},
+		"serve.remote":          {ES: "atención: %s atiende a otras máquinas; pide usuario y contraseña, pero viajan sin cifrar por http: póngale delante un proxy con TLS", EN: "warning: %s serves other machines; it asks for a user and password, but they travel unencrypted over http: put a TLS proxy in front of it"},
 		"serve.addr.bad":        {ES: "--addr %s: se espera HOST:PUERTO, por ejemplo 127.0.0.1:8080", EN: "--addr %s: expected HOST:PORT, e.g. 127.0.0.1:8080"},
 		"serve.password.read":   {ES: "no se pudo leer la contraseña de %s", EN: "cannot read the password from %s"},
 		"serve.password.perms":  {ES: "el archivo de contraseña %s tiene permisos %s: otros usuarios pueden leerlo. Ejecute: chmod 600 %s", EN: "the password file %s has mode %s: other users can read it. Run: chmod 600 %s"},
+		"serve.password.short":  {ES: "la contraseña de %s tiene %d caracteres: debe tener al menos %d", EN: "the password in %s has %d characters: it must have at least %d"},
 		"serve.password.empty":  {ES: "el archivo de contraseña %s está vacío: escriba en él la contraseña que pedirá la página", EN: "the password file %s is empty: write in it the password the page will ask for"},
 		"serve.stopping":        {ES: "nxbatch serve: terminando (los envíos en curso se cierran y quedan en el diario)", EN: "nxbatch serve: stopping (sends in progress are settled and journaled)"},
 		"serve.failed":          {ES: "no se pudo iniciar la página: %s", EN: "cannot start the page: %s"},
@@ -20,9 +36,16 @@ func init() {
 		"cli.map.notfound":      {ES: "--map %s: no hay un archivo con ese nombre ni un perfil guardado así en %s (los perfiles se guardan desde la pantalla de columnas de nxbatch serve)", EN: "--map %s: there is no file by that name and no profile saved so in %s (profiles are saved from nxbatch serve's column screen)"},
 
 		// Guards.
-		"web.crossorigin": {ES: "Pedido rechazado: vino de otro sitio. Use la página de nxbatch directamente.", EN: "Request refused: it came from another site. Use the nxbatch page directly."},
-		"web.host":        {ES: "Pedido rechazado: el nombre %q no es el de este servidor. Abra la página por 127.0.0.1 o localhost (o agregue el nombre con --allow-host).", EN: "Request refused: the name %q is not this server's. Open the page through 127.0.0.1 or localhost (or add the name with --allow-host)."},
-		"web.password":    {ES: "Esta página pide contraseña.", EN: "This page asks for a password."},
+		"web.crossorigin":    {ES: "Pedido rechazado: vino de otro sitio. Use la página de nxbatch directamente.", EN: "Request refused: it came from another site. Use the nxbatch page directly."},
+		"web.host":           {ES: "Pedido rechazado: el nombre %q no es el de este servidor. Abra la página por 127.0.0.1 o localhost (o agregue el nombre con --allow-host).", EN: "Request refused: the name %q is not this server's. Open the page through 127.0.0.1 or localhost (or add the name with --allow-host)."},
+		"web.busy":           {ES: "El servidor está leyendo otras planillas, todas las que su memoria permite a la vez: vuelva a intentar en un momento.", EN: "The server is reading other spreadsheets, as many as its memory allows at once: try again in a moment."},
+		"web.streams":        {ES: "Hay demasiadas páginas de progreso abiertas a la vez: esta se actualiza sola cada 2 segundos.", EN: "Too many progress pages are open at once: this one refreshes itself every 2 seconds."},
+		"web.login.title":    {ES: "Ingresar a nxbatch", EN: "Log in to nxbatch"},
+		"web.login.owner":    {ES: "Quien inició nxbatch serve entra con la dirección que el comando mostró al empezar (también guardada, legible solo por su dueño, en el archivo serve-url.txt de su carpeta de estado).", EN: "Whoever started nxbatch serve gets in with the address the command printed at start (also kept, readable by its owner only, in the file serve-url.txt of their state folder)."},
+		"web.login.user":     {ES: "Usuario", EN: "User"},
+		"web.login.password": {ES: "Contraseña", EN: "Password"},
+		"web.login.submit":   {ES: "Ingresar", EN: "Log in"},
+		"web.login.badkey":   {ES: "Esa dirección no tiene la clave de este servidor: use la que nxbatch serve mostró al empezar esta vez (cambia cada vez que se inicia).", EN: "That address does not carry this server's key: use the one nxbatch serve printed when it started this time (it changes at every start)."},
 
 		// Layout.
 		"web.skip":         {ES: "Ir al contenido", EN: "Skip to content"},

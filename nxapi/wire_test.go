@@ -266,3 +266,27 @@ func FuzzArticuloEvents(f *testing.F) {
 		_ = Decode(b, &grouped)
 	})
 }
+
+// The number, id and text decoders each vendor field goes through: never
+// a panic, a refusal or a value that writes back and reads again
+// (issue 23, hole 14).
+
+func FuzzDecimal(f *testing.F) {
+	fuzzAnswer[Decimal](f, `1751.50`, `"1751,50"`, `-0.005`, `1e3`, `"  12 "`, `null`, `99999999999999999999`, `"1.2.3"`, `true`)
+}
+
+func FuzzID(f *testing.F) {
+	fuzzAnswer[ID](f, `12`, `"12"`, `12.0`, `null`, `""`, `12.5`, `-1`, `9223372036854775808`, `"0x10"`)
+}
+
+func FuzzText(f *testing.F) {
+	fuzzAnswer[Text](f, `"Remera"`, `12`, `null`, `true`, `{"a":1}`, `["x"]`, `"\u0000"`)
+}
+
+func FuzzCode(f *testing.F) {
+	fuzzAnswer[Code](f, `1`, `"FACTURA_VENTA"`, `null`, `1.5`, `{}`, `""`)
+}
+
+func FuzzOrdenRef(f *testing.F) {
+	fuzzAnswer[OrdenRef](f, `"77003"`, `77003`, `null`, `"0004"`, `"abc"`, `7.7e4`, `[]`)
+}

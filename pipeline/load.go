@@ -140,7 +140,7 @@ func Load(path string, o LoadOptions) (*File, error) {
 	go func() { sum <- hashFile(path) }()
 
 	if o.Reader.IsHeader == nil && o.Reader.HeaderRow == 0 {
-		o.Reader.IsHeader = headerProbe(o.Kind, o.Mapping)
+		o.Reader.IsHeader = HeaderProbe(o.Kind, o.Mapping)
 	}
 	rf, err := readers.Open(path, o.Reader)
 	if err != nil {
@@ -401,18 +401,21 @@ func readAhead(sr *readers.SheetReader) (batches <-chan recordBatch, recycle fun
 	return out, recycle, stop
 }
 
-// headerProbe tells the header row from the title rows above it: the
+// HeaderProbe tells the header row from the title rows above it: the
 // first row that identifies a kind (or, with --kind, that has every
-// column the kind requires).
-func headerProbe(k schema.Kind, m schema.Mapping) func([]string) bool {
+// column the kind requires). It is Load's readers.Options.IsHeader when
+// no header row is given, and the page's, so that both see one header.
+func HeaderProbe(k schema.Kind, m schema.Mapping) func([]string) bool {
 	return func(cells []string) bool {
 		h := make([]string, len(cells))
 		for i, c := range cells {
 			h[i] = cell.Unneutralize(c)
 		}
 		if k == "" {
-			var ok bool
-			if k, ok = schema.DetectKind(h, m); !ok {
+			// The kind is this row's own: assigning to k would make the
+			// first sheet's kind every later sheet's.
+			k, ok := schema.DetectKind(h, m)
+			if !ok {
 				return false
 			}
 			// A line of text that happens to name the key column (a

@@ -599,6 +599,52 @@ func TestReportWorkbookFedBack(t *testing.T) {
 	}
 }
 
+// TestCSVTitleLineAboveHeader: a CSV whose title line has no delimiter
+// above the header loads as the kind its header names, found by the
+// header probe or named by --header-row (issue 23, hole 12).
+func TestCSVTitleLineAboveHeader(t *testing.T) {
+	content := "Ventas de noviembre - sucursal centro\n" + ventaHeader + "1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n"
+	for _, o := range []LoadOptions{{}, {Reader: readers.Options{HeaderRow: 2}}} {
+		f := load(t, "ventas.csv", content, o)
+		if len(f.Sheets) != 1 || f.Sheets[0].Kind != schema.Venta || f.Sheets[0].Info.HeaderRow != 2 {
+			t.Fatalf("header row %d: sheets %+v", o.Reader.HeaderRow, f.Sheets)
+		}
+		if got := rowsOf(f.Sheets[0]); len(got) != 1 || got[0].Row != 3 {
+			t.Errorf("header row %d: rows %+v", o.Reader.HeaderRow, got)
+		}
+	}
+}
+
+// TestHeaderProbeKindPerSheet: the kind the header probe detects on one
+// sheet is not assumed on the next: a stock sheet with a title row after
+// a venta sheet is found as stock.
+func TestHeaderProbeKindPerSheet(t *testing.T) {
+	x := excelize.NewFile()
+	defer x.Close()
+	x.SetSheetName("Sheet1", "Ventas")
+	x.SetSheetRow("Ventas", "A1", &[]any{"ordenId", "usuario.email", "productos.articuloId", "productos.precio", "productos.cantidad", "subtotal", "descuento", "recargo", "envio", "total", "medioPago.tipo"})
+	x.SetSheetRow("Ventas", "A2", &[]any{1, "a@x.com", 100, 10, 1, 10, 0, 0, 0, 10, "EFECTIVO"})
+	x.NewSheet("Stock")
+	x.SetSheetRow("Stock", "A1", &[]any{"Recuento de noviembre"})
+	x.SetSheetRow("Stock", "A2", &[]any{"depositoId", "motivoId", "tipo", "fecha", "detalle", "articulos.articuloId", "articulos.cantidad"})
+	x.SetSheetRow("Stock", "A3", &[]any{1, 1, "INGRESO_STOCK", "2026-11-20", "Recuento", 110, 25})
+	path := filepath.Join(t.TempDir(), "t.xlsx")
+	if err := x.SaveAs(path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, sh := range f.Sheets {
+		kinds = append(kinds, fmt.Sprint(sh.Info.Name, ":", sh.Kind, ":", sh.Info.HeaderRow))
+	}
+	if d := cmp.Diff([]string{"Ventas:venta:1", "Stock:stock:2"}, kinds); d != "" {
+		t.Errorf("sheets (-want +got):\n%s\nwarnings %v", d, f.Warnings)
+	}
+}
+
 // TestNoErrorsFileWhenNothingNeedsFixing: a file whose rows are all fine
 // gets no errors file, and one an earlier run of it left is removed; a
 // file with a row to fix gets one with that row only.

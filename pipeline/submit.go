@@ -266,7 +266,7 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 			if u.BodyHash == res.BodyHash {
 				r.Conclude(StatusSkipped, msg.New("sub.skipped", when(e.Last)))
 			} else {
-				r.Conclude(StatusConflict, msg.New("sub.conflict.stockrow", sentQuantity(u.Body), movementName(e), when(e.Last), u.Source))
+				r.Conclude(StatusConflict, msg.New("sub.conflict.stockrow", sentQuantity(u.Body), movementName(e), when(e.Last), msg.SourceOf(u.Source)))
 			}
 			continue
 		case journal.Unknown, journal.Sending:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -315,6 +316,14 @@ func TestStockRowsAreTheUnit(t *testing.T) {
 			text := r.Result().Outcome.In("es")
 			if r.Status != StatusConflict || !strings.Contains(text, "cantidad 1 ") || !strings.Contains(text, "movimiento 1001 de la API") {
 				t.Errorf("conflict row: %s %q, want the quantity sent and the movement", r.Status, text)
+			}
+			// The journal's source ("stock.csv row 2") in the run's
+			// language (issue 23, hole 13).
+			if !regexp.MustCompile(`\(\S+ fila \d+\)`).MatchString(text) || strings.Contains(text, " row ") {
+				t.Errorf("conflict row names its source in English: %q", text)
+			}
+			if en := r.Result().Outcome.In("en"); !strings.Contains(en, " row ") {
+				t.Errorf("conflict row in English: %q", en)
 			}
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"unicode"
 
 	"github.com/nxbatch/nxbatch/internal/atomicfile"
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
 )
 
@@ -139,16 +140,62 @@ func (s Store) Load(name string) (Profile, error) {
 	if err := CheckName(name); err != nil {
 		return Profile{}, err
 	}
-	b, err := os.ReadFile(s.path(name))
+	path := s.path(name)
+	b, err := readLimited(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return Profile{}, fmt.Errorf("profiles: %s: %w", name, ErrNotFound)
 	}
 	if err != nil {
-		return Profile{}, fmt.Errorf("profiles: read %s: %w", name, err)
+		return Profile{}, err
+	}
+	return Parse(path, b)
+}
+
+// The limits of a profile file: a profile saved by the page holds one
+// header (at most MaxColumns cells) and its columns, tens of kilobytes;
+// the limits keep a damaged or crafted file from costing minutes and
+// gigabytes.
+const (
+	// MaxBytes is the largest profile file (1 MiB).
+	MaxBytes = schema.MaxMappingBytes
+	// MaxEntries is the most header cells, and the most columns, a
+	// profile may have.
+	MaxEntries = schema.MaxMappingEntries
+)
+
+// readLimited reads the profile file at path, never more than one byte
+// past MaxBytes.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, &msg.Error{Msg: msg.New("profile.read", path), Err: err}
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxBytes {
+		return nil, &msg.Error{Msg: msg.New("profile.toolarge", path, MaxBytes>>20)}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, &msg.Error{Msg: msg.New("profile.read", path), Err: err}
+	}
+	return b, nil
+}
+
+// Parse decodes the contents b of the profile file path, within MaxBytes
+// and MaxEntries. Its errors are *msg.Error values naming the file.
+func Parse(path string, b []byte) (Profile, error) {
+	if len(b) > MaxBytes {
+		return Profile{}, &msg.Error{Msg: msg.New("profile.toolarge", path, MaxBytes>>20)}
 	}
 	var p Profile
 	if err := json.Unmarshal(b, &p); err != nil {
-		return Profile{}, fmt.Errorf("profiles: %s is damaged: %w", name, err)
+		return Profile{}, &msg.Error{Msg: msg.New("profile.damaged", path), Err: err}
+	}
+	if len(p.Headers) > MaxEntries || len(p.Columns) > MaxEntries {
+		return Profile{}, &msg.Error{Msg: msg.New("profile.toomany", path, MaxEntries)}
 	}
 	return p, nil
 }

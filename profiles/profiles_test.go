@@ -1,7 +1,9 @@
 package profiles
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,6 +59,78 @@ func TestCheckName(t *testing.T) {
 			t.Errorf("CheckName(%q) = %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}
+}
+
+// TestLoadLimits: a profile file over MaxBytes, with more than MaxEntries
+// header cells or columns, or not JSON, is refused with a sentence naming
+// it (issue 23, hole 5); the others are still listed.
+func TestLoadLimits(t *testing.T) {
+	s := Store{Dir: filepath.Join(t.TempDir(), "profiles")}
+	if err := s.Save(Profile{Name: "bueno", Kind: schema.Venta, Headers: []string{"Nro"}, Columns: map[string]string{"Nro": "ordenId"}}); err != nil {
+		t.Fatal(err)
+	}
+	wide := Profile{Name: "ancho", Columns: map[string]string{}}
+	for i := range MaxEntries + 1 {
+		wide.Columns[fmt.Sprint("c", i)] = "ordenId"
+	}
+	b, err := json.Marshal(wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"ancho": b, "roto": []byte("{\"name\":")}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(s.Dir, name+".json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big, err := os.Create(filepath.Join(s.Dir, "grande.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Truncate(35 << 20); err != nil {
+		t.Fatal(err)
+	}
+	big.Close()
+	for name, want := range map[string]string{"ancho": "16384 permitidas", "roto": "está dañado", "grande": "pesa más de 1 MB"} {
+		_, err := s.Load(name)
+		var me *msg.Error
+		if !errors.As(err, &me) {
+			t.Fatalf("%s: %v, want a sentence", name, err)
+		}
+		if es := me.In(msg.ES); !strings.Contains(es, want) || !strings.Contains(es, name+".json") {
+			t.Errorf("%s: %q", name, es)
+		}
+	}
+	all, err := s.List()
+	if err != nil || len(all) != 1 || all[0].Name != "bueno" {
+		t.Errorf("list: %+v %v", all, err)
+	}
+}
+
+// FuzzParse feeds arbitrary profile files: never a panic; a failure is a
+// *msg.Error naming the file; a profile within the limits.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"Mi sistema","kind":"venta","headers":["Nro Orden",""],"columns":{"Nro Orden":"ordenId"},"saved":"2026-01-02T03:04:05Z"}`,
+		`{"name":1}`, `{"columns":{"a":null}}`, `[]`, `null`, `{"saved":"ayer"}`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := Parse("perfil.json", b)
+		if err != nil {
+			var me *msg.Error
+			if !errors.As(err, &me) || !strings.Contains(me.In(msg.ES), "perfil.json") {
+				t.Fatalf("error %v (%T) does not name the file", err, err)
+			}
+			return
+		}
+		if len(p.Headers) > MaxEntries || len(p.Columns) > MaxEntries {
+			t.Fatalf("profile past the limits: %d headers, %d columns", len(p.Headers), len(p.Columns))
+		}
+		_ = p.Mapping()
+		_ = p.Fits(p.Headers)
+	})
 }
 
 // TestSaveNeverFollowsALink: a link planted as the profiles folder or as a

@@ -119,51 +119,94 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 		}
 	}
 	if delim == 0 {
-		delim = detectDelimiter(head)
+		delim = detectDelimiter(head, c.opts.HeaderRow-lineOffset)
 	}
 	info.Delimiter = delim
 	info.Encoding = c.enc
 
-	stream = &crlfKeeper{r: stream, delim: utf8.AppendRune(nil, delim)}
+	lines := &lineMap{}
+	stream = &crlfKeeper{r: stream, delim: utf8.AppendRune(nil, delim), lines: lines}
 	capped := &capReader{r: stream, max: int64(c.opts.MaxCellBytes), limit: int64(c.opts.MaxCellBytes) + csvBufSize}
 	r := csv.NewReader(bufio.NewReaderSize(capped, csvBufSize))
 	r.Comma = delim
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
-	return &csvRows{path: c.path, file: f, r: r, capped: capped, max: c.opts.MaxCellBytes, lineOffset: lineOffset}, nil
+	return &csvRows{path: c.path, file: f, r: r, capped: capped, max: c.opts.MaxCellBytes, lineOffset: lineOffset, lines: lines}, nil
 }
 
-// detectDelimiter picks the separator of the header line (the first line
-// with text) among ';', TAB and ',': the most frequent outside quotes. Ties
-// go in that order, and a line with none of them gets ';': Excel in Spanish
-// writes ';', and a comma is likelier than a ';' or TAB to appear inside a
-// header or a lone column (as a decimal comma).
-func detectDelimiter(text []byte) rune {
-	var semi, tab, comma int
+// detectDelimiter picks the separator of the header line among ';', TAB
+// and ',': the most frequent outside quotes. Ties go in that order, and a
+// line with none of them gets ';': Excel in Spanish writes ';', and a comma
+// is likelier than a ';' or TAB to appear inside a header or a lone column
+// (as a decimal comma).
+//
+// The header line is row headerRow of text (--header-row) when above 0.
+// Otherwise it is the first line with text, unless that line has none of
+// the three (a title such as "Ventas de noviembre - sucursal centro"):
+// then the first of the next HeaderProbeRows lines with text that has one
+// of them outside a number ("1,5" is a decimal comma, not a header) is.
+func detectDelimiter(text []byte, headerRow int) rune {
+	var semi, tab, comma, textComma int
 	inQuote, content := false, false
-	for _, b := range text {
+	row, lines := 1, 0
+	titled := false // the first line with text had none of the three
+	// decide says whether the line just ended decides the delimiter.
+	decide := func() bool {
+		if headerRow > 0 {
+			return row == headerRow
+		}
+		if !content {
+			return false
+		}
+		lines++
+		if !titled {
+			if semi+tab+comma > 0 {
+				return true
+			}
+			titled = true
+			return false
+		}
+		if semi+tab+textComma > 0 {
+			comma = textComma
+			return true
+		}
+		return false
+	}
+	for i, b := range text {
 		switch {
 		case b == '"':
 			inQuote = !inQuote
 		case inQuote:
 			content = true
 		case b == '\n':
-			if content {
+			if decide() {
 				return pickDelimiter(semi, tab, comma)
 			}
-			semi, tab, comma = 0, 0, 0
+			if headerRow <= 0 && lines > HeaderProbeRows {
+				return ';'
+			}
+			semi, tab, comma, textComma, content = 0, 0, 0, 0, false
+			row++
 		case b == ';':
 			semi++
 		case b == '\t':
 			tab++
 		case b == ',':
 			comma++
+			if i == 0 || i+1 == len(text) || !isDigit(text[i-1]) || !isDigit(text[i+1]) {
+				textComma++
+			}
 		case b != ' ' && b != '\r':
 			content = true
 		}
 	}
-	return pickDelimiter(semi, tab, comma)
+	if decide() {
+		return pickDelimiter(semi, tab, comma)
+	}
+	return ';'
 }
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
 
 func pickDelimiter(semi, tab, comma int) rune {
 	switch {
@@ -232,6 +275,47 @@ type crlfKeeper struct {
 	out   []byte // transformed, not yet returned
 	off   int
 	err   error
+	// lines, when set, makes the keeper leave out the empty lines outside
+	// quotes (encoding/csv skips them), noting where.
+	lines   *lineMap
+	midLine bool // outside quotes, the last byte passed did not end a line
+	pendCR  bool // a CR at a line's start ended the last chunk: an empty line if an LF follows
+	nl      int  // line ends of the input counted so far
+	cntPos  int  // how far into the current chunk nl has counted
+	dropped int  // empty lines left out so far
+}
+
+// lineMap maps the line numbers of the stream the parser reads, from which
+// crlfKeeper left out the empty lines, back to the file's own. The empty
+// lines are left out before the parser (which would skip them anyway) so
+// that any number of them costs neither a record's size limit nor memory.
+type lineMap struct {
+	drops []lineDrop // not yet passed by a line asked about, in order
+	done  int        // lines dropped before the last line asked about
+}
+
+// lineDrop says that n empty lines were left out after the stream's first
+// `after` lines.
+type lineDrop struct{ after, n int }
+
+func (m *lineMap) add(after int) {
+	if l := len(m.drops); l > 0 && m.drops[l-1].after == after {
+		m.drops[l-1].n++
+		return
+	}
+	m.drops = append(m.drops, lineDrop{after: after, n: 1})
+}
+
+// file returns the file's line number of the stream's line. Lines must be
+// asked about in increasing order (the parser's records come in order).
+func (m *lineMap) file(line int) int {
+	i := 0
+	for i < len(m.drops) && m.drops[i].after < line {
+		m.done += m.drops[i].n
+		i++
+	}
+	m.drops = m.drops[i:]
+	return line + m.done
 }
 
 // crlfKeeper states.
@@ -244,6 +328,11 @@ const (
 func (k *crlfKeeper) Read(p []byte) (int, error) {
 	for k.off == len(k.out) {
 		if k.err != nil {
+			if k.pendCR {
+				k.pendCR = false
+				k.out, k.off = append(k.out[:0], '\r'), 0
+				break
+			}
 			if k.cr {
 				// The file ended right after a CR inside quotes.
 				k.cr = false
@@ -258,6 +347,10 @@ func (k *crlfKeeper) Read(p []byte) (int, error) {
 		n, err := k.r.Read(k.in)
 		k.err = err
 		k.out, k.off = k.transform(k.in[:n], k.out[:0]), 0
+		if k.lines != nil {
+			k.nl += bytes.Count(k.in[k.cntPos:n], []byte{'\n'})
+			k.cntPos = 0
+		}
 		k.remember(k.in[:n])
 	}
 	n := copy(p, k.out[k.off:])
@@ -275,6 +368,16 @@ func (k *crlfKeeper) transform(in, out []byte) []byte {
 			out = append(out, '\r')
 		}
 		out = append(out, '\r')
+	}
+	if k.pendCR {
+		k.pendCR = false
+		if len(in) > 0 && in[0] == '\n' {
+			k.drop(in, 0)
+			i = 1
+		} else {
+			out = append(out, '\r')
+			k.midLine = true
+		}
 	}
 	for i < len(in) {
 		switch k.state {
@@ -319,15 +422,59 @@ func (k *crlfKeeper) transform(in, out []byte) []byte {
 		// Outside quotes: only a quote at a cell's start changes the state.
 		j := bytes.IndexByte(in[i:], '"')
 		if j < 0 {
-			return append(out, in[i:]...)
+			return k.plain(out, in, i, len(in))
 		}
-		out = append(out, in[i:i+j+1]...)
+		out = append(k.plain(out, in, i, i+j), '"')
+		k.midLine = true
 		if k.cellStart(in, i+j) {
 			k.state = csvQuoted
 		}
 		i += j + 1
 	}
 	return out
+}
+
+// plain appends in[i:j], text outside quotes, to out. With lines set it
+// leaves out the empty lines ("\n" or "\r\n" at a line's start), noting
+// where.
+func (k *crlfKeeper) plain(out, in []byte, i, j int) []byte {
+	if k.lines == nil {
+		return append(out, in[i:j]...)
+	}
+	for i < j {
+		if !k.midLine {
+			switch {
+			case in[i] == '\n':
+				k.drop(in, i)
+				i++
+				continue
+			case in[i] == '\r' && i+1 < j && in[i+1] == '\n':
+				k.drop(in, i)
+				i += 2
+				continue
+			case in[i] == '\r' && i+1 == len(in):
+				k.pendCR = true // the next chunk says whether an LF follows
+				return out
+			}
+			k.midLine = true
+		}
+		p := bytes.IndexByte(in[i:j], '\n')
+		if p < 0 {
+			return append(out, in[i:j]...)
+		}
+		out = append(out, in[i:i+p+1]...)
+		i += p + 1
+		k.midLine = false
+	}
+	return out
+}
+
+// drop notes an empty line left out at position p of the chunk in.
+func (k *crlfKeeper) drop(in []byte, p int) {
+	k.nl += bytes.Count(in[k.cntPos:p], []byte{'\n'})
+	k.cntPos = p
+	k.lines.add(k.nl - k.dropped)
+	k.dropped++
 }
 
 // indexQuoteOrCR returns the index of the first '"' or '\r' in b, or -1.
@@ -426,7 +573,11 @@ type csvRows struct {
 	// so far: a spreadsheet shows such a cell within one row, so they do not
 	// count as rows.
 	folded int
-	rec    rawRow
+	// lines maps the parser's line numbers, without the empty lines, to
+	// the file's.
+	lines   *lineMap
+	records int // records read so far
+	rec     rawRow
 }
 
 func (c *csvRows) next(limit int) (*rawRow, error) {
@@ -434,7 +585,9 @@ func (c *csvRows) next(limit int) (*rawRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	if row > limits.rows {
+	// Records, not row numbers, are counted: empty lines are nothing,
+	// however many there are.
+	if c.records++; c.records > limits.rows {
 		return nil, &Error{Pos: c.pos(0), Msg: msg.New("rd.csvrows", count(limits.rows)), Err: ErrTooLarge}
 	}
 	c.rec = rawRow{num: row, cells: cells, over: overflow{quoted: c.rec.over.quoted[:0]}}
@@ -466,7 +619,15 @@ func (c *csvRows) record() (int, []string, error) {
 
 // row turns the parser's line number of a record's start into the
 // spreadsheet's row number.
-func (c *csvRows) row(line int) int { return line + c.lineOffset - c.folded }
+func (c *csvRows) row(line int) int { return c.fileLine(line) - c.folded }
+
+// fileLine turns a line number of the parser into the file's.
+func (c *csvRows) fileLine(line int) int {
+	if c.lines != nil {
+		line = c.lines.file(line)
+	}
+	return line + c.lineOffset
+}
 
 func (c *csvRows) columnName(names []string) { c.header = names }
 
@@ -491,7 +652,8 @@ func (c *csvRows) readError(rec []string, err error) error {
 		if i := len(rec); i < len(c.header) && c.header[i] != "" {
 			col = c.header[i]
 		}
-		return &Error{Pos: c.pos(c.row(pe.StartLine)), Column: col, Msg: msg.New(key, pe.Line+c.lineOffset), Err: err}
+		row := c.row(pe.StartLine)
+		return &Error{Pos: c.pos(row), Column: col, Msg: msg.New(key, c.fileLine(pe.Line)), Err: err}
 	case errors.Is(err, errRecordTooLarge):
 		row := 0
 		if len(rec) > 0 {

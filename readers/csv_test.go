@@ -524,7 +524,7 @@ func TestDetectDelimiterSkipsLeadingBlankLines(t *testing.T) {
 		{"", ';'},
 	}
 	for _, tc := range tests {
-		if got := detectDelimiter([]byte(tc.text)); got != tc.want {
+		if got := detectDelimiter([]byte(tc.text), 0); got != tc.want {
 			t.Errorf("detectDelimiter(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
@@ -652,5 +652,89 @@ func TestCRLFKeeperChunkBoundaries(t *testing.T) {
 				t.Errorf("%q (one byte at a time: %v) = %q, want %q", tc.in, oneByte, got, tc.want)
 			}
 		}
+	}
+}
+
+// TestCSVBlankLinesAnyNumber: empty lines are nothing, however many follow
+// each other (issue 23, hole 8): over 1 MiB of them between two records, or
+// before the header, is read past, never refused as a record over the size
+// limit, and every record keeps its own row number.
+func TestCSVBlankLinesAnyNumber(t *testing.T) {
+	const many = 1<<20 + 4096
+	for _, tc := range []struct {
+		name, eol string
+	}{{"LF", "\n"}, {"CRLF", "\r\n"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			blank := strings.Repeat(tc.eol, many/len(tc.eol))
+			n := many / len(tc.eol)
+			content := blank + "a;b" + tc.eol + "1;2" + tc.eol + blank + "3;\"x" + tc.eol + tc.eol + "y\"" + tc.eol + blank + "4;5"
+			path := writeFile(t, "blank.csv", []byte(content))
+			info, rows, err := readAll(t, path, "", Options{})
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if info.HeaderRow != n+1 {
+				t.Errorf("header row %d, want %d", info.HeaderRow, n+1)
+			}
+			want := []row{
+				{Row: n + 2, Cells: []string{"1", "2"}},
+				{Row: 2*n + 3, Cells: []string{"3", "x" + tc.eol + tc.eol + "y"}},
+				{Row: 3*n + 4, Cells: []string{"4", "5"}},
+			}
+			if diff := cmp.Diff(want, rows); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCSVBlankLinesKeepErrorLines: a bad quote after empty lines names the
+// file's own line.
+func TestCSVBlankLinesKeepErrorLines(t *testing.T) {
+	path := writeFile(t, "q.csv", []byte("a;b\n\n\n\n1;x\"y\n"))
+	_, _, err := readAll(t, path, "", Options{})
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("want *Error, got %v", err)
+	}
+	if e.Pos.Row != 5 || !strings.Contains(e.Msg.In(msg.ES), "5") {
+		t.Errorf("error at row %d: %s", e.Pos.Row, e.Msg.In(msg.ES))
+	}
+}
+
+// TestCSVTitleLineAboveHeader: a title line without the file's delimiter
+// above the header does not decide the delimiter (issue 23, hole 12), and
+// --header-row names the line that does, as it names the header row of a
+// workbook.
+func TestCSVTitleLineAboveHeader(t *testing.T) {
+	tests := []struct {
+		name      string
+		content   string
+		headerRow int
+		wantDelim rune
+		wantHead  []string
+		wantRow   int
+	}{
+		{"title without delimiter", "Ventas de noviembre - sucursal centro\nordenId,fecha\n1,2025-11-03\n", 0, ',', []string{"Ventas de noviembre - sucursal centro"}, 1},
+		{"title then blank line", "Ventas de noviembre\n\n\nordenId\tfecha\n1\t2025-11-03\n", 0, '\t', []string{"Ventas de noviembre"}, 1},
+		{"header-row given", "Ventas de noviembre - sucursal centro\nordenId,fecha\n1,2025-11-03\n", 2, ',', []string{"ordenId", "fecha"}, 2},
+		{"header-row past a title with a comma", "Ventas, noviembre\nordenId;fecha\n1;2025-11-03\n", 2, ';', []string{"ordenId", "fecha"}, 2},
+		{"header-row after sep line", "sep=;\nTitulo, con coma\nordenId;fecha\n1;x\n", 3, ';', []string{"ordenId", "fecha"}, 3},
+		{"decimal commas below a lone column", "monto\n1,5\n2,5\n", 0, ';', []string{"monto"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, "t.csv", []byte(tc.content))
+			info, _, err := readAll(t, path, "", Options{HeaderRow: tc.headerRow})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Delimiter != tc.wantDelim || info.HeaderRow != tc.wantRow {
+				t.Errorf("delimiter %q header row %d, want %q %d", info.Delimiter, info.HeaderRow, tc.wantDelim, tc.wantRow)
+			}
+			if diff := cmp.Diff(tc.wantHead, info.Header); diff != "" {
+				t.Errorf("header (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -241,42 +241,59 @@ func checkXLSX(t *testing.T, path string, bk book) {
 // FuzzCRLFKeeper parses arbitrary CSV with and without the CR keeper in
 // front of encoding/csv: the records must be the same, field for field,
 // but for a CR LF the keeper kept where the parser alone gave LF, and both
-// parses must fail (or not) at the same record.
+// parses must fail (or not) at the same record. With empty lines left out
+// (a lineMap), each record must still start on the same line of the file.
 func FuzzCRLFKeeper(f *testing.F) {
 	for _, s := range []string{
 		"a;\"x\r\ny\"\r\n1;2\r\n", "\"\"\"\r\n\"", "a;b\r\n\"\r", "x;\"a\"\"\r\nb\";c", "a;x\"y\r\n\"q\r\n\"", "\r\n\"\r\n\"\r\n",
+		"\n\n\r\na;b\n\n\n1;\"\n\n\"\r\n\r\n\r", "\r\r\n\n\r",
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		parse := func(r io.Reader) ([][]string, error) {
+		parse := func(r io.Reader, lines *lineMap) ([][]string, []int, error) {
 			cr := csv.NewReader(r)
 			cr.Comma = ';'
 			cr.FieldsPerRecord = -1
 			var out [][]string
+			var starts []int
 			for {
 				rec, err := cr.Read()
 				if err == io.EOF {
-					return out, nil
+					return out, starts, nil
 				}
 				if err != nil {
-					return out, err
+					return out, starts, err
 				}
 				out = append(out, rec)
+				line, _ := cr.FieldPos(0)
+				if lines != nil {
+					line = lines.file(line)
+				}
+				starts = append(starts, line)
 			}
 		}
-		plain, errPlain := parse(bytes.NewReader(data))
-		kept, errKept := parse(&crlfKeeper{r: iotest.HalfReader(bytes.NewReader(data)), delim: []byte(";")})
-		if (errPlain == nil) != (errKept == nil) || len(plain) != len(kept) {
-			t.Fatalf("plain %d records (%v), kept %d (%v)", len(plain), errPlain, len(kept), errKept)
-		}
-		for i := range plain {
-			if len(plain[i]) != len(kept[i]) {
-				t.Fatalf("record %d: %q vs %q", i, plain[i], kept[i])
+		plain, plainStarts, errPlain := parse(bytes.NewReader(data), nil)
+		for _, withLines := range []bool{false, true} {
+			var lines *lineMap
+			if withLines {
+				lines = &lineMap{}
 			}
-			for j := range plain[i] {
-				if strings.ReplaceAll(kept[i][j], "\r\n", "\n") != plain[i][j] {
-					t.Fatalf("record %d field %d: kept %q, plain %q", i, j, kept[i][j], plain[i][j])
+			kept, keptStarts, errKept := parse(&crlfKeeper{r: iotest.HalfReader(bytes.NewReader(data)), delim: []byte(";"), lines: lines}, lines)
+			if (errPlain == nil) != (errKept == nil) || len(plain) != len(kept) {
+				t.Fatalf("lines %v: plain %d records (%v), kept %d (%v)", withLines, len(plain), errPlain, len(kept), errKept)
+			}
+			for i := range plain {
+				if len(plain[i]) != len(kept[i]) {
+					t.Fatalf("lines %v: record %d: %q vs %q", withLines, i, plain[i], kept[i])
+				}
+				if plainStarts[i] != keptStarts[i] {
+					t.Fatalf("lines %v: record %d starts on line %d, kept on %d", withLines, i, plainStarts[i], keptStarts[i])
+				}
+				for j := range plain[i] {
+					if strings.ReplaceAll(kept[i][j], "\r\n", "\n") != plain[i][j] {
+						t.Fatalf("lines %v: record %d field %d: kept %q, plain %q", withLines, i, j, kept[i][j], plain[i][j])
+					}
 				}
 			}
 		}

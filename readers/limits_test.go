@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io/fs"
 	"runtime"
 	"strings"
 	"testing"
@@ -289,5 +290,16 @@ func TestDateFormats(t *testing.T) {
 		if got := builtinDateFormat(id); got != want {
 			t.Errorf("builtinDateFormat(%d) = %v", id, got)
 		}
+	}
+}
+
+// TestIOCauseInTheRunsLanguage: a read that the system refuses is said in
+// the sentence's language, the path left to the position (issue 23,
+// hole 13).
+func TestIOCauseInTheRunsLanguage(t *testing.T) {
+	err := ioError("ventas.csv", &fs.PathError{Op: "read", Path: "/x/ventas.csv", Err: fs.ErrPermission})
+	es := err.Msg.In(msg.ES)
+	if strings.Contains(es, "permission denied") || strings.Contains(es, "/x/ventas.csv") || !strings.Contains(es, "permiso") {
+		t.Errorf("rd.io in Spanish: %q", es)
 	}
 }

@@ -597,11 +597,13 @@ func ioError(path string, err error) *Error {
 }
 
 // causeText is the system's reason without the path, which the position
-// already shows.
-func causeText(err error) string {
+// already shows, as a message argument in the sentence's language: a known
+// failure in the user's words ("no existe", "no hay espacio"), anything
+// else quoted as the technical detail it is.
+func causeText(err error) msg.Localizer {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err.Error()
+		err = pe.Err
 	}
-	return err.Error()
+	return msg.CauseOf(err)
 }

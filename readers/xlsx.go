@@ -113,7 +113,7 @@ func (wb *workbook) open() error {
 		book = r.target
 	}
 	if wb.parts[strings.ToLower(book)] == nil {
-		return notXLSX(path, fmt.Errorf("no workbook part %s", book))
+		return notXLSX(path, newDamage("rd.why.nobook", "no workbook part %s", book))
 	}
 	rels, err := wb.rels(path2rels(book), path2dir(book))
 	if err != nil {
@@ -124,7 +124,7 @@ func (wb *workbook) open() error {
 	}
 	if len(wb.sheets) == 0 {
 		// Excel cannot save a workbook without a sheet.
-		return notXLSX(path, errors.New("the workbook lists no sheet"))
+		return notXLSX(path, newDamage("rd.why.nosheets", "the workbook lists no sheet"))
 	}
 	if r, ok := rels.byType(relStyles); ok {
 		if err := wb.readPart(r.target, func(rd io.Reader, _ *zip.File) error {
@@ -311,7 +311,7 @@ func (wb *workbook) readPart(part string, read func(io.Reader, *zip.File) error)
 }
 
 func (wb *workbook) partDamaged(part string, err error) *Error {
-	return fileError(wb.path, "", errors.Join(ErrNotXLSX, err), msg.New("rd.xlsxpart", part, err.Error()))
+	return fileError(wb.path, "", errors.Join(ErrNotXLSX, err), msg.New("rd.xlsxpart", part, why(err)))
 }
 
 func notXLSX(path string, err error) *Error {
@@ -398,9 +398,12 @@ func (wb *workbook) sheetRows(i int, info *SheetInfo, maxCell int) (rowSource, e
 	x := &xlsxRows{wb: wb, path: wb.path, sheet: s.unique, maxCell: maxCell}
 	e := wb.parts[strings.ToLower(s.part)]
 	if e == nil {
-		// A sheet the workbook lists without content: nothing to read.
-		x.done = true
-		return x, nil
+		// A sheet the workbook lists without its part: damaged, not a
+		// sheet without rows (Excel always writes the part, even empty).
+		if s.part == "" {
+			return nil, x.damaged(0, newDamage("rd.why.norel", "no relationship to the sheet's part"))
+		}
+		return nil, x.damaged(0, newDamage("rd.why.nopart", "no part %s", s.part))
 	}
 	rc, err := e.Open()
 	if err != nil {
@@ -530,7 +533,7 @@ func (x *xlsxRows) readRow(limit int) (*rawRow, error) {
 	if raw, ok := sc.attr("r"); ok {
 		n, ok := parseDigits(raw)
 		if !ok || n < 1 {
-			return nil, x.damaged(num, fmt.Errorf("row number %q", raw))
+			return nil, x.damaged(num, newDamage("rd.why.rownumber", "row number %q", string(raw)))
 		}
 		if n > limits.rows {
 			return nil, x.limitError(0, msg.New("rd.xlsxrownumber", count(n), count(limits.rows)))
@@ -575,14 +578,14 @@ func (x *xlsxRows) readRow(limit int) (*rawRow, error) {
 			if ref, ok := sc.attr("r"); ok {
 				c, ok := parseColumn(ref)
 				if !ok {
-					return nil, x.damaged(num, fmt.Errorf("cell reference %q", ref))
+					return nil, x.damaged(num, newDamage("rd.why.cellref", "cell reference %q", string(ref)))
 				}
 				col = c
 			} else {
 				col++
 			}
 			if col >= limits.columns {
-				return nil, x.damaged(num, fmt.Errorf("a cell past column %s", columnLetter(limits.columns-1)))
+				return nil, x.damaged(num, newDamage("rd.why.pastcolumn", "a cell past column %s", columnLetter(limits.columns-1)))
 			}
 			if err := x.readCell(col, limit, &rowText); err != nil {
 				return nil, err
@@ -653,7 +656,7 @@ func (x *xlsxRows) readCell(col, limit int, rowText *int) error {
 		}
 		i, ok := parseDigits(bytes.TrimSpace(x.rowBuf[vStart:vEnd]))
 		if !ok || i >= x.wb.sst.len() {
-			return x.damaged(r.num, fmt.Errorf("shared string %q does not exist", x.rowBuf[vStart:vEnd]))
+			return x.damaged(r.num, newDamage("rd.why.nosharedstring", "shared string %q does not exist", string(x.rowBuf[vStart:vEnd])))
 		}
 		x.rowBuf = x.rowBuf[:start]
 		p.shared, p.inBuf = x.wb.sst.at(i), false
@@ -835,7 +838,7 @@ func (x *xlsxRows) place() {
 }
 
 func (x *xlsxRows) damaged(row int, err error) *Error {
-	return &Error{Pos: Position{File: x.path, Sheet: x.sheet, Row: row}, Msg: msg.New("rd.sheetdamaged", err.Error()), Err: errors.Join(ErrNotXLSX, err)}
+	return &Error{Pos: Position{File: x.path, Sheet: x.sheet, Row: row}, Msg: msg.New("rd.sheetdamaged", why(err)), Err: errors.Join(ErrNotXLSX, err)}
 }
 
 func (x *xlsxRows) limitError(row int, m msg.Message) *Error {

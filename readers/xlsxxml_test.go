@@ -327,12 +327,14 @@ func TestXLSXWorkbookStructure(t *testing.T) {
 			t.Errorf("rows %v err %v", rows, err)
 		}
 	})
-	t.Run("a sheet without content is empty", func(t *testing.T) {
+	t.Run("a sheet whose part is missing is damaged, not empty", func(t *testing.T) {
+		// issue 23, hole 13: it was "no hay ninguna fila con datos".
 		bk := oneSheet("")
 		bk.extra = map[string]string{"xl/_rels/workbook.xml.rels": `<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/missing.xml"/></Relationships>`}
 		_, _, err := readTyped(t, bk.write(t, "e.xlsx"), "S", Options{})
-		if !errors.Is(err, ErrNoHeader) {
-			t.Errorf("error %v, want ErrNoHeader", err)
+		var re *Error
+		if !errors.As(err, &re) || !errors.Is(err, ErrNotXLSX) || !strings.Contains(re.In(msg.ES), "falta su parte interna xl/worksheets/missing.xml") {
+			t.Errorf("error %v, want the missing part named", err)
 		}
 	})
 	t.Run("a workbook without sheets", func(t *testing.T) {

@@ -258,7 +258,7 @@ func readFailed(id int64, err error) msg.Message {
 	if errors.As(err, &we) {
 		return msg.New("rec.wire", id, we.Field, we.Got)
 	}
-	return msg.New("rec.readfailed", err.Error())
+	return msg.New("rec.readfailed", msg.CauseOf(err))
 }
 
 // retryAfter is when reading again may help: at once after a failed read,

@@ -159,3 +159,30 @@ func TestVentaVendorWire(t *testing.T) {
 		})
 	}
 }
+
+// TestReadFailedInTheRunsLanguage: an answer that is not the JSON the API
+// documents leaves the presale unknown with a Spanish reason, never the
+// decoder's English ("decoding the answer: json: cannot unmarshal…",
+// issue 23, hole 13).
+func TestReadFailedInTheRunsLanguage(t *testing.T) {
+	for _, body := range []string{`<html>proxy</html>`, `[1,2]`, `{"facturaId":1001,"comprobanteTipo":2`} {
+		synctest.Test(t, func(t *testing.T) {
+			w := newWireWorld(t, map[string]string{"1001": body})
+			w.invoice(1001, false)
+			time.Sleep(time.Minute) // past the key hold
+			_, res := w.reconcile(t.Context(), Options{Kinds: []string{KindFacturar}}, true)
+			why, _, ok := undecidedWhy(res, "1001")
+			if !ok {
+				t.Fatalf("%s: undecided %+v, want 1001 left unknown", body, res.Undecided)
+			}
+			for _, english := range []string{"decoding", "json:", "cannot", "invalid character", "unexpected"} {
+				if strings.Contains(why, english) {
+					t.Errorf("%s: reason %q has English %q", body, why, english)
+				}
+			}
+			if !strings.Contains(why, "respuesta no se pu") {
+				t.Errorf("%s: reason %q does not say the answer could not be read", body, why)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,6 +61,17 @@ func isASCII(s string) bool {
 // Keys are stored normalized.
 type Mapping map[string]string
 
+// The limits of a mapping file (--map). A mapping names a sheet's columns:
+// a few kilobytes; the limits only keep a wrong or crafted file from
+// costing minutes and gigabytes (a 35 MB YAML map took 90 s and 1.3 GB).
+const (
+	// MaxMappingBytes is the largest mapping file (1 MiB).
+	MaxMappingBytes = 1 << 20
+	// MaxMappingEntries is the most entries a mapping may have: as many as
+	// the columns of the widest sheet (16,384).
+	MaxMappingEntries = 1 << 14
+)
+
 // LoadMapping reads a JSON or YAML object {"Nro Orden": "ordenId", ...}.
 // Its errors are *msg.Error values naming the file and what to fix.
 //
@@ -70,16 +82,50 @@ type Mapping map[string]string
 // instead. Two keys that normalize alike ("Nro Orden", "nro_orden") must
 // name the same column: which one won would otherwise depend on map order.
 func LoadMapping(path string) (Mapping, error) {
-	b, err := os.ReadFile(path)
+	b, err := readMapping(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMapping(path, b)
+}
+
+// readMapping reads a mapping file of at most MaxMappingBytes, never more
+// than one byte past it whatever the file is (a device, a pipe).
+func readMapping(path string) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, &msg.Error{Msg: msg.New("map.read", path), Err: err}
 	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > MaxMappingBytes {
+		return nil, &msg.Error{Msg: msg.New("map.toolarge", path, MaxMappingBytes>>20)}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxMappingBytes+1))
+	if err != nil {
+		return nil, &msg.Error{Msg: msg.New("map.read", path), Err: err}
+	}
+	if len(b) > MaxMappingBytes {
+		return nil, &msg.Error{Msg: msg.New("map.toolarge", path, MaxMappingBytes>>20)}
+	}
+	return b, nil
+}
+
+// ParseMapping reads the contents b of the mapping file path (JSON when
+// path ends in .json, else YAML), as LoadMapping does.
+func ParseMapping(path string, b []byte) (Mapping, error) {
+	if len(b) > MaxMappingBytes {
+		return nil, &msg.Error{Msg: msg.New("map.toolarge", path, MaxMappingBytes>>20)}
+	}
 	var pairs []mapPair
+	var err error
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json":
 		raw := map[string]string{}
 		if err := json.Unmarshal(b, &raw); err != nil {
 			return nil, &msg.Error{Msg: msg.New("map.syntax", path, err.Error()), Err: err}
+		}
+		if len(raw) > MaxMappingEntries {
+			return nil, &msg.Error{Msg: msg.New("map.toomany", path, MaxMappingEntries)}
 		}
 		pairs = make([]mapPair, 0, len(raw))
 		for k, v := range raw {
@@ -152,6 +198,9 @@ func yamlPairs(path string, b []byte) ([]mapPair, error) {
 			}
 			if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode {
 				return &msg.Error{Msg: msg.New("map.notobject", path, k.Line)}
+			}
+			if len(pairs) == MaxMappingEntries {
+				return &msg.Error{Msg: msg.New("map.toomany", path, MaxMappingEntries)}
 			}
 			if line, dup := seen[k.Value]; dup {
 				return &msg.Error{Msg: msg.New("map.duplicate", path, k.Value, line, k.Line)}

@@ -124,16 +124,16 @@ func allocsGrowLinearly(t *testing.T, what string, n int, fn func(n int) func())
 	}
 }
 
-// TestLoadMappingIsLinear loads a 50,000-key mapping in each format: every
+// TestLoadMappingIsLinear loads a mapping of MaxMappingEntries keys in each format: every
 // key is there, mapped to its column. When yaml.v3 filled a map, its
 // repeated-key check compared every pair of keys (175 s for 200,000 keys,
-// some 11 s for these 50,000); walked as a node tree, the work per key is
+// over a second for these 16,384); walked as a node tree, the work per key is
 // constant. The test counts that work as allocations, which grow linearly
 // with the keys (12 a YAML key, 6 a JSON key); the pairwise comparison
 // allocated nothing, so its time is BenchmarkLoadMapping's to show (ns/key
 // flat from 25,000 to 100,000 keys).
 func TestLoadMappingIsLinear(t *testing.T) {
-	const keys = 50_000
+	const keys = MaxMappingEntries
 	for _, ext := range []string{"json", "yaml"} {
 		m, err := LoadMapping(mappingFile(t, ext, keys))
 		if err != nil || len(m) != keys {
@@ -144,7 +144,7 @@ func TestLoadMappingIsLinear(t *testing.T) {
 				t.Fatalf("%s: columna %d maps to %q, want ordenId", ext, i, got)
 			}
 		}
-		allocsGrowLinearly(t, ext, 10_000, func(n int) func() {
+		allocsGrowLinearly(t, ext, keys/2, func(n int) func() {
 			path := mappingFile(t, ext, n)
 			return func() {
 				if m, err := LoadMapping(path); err != nil || len(m) != n {
@@ -175,6 +175,115 @@ func TestHeaderMatchingIsLinear(t *testing.T) {
 		return func() {
 			DetectKind(header, m)
 			Match(Venta, header, m)
+		}
+	})
+}
+
+// TestLoadMappingLimits: a mapping file over MaxMappingBytes is refused
+// before it is read (a 35 MB YAML map took 90 s and 1.3 GB, issue 23,
+// hole 5), and one with more than MaxMappingEntries entries is refused,
+// each with a sentence naming the file and the limit.
+func TestLoadMappingLimits(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "grande.yaml")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 35 MB of entries, written as a sparse tail after a real start: only
+	// its size may be looked at.
+	if _, err := f.WriteString("Nro Orden: ordenId\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(35 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var many strings.Builder
+	for i := range MaxMappingEntries + 1 {
+		fmt.Fprintf(&many, "c%d: ordenId\n", i)
+	}
+	manyYAML := filepath.Join(dir, "muchas.yaml")
+	manyJSON := filepath.Join(dir, "muchas.json")
+	var js strings.Builder
+	js.WriteString("{")
+	for i := range MaxMappingEntries + 1 {
+		if i > 0 {
+			js.WriteString(",")
+		}
+		fmt.Fprintf(&js, "%q:\"ordenId\"", fmt.Sprint("c", i))
+	}
+	js.WriteString("}")
+	for p, b := range map[string]string{manyYAML: many.String(), manyJSON: js.String()} {
+		if err := os.WriteFile(p, []byte(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		path, key, es string
+	}{
+		{big, "map.toolarge", "pesa más de 1 MB"},
+		{manyYAML, "map.toomany", "16384 permitidas"},
+		{manyJSON, "map.toomany", "16384 permitidas"},
+	}
+	for _, tc := range tests {
+		_, err := LoadMapping(tc.path)
+		var me *msg.Error
+		if !errors.As(err, &me) || me.Msg.Key != tc.key {
+			t.Fatalf("%s: %v, want %s", tc.path, err, tc.key)
+		}
+		if es := me.In(msg.ES); !strings.Contains(es, tc.es) || !strings.Contains(es, tc.path) {
+			t.Errorf("%s: %q", tc.path, es)
+		}
+	}
+	// Contents past the limit, as read from a pipe whose size is not known
+	// beforehand, are refused too.
+	if _, err := ParseMapping("x.yaml", make([]byte, MaxMappingBytes+1)); err == nil {
+		t.Error("ParseMapping took more than MaxMappingBytes")
+	}
+}
+
+// FuzzParseMapping feeds arbitrary --map contents, as JSON and as YAML:
+// never a panic; a failure is a *msg.Error that names the file; a mapping
+// maps normalized keys to column paths of the contract.
+func FuzzParseMapping(f *testing.F) {
+	for _, s := range []string{
+		`{"Nro Orden": "ordenId", "Total": "total"}`,
+		"Nro Orden: ordenId\nnro_orden: ordenId\n",
+		"base: &b {a: ordenId}\nx:\n  <<: *b\n",
+		"a: &x ordenId\nb: *x\n",
+		"- a\n- b\n",
+		"{a: [1, 2]}",
+		"a: ordenId\na: total\n",
+		"a: ~\n",
+		`{"a": 1}`,
+		"",
+	} {
+		f.Add([]byte(s))
+	}
+	paths := canonicalPaths()
+	valid := map[string]bool{}
+	for _, p := range paths {
+		valid[p] = true
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, name := range []string{"m.json", "m.yaml"} {
+			m, err := ParseMapping(name, b)
+			if err != nil {
+				var me *msg.Error
+				if !errors.As(err, &me) || !strings.Contains(me.In(msg.ES), name) {
+					t.Fatalf("%s: error %v (%T) does not name the file", name, err, err)
+				}
+				continue
+			}
+			if len(m) > MaxMappingEntries {
+				t.Fatalf("%s: %d entries", name, len(m))
+			}
+			for k, v := range m {
+				if !valid[v] || Normalize(k) != k {
+					t.Fatalf("%s: %q → %q", name, k, v)
+				}
+			}
 		}
 	})
 }

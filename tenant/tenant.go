@@ -746,12 +746,12 @@ func parse(b []byte, where string) (*file, error) {
 		Version int `json:"version"`
 	}
 	if err := json.Unmarshal(b, &probe); err != nil {
-		return nil, &UsageError{Msg: msg.New("tenant.damaged", where, err.Error()), Err: err}
+		return nil, &UsageError{Msg: msg.New("tenant.damaged", where), Err: err}
 	}
 	if probe.Version == 0 {
 		var legacy map[string]legacyIdentity
 		if err := json.Unmarshal(b, &legacy); err != nil {
-			return nil, &UsageError{Msg: msg.New("tenant.damaged", where, err.Error()), Err: err}
+			return nil, &UsageError{Msg: msg.New("tenant.damaged", where), Err: err}
 		}
 		f.Legacy = legacy
 		return f, nil
@@ -760,7 +760,7 @@ func parse(b []byte, where string) (*file, error) {
 		return nil, &UsageError{Msg: msg.New("tenant.version", where, probe.Version)}
 	}
 	if err := json.Unmarshal(b, f); err != nil {
-		return nil, &UsageError{Msg: msg.New("tenant.damaged", where, err.Error()), Err: err}
+		return nil, &UsageError{Msg: msg.New("tenant.damaged", where), Err: err}
 	}
 	if f.Tenants == nil {
 		f.Tenants = map[string]Identity{}

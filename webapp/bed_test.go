@@ -73,6 +73,16 @@ type bedOptions struct {
 	// journalURL, when set, is a PostgreSQL journal the page uses instead
 	// of a file.
 	journalURL string
+	// accounts are the users who may log in; now is the server's clock.
+	accounts Accounts
+	now      func() time.Time
+	// timeouts, maxStreams and keepUploads are the server's.
+	timeouts    Timeouts
+	maxStreams  int
+	keepUploads time.Duration
+	// anonymous leaves the client logged out (the bed logs the owner in
+	// otherwise).
+	anonymous bool
 }
 
 func newBed(t *testing.T, o bedOptions) *bed {
@@ -111,7 +121,8 @@ func newBed(t *testing.T, o bedOptions) *bed {
 	if workers == 0 {
 		workers = 4
 	}
-	srv, err := New(Config{Backend: be, Limits: o.limits, Password: o.password, Addr: "127.0.0.1:0",
+	srv, err := New(Config{Backend: be, Limits: o.limits, Password: o.password, Accounts: o.accounts, Now: o.now, Addr: "127.0.0.1:0",
+		Timeouts: o.timeouts, MaxStreams: o.maxStreams, KeepUploads: o.keepUploads,
 		Send: SendOptions{Workers: workers, Rate: 0, Timeout: 5 * time.Second, MaxErrors: o.maxErrors},
 		Tool: "nxbatch test", Log: newTestLogger(logs)})
 	if err != nil {
@@ -125,8 +136,21 @@ func newBed(t *testing.T, o bedOptions) *bed {
 		ts.Close()
 	})
 	jar, _ := cookiejar.New(nil)
-	return &bed{t: t, srv: srv, ts: ts, sb: sb, journal: jpath, logs: logs,
+	b := &bed{t: t, srv: srv, ts: ts, sb: sb, journal: jpath, logs: logs,
 		client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	if !o.anonymous {
+		b.loginOwner()
+	}
+	return b
+}
+
+// loginOwner opens the owner's address, as the owner's browser does: the
+// client keeps the session cookie.
+func (b *bed) loginOwner() {
+	b.t.Helper()
+	if a := b.get("/login?key=" + b.srv.OwnerKey()); a.status != http.StatusSeeOther || a.location != "/" {
+		b.t.Fatalf("owner login: %d %q\n%s", a.status, a.location, a.body)
+	}
 }
 
 // answer is one response, read whole.

@@ -128,7 +128,7 @@ func (s *Server) refreshCatalogs(w http.ResponseWriter, r *http.Request) {
 	for _, p := range pulled {
 		notes = append(notes, pulledNote{p, now})
 	}
-	s.log.Info("catalogs refreshed from the page")
+	s.log.Info(s.logText("web.log.catalogs"))
 	s.redirectWith(w, r, "/catalogs", notice{notes: notes})
 }
 

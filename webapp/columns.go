@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/profiles"
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
@@ -55,9 +57,26 @@ type profileLink struct {
 }
 
 // fileHeader reads the header of the upload's first data sheet and one
-// example row.
+// example row. The header is the row Load takes (pipeline.HeaderProbe with
+// the upload's columns), else the first with two cells or more, not a
+// title line above the table.
 func (s *Server) fileHeader(u *upload) ([]string, []string, error) {
-	rf, err := readers.Open(u.current(), readers.Options{})
+	release, err := s.parsing.acquire(context.Background())
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	probe := pipeline.HeaderProbe("", s.loadOptions(u).Mapping)
+	opts := readers.Options{IsHeader: func(cells []string) bool {
+		n := 0
+		for _, c := range cells {
+			if strings.TrimSpace(c) != "" {
+				n++
+			}
+		}
+		return n >= 2 || probe(cells)
+	}}
+	rf, err := readers.Open(u.current(), opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -279,7 +298,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 	_, verr := s.loaded(r.Context(), u)
 	_ = u.saveMeta()
 	u.mu.Unlock()
-	s.log.Info("profile saved", "profile", name)
+	s.log.Info(s.logText("web.log.profile"), "profile", name)
 	if verr != nil {
 		if _, mapping := headerProblem(verr); mapping {
 			s.renderColumns(w, r, u, http.StatusUnprocessableEntity, string(k), chosen, name, []string{s.fileText(u, verr, l)})

@@ -218,7 +218,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
-	s.log.Info("resolved from the page", "key", inert(key), "as", as)
+	s.log.Info(s.logText("web.log.resolved"), "key", inert(key), "as", as)
 	v := url.Values{"resuelta": {key}, "como": {as}}
 	http.Redirect(w, r, "/history?"+v.Encode()+"#desconocidos", http.StatusSeeOther)
 }

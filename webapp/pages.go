@@ -108,6 +108,8 @@ type base struct {
 	API    string
 	Tenant string
 	Other  msg.Lang // the language the switch offers
+	// User is the logged-in user's name (the owner's pages show none).
+	User string
 }
 
 func (s *Server) base(r *http.Request, title string, args ...any) base {
@@ -130,7 +132,7 @@ func (s *Server) base(r *http.Request, title string, args ...any) base {
 		back = "/" // the switch comes back with a GET
 	}
 	return base{Lang: l, Title: msg.New(title, args...).In(l), Path: back, Nav: nav,
-		Sandbox: s.cfg.Backend.Session.Sandbox() != nil, API: s.cfg.Backend.Session.BaseURL(), Tenant: s.knownTenant(), Other: other}
+		Sandbox: s.cfg.Backend.Session.Sandbox() != nil, API: s.cfg.Backend.Session.BaseURL(), Tenant: s.knownTenant(), Other: other, User: userOf(r)}
 }
 
 // render writes page name with data and status, whole.
@@ -142,7 +144,7 @@ func (s *Server) render(w http.ResponseWriter, _ *http.Request, status int, name
 		return
 	}
 	if err := t.ExecuteTemplate(&b, "layout", data); err != nil {
-		s.log.Error("render", "page", name, "err", err.Error())
+		s.log.Error(s.logText("web.log.render"), "page", name, "err", err.Error())
 		http.Error(w, "render", http.StatusInternalServerError)
 		return
 	}
@@ -155,7 +157,7 @@ func (s *Server) render(w http.ResponseWriter, _ *http.Request, status int, name
 func (s *Server) renderFragment(w http.ResponseWriter, page, fragment string, data any) {
 	var b bytes.Buffer
 	if err := s.pages[page].ExecuteTemplate(&b, fragment, data); err != nil {
-		s.log.Error("render", "fragment", fragment, "err", err.Error())
+		s.log.Error(s.logText("web.log.render"), "fragment", fragment, "err", err.Error())
 		http.Error(w, "render", http.StatusInternalServerError)
 		return
 	}

@@ -78,7 +78,7 @@ func (e *errTooManyRows) Error() string {
 // cached catalogs: the preview. u.mu is held.
 func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, error) {
 	start := time.Now()
-	f, err := pipeline.Load(u.current(), s.loadOptions(u))
+	f, err := s.load(ctx, u.current(), s.loadOptions(u))
 	if err != nil {
 		return nil, err
 	}
@@ -297,6 +297,9 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
 		return
 	}
+	// The upload is in: its read (perhaps after waiting its turn in the
+	// memory budget) gets a whole write timeout for its answer.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.Timeouts.Write))
 	u.mu.Lock()
 	v, err := s.validate(r.Context(), u, 0)
 	if err == nil {
@@ -312,13 +315,13 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	if _, mapping := headerProblem(err); err != nil && !mapping {
 		why := fileMsg{s, u, err}
 		s.uploads.remove(u)
-		s.log.Info("upload refused", "reason", why.In(msg.EN))
+		s.log.Info(s.logText("web.log.upload.refused"), "reason", why.In(s.cfg.Lang))
 		s.refuseUpload(w, r, why)
 		return
 	}
 	s.uploads.add(u)
 	s.uploads.touch(u, s.now())
-	s.log.Info("upload", "id", u.meta.ID, "size", u.meta.Size)
+	s.log.Info(s.logText("web.log.upload"), "id", u.meta.ID, "size", u.meta.Size)
 	if err != nil {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"/columns", http.StatusSeeOther)
 		return
@@ -421,6 +424,28 @@ func parseQuery(v url.Values) query {
 	return q
 }
 
+// fixForm is the fix form: which cell of which version, and its new text.
+type fixForm struct {
+	q                 query
+	row, col, version int
+	value             string
+}
+
+// maxFixValue is the longest text a fixed cell may take.
+const maxFixValue = 32 << 10
+
+// parseFix reads the fix form; ok is false when a number is not one or the
+// value is too long. The ranges are checked against the version.
+func parseFix(v url.Values) (fixForm, bool) {
+	f := fixForm{q: parseQuery(v)}
+	var err1, err2, err3 error
+	f.row, err1 = strconv.Atoi(v.Get("row"))
+	f.col, err2 = strconv.Atoi(v.Get("col"))
+	f.version, err3 = strconv.Atoi(v.Get("version"))
+	f.value = strings.TrimRight(v.Get("value"), "\r\n")
+	return f, err1 == nil && err2 == nil && err3 == nil && len(f.value) <= maxFixValue
+}
+
 // values renders q as a query string.
 func (q query) values() url.Values {
 	v := url.Values{}
@@ -477,15 +502,12 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
 		return
 	}
-	q := parseQuery(r.PostForm)
-	row, err1 := strconv.Atoi(r.PostFormValue("row"))
-	col, err2 := strconv.Atoi(r.PostFormValue("col"))
-	ver, err3 := strconv.Atoi(r.PostFormValue("version"))
-	value := strings.TrimRight(r.PostFormValue("value"), "\r\n")
-	if err1 != nil || err2 != nil || err3 != nil || len(value) > 32<<10 {
+	fx, ok := parseFix(r.PostForm)
+	if !ok {
 		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
 		return
 	}
+	q, row, col, ver, value := fx.q, fx.row, fx.col, fx.version, fx.value
 	u.mu.Lock()
 	v, err := s.loaded(r.Context(), u)
 	if err != nil {
@@ -554,7 +576,7 @@ func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, row
 	if err := u.saveMeta(); err != nil {
 		return nil, err
 	}
-	s.log.Info("cell fixed", "id", u.meta.ID, "row", ed.Row)
+	s.log.Info(s.logText("web.log.fixed"), "id", u.meta.ID, "row", ed.Row)
 	return next, nil
 }
 

@@ -168,7 +168,7 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 		rows: map[pipeline.Status]int{}, remain: map[schema.Kind]int{}, changed: make(chan struct{})}
 	s.sending = job
 	s.smu.Unlock()
-	s.log.Info("send started", "id", u.meta.ID)
+	s.log.Info(s.logText("web.log.send.started"), "id", u.meta.ID)
 	go s.runSend(ctx, u, job, j, release)
 	http.Redirect(w, r, "/u/"+u.meta.ID+"/send", http.StatusSeeOther)
 }
@@ -219,6 +219,16 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 	u.mu.Lock()
 	path, lo := u.current(), s.loadOptions(u)
 	u.mu.Unlock()
+	// The send's read takes its share of the memory budget until the
+	// file is validated.
+	parsed, err := s.parsing.acquire(ctx)
+	if err != nil {
+		finish(nil, runner.Result{}, msg.New("web.send.noread", fileMsg{s, u, err}))
+		return
+	}
+	var readOnce sync.Once
+	read := func() { readOnce.Do(parsed) }
+	defer read()
 	base := filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))
 	sent := runner.Send(ctx, sess, j, runner.SendOptions{Paths: []string{path}, Load: lo,
 		Submit: pipeline.SubmitOptions{Workers: s.cfg.Send.Workers, Rate: s.cfg.Send.Rate, Timeout: s.cfg.Send.Timeout,
@@ -235,7 +245,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 			}
 			return names
 		},
-		Progress: &pageProgress{s: s, job: job}})
+		Progress: &pageProgress{s: s, job: job, read: read}})
 	var se *runner.StartError
 	if errors.As(sent.NotStarted, &se) {
 		switch {
@@ -279,7 +289,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 	u.meta.Sends = append(u.meta.Sends, rec)
 	_ = u.saveMeta()
 	u.mu.Unlock()
-	s.log.Info("send finished", "id", u.meta.ID, "sent", res.Sent)
+	s.log.Info(s.logText("web.log.send.finished"), "id", u.meta.ID, "sent", res.Sent)
 	finish(f, res, msg.Message{})
 }
 
@@ -289,13 +299,20 @@ type pageProgress struct {
 	s   *Server
 	job *sendJob
 	f   *pipeline.File
+	// read gives back the read's share of the memory budget.
+	read func()
 }
 
 // Note is said on the command line only: the progress page shows counts.
 func (p *pageProgress) Note(msg.Message) {}
 
 // Validated keeps the upload's file, whose rows the job counts.
-func (p *pageProgress) Validated(f *pipeline.File) { p.f = f }
+func (p *pageProgress) Validated(f *pipeline.File) {
+	p.f = f
+	if p.read != nil {
+		p.read() // the read is over: its memory share goes back
+	}
+}
 
 // Planned starts the job's counts: every row's status, the requests left
 // of each kind for the ETA.
@@ -475,7 +492,7 @@ func (s *Server) stopSend(w http.ResponseWriter, r *http.Request) {
 			}
 		})
 		job.cancel()
-		s.log.Info("send stopped from the page", "id", u.meta.ID)
+		s.log.Info(s.logText("web.log.send.stopped"), "id", u.meta.ID)
 	}
 	if r.Header.Get("HX-Request") == "true" {
 		w.WriteHeader(http.StatusNoContent)

@@ -22,10 +22,8 @@ package webapp
 
 import (
 	"context"
-	"crypto/subtle"
 	"embed"
 	"errors"
-	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -35,6 +33,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nxbatch/nxbatch/catalog"
@@ -96,15 +95,34 @@ type Config struct {
 	// AllowHosts are further host names the Host header may carry (a name
 	// this machine is reached by on the network).
 	AllowHosts []string
-	// Password, when not empty, is asked of every request (HTTP basic
-	// authentication, any user name).
+	// Password, when not empty, lets the owner in on the login form (user
+	// name "owner"): serve's --password-file.
 	Password string
+	// OwnerKey is the secret that lets the owner in (LoginURL); New makes
+	// a random one when it is empty.
+	OwnerKey string
+	// Accounts are the users who may log in with a password; nil: the
+	// owner alone.
+	Accounts Accounts
+	// ParseMemory is the memory budget of what the server parses at once
+	// (0: DefaultParseMemory).
+	ParseMemory int64
+	// Timeouts bound a connection (0s: DefaultTimeouts); MaxStreams caps
+	// the live-progress streams open at once (0: DefaultMaxStreams).
+	Timeouts   Timeouts
+	MaxStreams int
+	// KeepUploads is how long an upload is kept after it was last
+	// uploaded or sent (0: DefaultKeepUploads).
+	KeepUploads time.Duration
 	// CatalogTTL is how old a cached catalog may be before a send fetches
 	// it again.
 	CatalogTTL time.Duration
 	Tool       string // "nxbatch v..."
 	Log        *slog.Logger
-	Now        func() time.Time
+	// Lang is the language of the log's lines (the run's --lang); "" is
+	// Spanish. Each page speaks its visitor's own.
+	Lang msg.Lang
+	Now  func() time.Time
 }
 
 // Server is the web app.
@@ -124,6 +142,27 @@ type Server struct {
 
 	// notices are what POSTs had to say to the pages they redirect to.
 	notices notices
+
+	// sessions are the users' logins.
+	sessions sessionStore
+	// throttle counts failed logins; checks bounds the password checks
+	// that run at once.
+	throttle throttle
+	checks   chan struct{}
+	// parsing is the memory budget of the reads.
+	parsing *parseBudget
+	// streams counts the live-progress streams open.
+	streams atomic.Int32
+}
+
+// Accounts are the users who may log in with a password.
+type Accounts interface {
+	// Verify tells whether password is user's; an unknown user is not an
+	// error, just false.
+	Verify(user, password string) (bool, error)
+	// Has tells whether user has an account now: a removed user's
+	// session ends at its next request.
+	Has(user string) bool
 }
 
 // New builds the server; Handler serves it.
@@ -140,6 +179,26 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Send.MaxArticulos <= 0 {
 		cfg.Send.MaxArticulos = 500
 	}
+	d := DefaultTimeouts
+	for _, x := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{
+		{&cfg.Timeouts.Header, d.Header}, {&cfg.Timeouts.Read, d.Read}, {&cfg.Timeouts.Write, d.Write}, {&cfg.Timeouts.Idle, d.Idle},
+	} {
+		if *x.v <= 0 {
+			*x.v = x.def
+		}
+	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = DefaultMaxStreams
+	}
+	if cfg.KeepUploads <= 0 {
+		cfg.KeepUploads = DefaultKeepUploads
+	}
+	if cfg.ParseMemory <= 0 {
+		cfg.ParseMemory = DefaultParseMemory
+	}
 	if cfg.CatalogTTL <= 0 {
 		cfg.CatalogTTL = time.Hour
 	}
@@ -149,6 +208,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.OwnerKey == "" {
+		cfg.OwnerKey = newID()
+	}
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
@@ -157,12 +219,14 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log,
-		gate: &gate{session: cfg.Backend.Session, path: cfg.Backend.JournalPath}}, nil
+	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log, checks: make(chan struct{}, concurrentChecks),
+		parsing: newParseBudget(cfg.ParseMemory),
+		gate:    &gate{session: cfg.Backend.Session, path: cfg.Backend.JournalPath}}, nil
 }
 
 // Handler returns the app with its guards: the Host check first (DNS
-// rebinding), then the password when one is set, then the cross-origin
+// rebinding), then who the request comes from (the owner's key or a
+// user's login), then the cross-origin
 // refusal of every write.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -170,6 +234,9 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("POST /lang", s.setLang)
+	mux.HandleFunc("GET /login", s.login)
+	mux.HandleFunc("POST /login", s.passwordLogin)
+	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /uploads", s.upload)
 	mux.HandleFunc("GET /u/{id}", s.importPage)
 	mux.HandleFunc("GET /u/{id}/rows", s.rows)
@@ -179,7 +246,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /u/{id}/errors.xlsx", s.errorsXLSX)
 	mux.HandleFunc("POST /u/{id}/send", s.startSend)
 	mux.HandleFunc("GET /u/{id}/send", s.progressPage)
-	mux.HandleFunc("GET /u/{id}/events", s.events)
+	mux.HandleFunc("GET /u/{id}/events", s.capStreams(s.events))
 	mux.HandleFunc("POST /u/{id}/stop", s.stopSend)
 	mux.HandleFunc("GET /u/{id}/result", s.resultPage)
 	mux.HandleFunc("GET /u/{id}/files/{name}", s.uploadFile)
@@ -194,10 +261,7 @@ func (s *Server) Handler() http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, msg.New("web.crossorigin"))
 	}))
-	var h http.Handler = cop.Handler(mux)
-	if s.cfg.Password != "" {
-		h = s.auth(h)
-	}
+	h := s.authenticate(s.audited(cop.Handler(mux)))
 	return s.headers(s.hostCheck(h))
 }
 
@@ -230,7 +294,7 @@ func (s *Server) headers(h http.Handler) http.Handler {
 func (s *Server) hostCheck(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !s.hostAllowed(r.Host) {
-			s.log.Warn("refused a request for another host name", slog.String("host", inert(r.Host)))
+			s.log.Warn(s.logText("web.log.host"), slog.String("host", inert(r.Host)))
 			s.fail(w, r, http.StatusMisdirectedRequest, msg.New("web.host", inert(r.Host)))
 			return
 		}
@@ -264,21 +328,6 @@ func (s *Server) hostAllowed(hostport string) bool {
 	return false
 }
 
-// auth asks for the password (HTTP basic authentication; the user name is
-// not checked), compared in constant time.
-func (s *Server) auth(h http.Handler) http.Handler {
-	want := []byte(s.cfg.Password)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, pw, ok := r.BasicAuth()
-		if !ok || subtle.ConstantTimeCompare([]byte(pw), want) != 1 {
-			w.Header().Set("WWW-Authenticate", `Basic realm="nxbatch", charset="UTF-8"`)
-			s.fail(w, r, http.StatusUnauthorized, msg.New("web.password"))
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
 // langCookie keeps the page's language.
 const langCookie = "nxbatch_lang"
 
@@ -307,6 +356,11 @@ func localPath(p string) string {
 		return "/"
 	}
 	return path.Clean(p)
+}
+
+// logText is a line of the log in the run's language.
+func (s *Server) logText(key string, args ...any) string {
+	return msg.New(key, args...).In(s.cfg.Lang)
 }
 
 // fail answers an error page (or, for htmx, the alert alone) with status.
@@ -402,7 +456,7 @@ func (s *Server) warmOne(ctx context.Context, n catalog.Name) (time.Duration, bo
 	p := pulled[0]
 	switch p.Status {
 	case catalog.Fetched, catalog.Fresh:
-		s.log.Info(fmt.Sprintf("catalog %s ready", n))
+		s.log.Info(s.logText("web.log.catalog.ready", n))
 		return 0, true
 	case catalog.Waiting:
 		return max(time.Until(p.Next)+100*time.Millisecond, 100*time.Millisecond), false
@@ -410,6 +464,6 @@ func (s *Server) warmOne(ctx context.Context, n catalog.Name) (time.Duration, bo
 	// The API refused (a 401, a network failure): trying again every
 	// minute would only spend windows; a send or the catalogs page asks
 	// again when someone needs it.
-	s.log.Warn(fmt.Sprintf("catalog %s not fetched", n), "reason", p.Message(time.Now()).In(msg.EN))
+	s.log.Warn(s.logText("web.log.catalog.notfetched", n), "reason", p.Message(time.Now()).In(s.cfg.Lang))
 	return 0, true
 }

@@ -465,15 +465,18 @@ func TestResolveUnknown(t *testing.T) {
 	}
 }
 
-// TestPasswordAndTokenNeverShown: with a password every request asks for
-// it; and the API token appears in no page, download or log line.
+// TestPasswordAndTokenNeverShown: with a password file every request asks
+// for a login, and the owner gets in with it on the login form; the API
+// token appears in no page, download or log line.
 func TestPasswordAndTokenNeverShown(t *testing.T) {
 	const canary = "CANARY-token-7f3a9"
-	b := newBed(t, bedOptions{token: canary, password: "s3creta"})
-	if a := b.get("/"); a.status != http.StatusUnauthorized || a.header.Get("WWW-Authenticate") == "" {
-		t.Fatalf("no password: %d", a.status)
+	b := newBed(t, bedOptions{token: canary, password: "s3creta-y-larga", anonymous: true})
+	if a := b.get("/"); a.status != http.StatusUnauthorized || a.header.Get("WWW-Authenticate") == "" || !strings.Contains(a.body, `id="login"`) {
+		t.Fatalf("no password: %d\n%s", a.status, a.body)
 	}
-	b.client.Transport = basicAuth{"s3creta"}
+	if a := b.post("/login", url.Values{"user": {"owner"}, "password": {"s3creta-y-larga"}}); a.status != http.StatusSeeOther {
+		t.Fatalf("login with the password file's password: %d\n%s", a.status, a.body)
+	}
 	page := b.uploadSample("ventas.csv")
 	b.post(page+"/send", nil)
 	b.waitSent(page)
@@ -500,14 +503,6 @@ func TestPasswordAndTokenNeverShown(t *testing.T) {
 		}
 		return nil
 	})
-}
-
-type basicAuth struct{ pw string }
-
-func (a basicAuth) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.SetBasicAuth("nxbatch", a.pw)
-	return http.DefaultTransport.RoundTrip(r)
 }
 
 // TestUploadsOwnerOnly: the uploads folder and what is kept in it are the
@@ -597,5 +592,31 @@ func TestFixKeepsTypedCells(t *testing.T) {
 	if a := b.get(page); !strings.Contains(a.body, "2 filas → 1 movimiento de stock (0 filas con errores)") ||
 		!strings.Contains(a.body, "3 filas → 2 ventas (0 con errores)") || !strings.Contains(a.body, "2 preventas a facturar (0 con errores)") {
 		t.Errorf("after the fix, the workbook's other cells changed meaning:\n%s", a.body)
+	}
+}
+
+// TestColumnsScreenSkipsTitleLine: the column screen shows the header
+// below a title line, as the import reads it, and the file validates with
+// the columns chosen there.
+func TestColumnsScreenSkipsTitleLine(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	a := b.upload("titulo.csv", []byte("Ventas de noviembre - sucursal centro\n"+foreign))
+	if a.status != http.StatusSeeOther || !strings.HasSuffix(a.location, "/columns") {
+		t.Fatalf("upload of foreign headers under a title: %d %s", a.status, a.location)
+	}
+	cols := a.location
+	if a := b.get(cols); !strings.Contains(a.body, `<label for="col-0">Nro Orden</label>`) || strings.Contains(a.body, "sucursal centro</label>") {
+		t.Fatalf("column screen does not show the header under the title:\n%s", a.body)
+	}
+	form := url.Values{"kind": {"venta"}, "name": {"Con titulo"},
+		"c0": {"ordenId"}, "c1": {"usuario.nombre"}, "c2": {"usuario.email"}, "c3": {"productos.articuloId"},
+		"c4": {"productos.precio"}, "c5": {"productos.cantidad"}, "c6": {"subtotal"}, "c7": {"descuento"},
+		"c8": {"recargo"}, "c9": {"envio"}, "c10": {"total"}, "c11": {"medioPago.tipo"}}
+	a = b.post(cols, form)
+	if a.status != http.StatusSeeOther || strings.HasSuffix(a.location, "/columns") {
+		t.Fatalf("save: %d %s\n%s", a.status, a.location, a.body)
+	}
+	if a := b.get(a.location); !strings.Contains(a.body, "1 fila → 1 venta (0 con errores)") {
+		t.Errorf("import page after mapping:\n%s", a.body)
 	}
 }

@@ -110,6 +110,7 @@ type env struct {
 	ctx    context.Context
 	stdout io.Writer
 	stderr io.Writer
+	stdin  io.Reader // nil: os.Stdin
 	log    *slog.Logger
 	getenv func(string) string
 }

@@ -6,12 +6,17 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
+	"github.com/alecthomas/kong"
+
+	"github.com/nxbatch/nxbatch/accounts"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/sendrules"
@@ -21,7 +26,7 @@ import (
 // serveCmd serves the importer in the browser.
 type serveCmd struct {
 	Addr         string        `help:"Address to serve the page on. A non-loopback address needs --password-file." default:"127.0.0.1:8080"`
-	PasswordFile string        `name:"password-file" help:"File holding the password the page asks for (readable by its owner only); required for a non-loopback --addr." type:"path"`
+	PasswordFile string        `name:"password-file" help:"File holding the owner's password for the login form (user name owner; readable by its owner only; at least 12 characters). A non-loopback --addr needs it or users (serve user add)." type:"path"`
 	AllowHost    []string      `name:"allow-host" help:"Host names (besides localhost and IP addresses) the page may be reached by; others are refused (DNS rebinding)."`
 	ReportDir    []string      `name:"report-dir" help:"Report folders of other runs (a cron job's --report-dir) whose imports the history lists." type:"path"`
 	Workers      int           `help:"Concurrent venta/facturar requests of a send." default:"4"`
@@ -31,15 +36,22 @@ type serveCmd struct {
 	CatalogTTL   time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
 	MaxUpload    int64         `name:"max-upload" help:"Largest upload, in MB." default:"64"`
 	MaxRows      int           `name:"max-rows" help:"Most data rows of an upload." default:"300000"`
+	KeepUploads  time.Duration `name:"keep-uploads" help:"Remove an upload (its file, fixed version and reports) this long after it was last uploaded or sent." default:"720h"`
+	ParseMemory  int64         `name:"parse-memory" help:"Memory budget, in MB, of the files the page reads at once (each read takes 192 MB of it; reads beyond it wait their turn)." default:"512"`
 	connFlags
 	sandboxFlags
 	stateFlags
 	langFlag
+
+	User serveUserCmd `cmd:"" help:"Administer the users who may log in to the page (on a network address): add, remove, list."`
 }
 
 // Run serves the page until SIGINT or SIGTERM; a send in progress is then
 // stopped as Ctrl-C stops a run (what is in flight settled and journaled).
-func (c *serveCmd) Run(e *env) error {
+func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
+	if strings.HasPrefix(kctx.Command(), "serve user") {
+		return nil // kong runs the parent after `serve user ...`: that was all
+	}
 	l := c.lang()
 	local, err := loopbackAddr(c.Addr)
 	if err != nil {
@@ -50,9 +62,6 @@ func (c *serveCmd) Run(e *env) error {
 		if password, err = readPassword(c.PasswordFile); err != nil {
 			return &exitError{code: exitUsage, err: err}
 		}
-	}
-	if !local && password == "" {
-		return usage("serve.password.needed", c.Addr)
 	}
 	if c.TimeScale <= 0 {
 		return usage("cli.timescale")
@@ -65,6 +74,18 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	dir, err := stateDirOf(e, jspec)
+	if err != nil {
+		return err
+	}
+	users := accounts.In(dir)
+	list, err := users.List()
+	if err != nil {
+		return &exitError{code: exitUsage, err: err}
+	}
+	if !local && password == "" && len(list) == 0 {
+		return usage("serve.password.needed", c.Addr)
+	}
 	be, closeAPI, err := c.backend(e, env, jspec, l)
 	if err != nil {
 		return err
@@ -73,9 +94,9 @@ func (c *serveCmd) Run(e *env) error {
 	srv, err := webapp.New(webapp.Config{Backend: be,
 		Send: webapp.SendOptions{Workers: c.Workers, Rate: c.Rate, Timeout: c.Timeout,
 			MaxErrors: c.MaxErrors, MaxArticulos: c.MaxArticulos, Wait: c.Wait},
-		Limits:     webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows},
-		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password,
-		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve"))})
+		Limits: webapp.Limits{MaxBytes: c.MaxUpload << 20, MaxRows: c.MaxRows}, ParseMemory: c.ParseMemory << 20, KeepUploads: c.KeepUploads,
+		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password, Accounts: users,
+		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve")), Lang: l})
 	if err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", msg.CauseOf(err)), Err: err}}
 	}
@@ -83,17 +104,29 @@ func (c *serveCmd) Run(e *env) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.listen.addr", c.Addr), Err: err}}
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(e.log.Handler(), slog.LevelWarn)}
+	hs := srv.HTTPServer(slog.NewLogLogger(e.log.Handler(), slog.LevelWarn))
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	warm, stopWarm := context.WithCancel(e.ctx)
 	defer stopWarm()
 	go srv.Warm(warm)
+	go srv.Maintain(warm) // uploads past --keep-uploads go
 	if !local {
 		say(e.stderr, msg.New("serve.remote", c.Addr).In(l))
 	}
-	say(e.stdout, msg.New("serve.listening", "http://"+ln.Addr().String()+"/").In(l))
+	// The owner's way in: the address with the key, printed and kept in
+	// an owner-only file of the state folder; another account of the
+	// machine reads neither.
+	loginURL := srv.LoginURL("http://" + ln.Addr().String() + "/")
+	urlFile := filepath.Join(dir, webapp.LoginURLFile)
+	if err := atomicfile.Write(urlFile, atomicfile.Private, func(w io.Writer) error {
+		_, err := io.WriteString(w, loginURL+"\n")
+		return err
+	}); err != nil {
+		e.log.Warn("cannot keep the login address", "file", urlFile, "err", err.Error())
+	}
+	defer removeIfOurs(urlFile, loginURL)
+	say(e.stdout, msg.New("serve.listening", loginURL).In(l))
 	select {
 	case <-e.ctx.Done():
 	case err := <-served:
@@ -105,6 +138,14 @@ func (c *serveCmd) Run(e *env) error {
 	srv.Close(ctx)
 	_ = hs.Shutdown(ctx)
 	return nil
+}
+
+// removeIfOurs removes the login address file at exit, unless another
+// serve of the same state folder wrote its own since.
+func removeIfOurs(path, loginURL string) {
+	if b, err := os.ReadFile(path); err == nil && strings.TrimSpace(string(b)) == loginURL {
+		_ = os.Remove(path)
+	}
 }
 
 // backend connects the page to the API (or the embedded sandbox) through
@@ -143,6 +184,9 @@ func readPassword(path string) (string, error) {
 	pw := strings.TrimSpace(string(b))
 	if pw == "" {
 		return "", &msg.Error{Msg: msg.New("serve.password.empty", path)}
+	}
+	if n := utf8.RuneCountInString(pw); n < accounts.MinPasswordLength {
+		return "", &msg.Error{Msg: msg.New("serve.password.short", path, n, accounts.MinPasswordLength)}
 	}
 	return pw, nil
 }

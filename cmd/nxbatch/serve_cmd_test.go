@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nxbatch/nxbatch/accounts"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/sendrules"
 )
@@ -22,6 +23,8 @@ func TestServeRefusesWhatItMustNot(t *testing.T) {
 	_ = os.WriteFile(open, []byte("s3creta\n"), 0o644)
 	empty := filepath.Join(dir, "empty.txt")
 	_ = os.WriteFile(empty, []byte("\n"), 0o600)
+	short := filepath.Join(dir, "short.txt")
+	_ = os.WriteFile(short, []byte("x\n"), 0o600)
 	tests := []struct {
 		name string
 		args []string
@@ -31,6 +34,7 @@ func TestServeRefusesWhatItMustNot(t *testing.T) {
 		{"a name that may not be local", []string{"serve", "--sandbox", "--addr", "servidor:8080"}, "no es una dirección local"},
 		{"a password file others can read", []string{"serve", "--sandbox", "--addr", "0.0.0.0:0", "--password-file", open}, "chmod 600"},
 		{"an empty password file", []string{"serve", "--sandbox", "--addr", "0.0.0.0:0", "--password-file", empty}, "está vacío"},
+		{"a 1-character password file", []string{"serve", "--sandbox", "--addr", "0.0.0.0:0", "--password-file", short}, "tiene 1 caracteres: debe tener al menos 12"},
 		{"an address that is not one", []string{"serve", "--sandbox", "--addr", "ocho-mil"}, "HOST:PUERTO"},
 	}
 	for _, tc := range tests {
@@ -83,4 +87,50 @@ func stateEnv(dir string, out, errb *bytes.Buffer) *env {
 		}
 		return ""
 	}, log: slog.New(slog.NewTextHandler(errb, nil))}
+}
+
+// TestServeUsers: `serve user add|list|remove` keep the users of the
+// journal's state folder; a short password or a bad name is refused.
+func TestServeUsers(t *testing.T) {
+	dir := t.TempDir()
+	jpath := filepath.Join(dir, "state", "journal")
+	cmd := func(stdin string, args ...string) (string, string, error) {
+		var out, errb bytes.Buffer
+		e := stateEnv(dir, &out, &errb)
+		e.stdin = strings.NewReader(stdin)
+		err := run(e, append([]string{"serve", "--journal", jpath, "user"}, args...))
+		return out.String(), errb.String(), err
+	}
+	refused := []struct {
+		stdin string
+		args  []string
+		want  string
+	}{
+		{"x\n", []string{"add", "ana"}, "tiene 1 caracteres: debe tener al menos 12"},
+		{"", []string{"add", "ana"}, "no se recibió ninguna contraseña"},
+		{"correcta-y-larga\n", []string{"add", "ana lópez"}, "no sirve"},
+		{"", []string{"remove", "nadie"}, "no hay ningún usuario"},
+	}
+	for _, tc := range refused {
+		_, _, err := cmd(tc.stdin, tc.args...)
+		if exitCode(err) != exitUsage || !strings.Contains(render(err, "es"), tc.want) {
+			t.Errorf("serve user %v: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+	if out, _, err := cmd("correcta-y-larga\n", "add", "ana"); err != nil || !strings.Contains(out, "usuario ana guardado") {
+		t.Fatalf("add: %v\n%s", err, out)
+	}
+	store := accounts.In(filepath.Join(dir, "state"))
+	if ok, err := store.Verify("ana", "correcta-y-larga"); !ok || err != nil {
+		t.Fatalf("the added user does not log in: %v", err)
+	}
+	if out, _, _ := cmd("", "list"); !strings.HasPrefix(out, "ana\t") {
+		t.Errorf("list: %q", out)
+	}
+	if _, _, err := cmd("", "remove", "ana"); err != nil || store.Has("ana") {
+		t.Errorf("remove: %v", err)
+	}
+	if out, errOut, _ := cmd("", "list"); out != "" || !strings.Contains(errOut, "no hay usuarios") {
+		t.Errorf("list after remove: %q %q", out, errOut)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
@@ -36,6 +37,7 @@ type inputFlags struct {
 }
 
 func (f *inputFlags) loadOptions(e *env, st stateFlags) (pipeline.LoadOptions, error) {
+	cleanLeftovers(f.Files)
 	o := pipeline.LoadOptions{MaxArticulos: f.MaxArticulos}
 	if f.MaxArticulos < 1 {
 		return o, usage("cli.maxarticulos")
@@ -76,6 +78,21 @@ func (f *inputFlags) loadOptions(e *env, st stateFlags) (pipeline.LoadOptions, e
 	}
 	o.Sep = sep
 	return o, nil
+}
+
+// cleanLeftovers removes what a killed run left in the temporary folder
+// beside each input (where its reports go), whatever becomes of this
+// command's inputs: a refused file writes no report, so no write would
+// otherwise clean the folder.
+func cleanLeftovers(files []string) {
+	seen := map[string]bool{}
+	for _, path := range files {
+		dir := filepath.Dir(path)
+		if !seen[dir] {
+			seen[dir] = true
+			_ = atomicfile.Clean(dir) // best effort: a later write cleans again
+		}
+	}
 }
 
 // mapping reads --map: a mapping file when one is at that path, else the

@@ -234,3 +234,68 @@ func TestJournalListUnknownIncludesSending(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateMapLimits: a --map file or profile past its limits is a usage
+// error with a Spanish sentence naming it (issue 23, hole 5), read no
+// further than its size.
+func TestValidateMapLimits(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "v.csv"), []byte(saleHeader+"1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "mapa.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(35 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	state := filepath.Join(dir, "estado")
+	if err := os.MkdirAll(filepath.Join(state, "profiles"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "profiles", "roto.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", "--offline", "--map", "mapa.yaml", "v.csv"}, "mapa.yaml (--map) pesa más de 1 MB"},
+		{[]string{"validate", "--offline", "--journal", filepath.Join(state, "journal"), "--map", "roto", "v.csv"}, "roto.json está dañado"},
+	} {
+		code, _, stderr := runCLI(t, dir, tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args, code, stderr, exitUsage, tc.want)
+		}
+	}
+}
+
+// TestValidateCSVTitleAndBlankLines: a CSV with a title line without its
+// delimiter above the header (issue 23, hole 12), found or named with
+// --header-row, and one with more than 1 MiB of empty lines between rows
+// (hole 8), are read, not refused.
+func TestValidateCSVTitleAndBlankLines(t *testing.T) {
+	dir := t.TempDir()
+	row := "1,a@x.com,100,10,1,10,0,0,0,10,EFECTIVO\n"
+	files := map[string]string{
+		"titulo.csv": "Ventas de noviembre - sucursal centro\n" + saleHeader + row,
+		"vacias.csv": saleHeader + strings.Repeat("\r\n", 600_000) + row,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"validate", "--offline", "titulo.csv"},
+		{"validate", "--offline", "--header-row", "2", "titulo.csv"},
+		{"validate", "--offline", "vacias.csv"},
+	} {
+		code, stdout, stderr := runCLI(t, dir, args...)
+		if code == exitUsage || strings.Contains(stderr, "comilla") || strings.Contains(stderr, "tipo de archivo") {
+			t.Errorf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
+	}
+}
