@@ -283,3 +283,26 @@ func (sh *Sheet) reidentify(cat *validation.Catalog) {
 		r.Key = rowIdentity(vk, occurrence[vk])
 	}
 }
+
+// ResolvedArticle is what a row's article resolved to.
+type ResolvedArticle struct {
+	ArticuloID, TalleID, ColorID int64
+	Nombre                       string // the article's name in the catalog
+}
+
+// ArticleOf returns what row i's article resolved to in the last
+// validation, for a sheet that names articles by the shop's keys (a page
+// shows the name beside the code); ok is false when it did not resolve.
+func (sh *Sheet) ArticleOf(i int) (ResolvedArticle, bool) {
+	if i < 0 || i >= len(sh.resolved) || sh.resolved[i].articulo == 0 {
+		return ResolvedArticle{}, false
+	}
+	r := sh.resolved[i]
+	out := ResolvedArticle{ArticuloID: r.articulo, TalleID: r.talle, ColorID: r.color}
+	if sh.articles != nil {
+		if a, ok := sh.articles.Article(r.articulo); ok {
+			out.Nombre = a.Nombre
+		}
+	}
+	return out, true
+}

@@ -306,6 +306,15 @@ func TestArticleResultColumns(t *testing.T) {
 			t.Errorf("row %d: %q, want %q", row, got, want)
 		}
 	}
+	if a, ok := sh.ArticleOf(0); !ok || a != (ResolvedArticle{101, 2, 10, "Remera lisa"}) {
+		t.Errorf("ArticleOf(0) = %+v, %v", a, ok)
+	}
+	if a, ok := sh.ArticleOf(4); ok {
+		t.Errorf("ArticleOf(4), a row that did not resolve, = %+v", a)
+	}
+	if _, ok := sh.ArticleOf(99); ok {
+		t.Error("ArticleOf past the last row says ok")
+	}
 	check(2, "101", "2", "10", "Remera lisa")
 	check(3, "103", "", "", "Taza")
 	check(5, "101", "3", "11", "Remera lisa")
