@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nxbatch/nxbatch/articulos"
 	"github.com/nxbatch/nxbatch/cell"
 
 	"github.com/nxbatch/nxbatch/msg"
@@ -74,6 +75,14 @@ type Sheet struct {
 	// reqCols and lineCols are the kind's columns present in the header.
 	reqCols, lineCols []presentCol
 	labels            [4096]labelSlot // rendered request labels, see label
+	// resolved holds, by row index, the ids each row's article resolved
+	// to, for a sheet by the shop's keys (nil otherwise); articles is the
+	// catalog they came from, for the article's name; unchecked are the
+	// rows by id that no article catalog checked.
+	resolved  []resolvedRow
+	articles  *articulos.Index
+	unchecked []int32
+	keyed     bool // the sheet names articles by the shop's keys (byKeys)
 }
 
 // presentCol is a column of the kind found in the header at idx.

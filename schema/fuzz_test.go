@@ -3,6 +3,7 @@ package schema
 import (
 	"testing"
 
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
@@ -47,6 +48,7 @@ func FuzzMatch(f *testing.F) {
 	f.Add("ordenId,total,Precio,medio pago.tipo")
 	f.Add("Dépósito,,tipo")
 	f.Add("depositoId,motivoId,articuloId,Conteo,cantidad")
+	f.Add("ordenId,Cód. artículo,EAN,Talle,Color,SKU")
 	f.Fuzz(func(t *testing.T, line string) {
 		var header []string
 		start := 0
@@ -57,7 +59,11 @@ func FuzzMatch(f *testing.F) {
 			}
 		}
 		for _, k := range Kinds {
-			lay, _ := Match(k, header, nil)
+			lay, errs := Match(k, header, nil)
+			for _, e := range errs {
+				_ = e.Msg.In(msg.EN) // the missing-columns list renders in both languages
+				_ = e.Msg.In(msg.ES)
+			}
 			for path, i := range lay.Index {
 				if i < 0 || i >= len(header) {
 					t.Fatalf("%s -> index %d outside header", path, i)
