@@ -165,7 +165,11 @@ func Send(ctx context.Context, s *Session, j journal.Store, o SendOptions) Sent 
 	// A catalog never fetched for this tenant is waited for, not skipped:
 	// without it ids nobody checked would be sent.
 	cat, notes, err := s.LoadCatalogs(ctx, j, Need(out.Files), o.CatalogTTL, func(n catalog.Name, next time.Time) {
-		p.Note(msg.New("run.catalogwait", string(n), msg.Duration(time.Until(next)), next.Format("15:04:05")))
+		key := "run.catalogwait"
+		if n == catalog.Articulos {
+			key = "run.articuloswait"
+		}
+		p.Note(msg.New(key, string(n), msg.Duration(time.Until(next)), next.Format("15:04:05")))
 	})
 	for _, n := range notes {
 		p.Note(n)
