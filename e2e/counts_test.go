@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -88,9 +90,28 @@ func TestInventoryCount(t *testing.T) {
 
 	december := writeFile(t, w.dir, "diciembre.csv", "depositoId,motivoId,fecha,detalle,articulos.articuloId,articulos.cantidadContada\n"+
 		"1,1,2026-12-01,Conteo diciembre,105,25\n")
+	held := variantStock(t, sb, 1)
 	res = w.nx(t, w.runArgs("--faltantes-en-cero", december)...)
 	if res.code != 0 {
 		t.Fatalf("count with --faltantes-en-cero: %s", res)
+	}
+	// The added rows are listed in a report of their own, each saying
+	// what the ERP held.
+	path := filepath.Join(w.reportDir(), "diciembre.faltantes.csv")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := parseReport(t, path, data)
+	wantAdded := 0
+	for v, q := range held {
+		if q != 0 && v != [3]int64{105, 0, 0} {
+			wantAdded++
+		}
+	}
+	if len(added) != wantAdded || added[0]["result.status"] != "ok" || added[0]["articulos.cantidadContada"] != "0" ||
+		!strings.Contains(added[0]["result.message"], "--faltantes-en-cero") {
+		t.Errorf("faltantes report: %d rows (want %d), first %v", len(added), wantAdded, added[0])
 	}
 	for v, q := range variantStock(t, sb, 1) {
 		want := nxapi.Decimal(0)
