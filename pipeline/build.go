@@ -45,6 +45,20 @@ type builder struct {
 	refs      []articulos.Query
 	unchecked []int32
 	headerFn  func(path string) string // b.header, made once
+	// sale is the body buildVenta fills, reused request after request:
+	// nothing keeps a body past check (a run keeps its JSON), so a file of
+	// a million sales allocates no sale, customer or address per request.
+	sale saleScratch
+}
+
+// saleScratch holds a sale's body and the parts it points to.
+type saleScratch struct {
+	v           nxapi.Venta
+	usuario     nxapi.Usuario
+	envio, fact nxapi.Direccion
+	medio       nxapi.MedioPago
+	condicion   int
+	productos   []nxapi.Producto
 }
 
 type cellKey struct {
@@ -252,10 +266,15 @@ func (b *builder) dec(d nxapi.Decimal) *nxapi.Decimal {
 	return &b.slab[len(b.slab)-1]
 }
 
-// buildVenta builds the sale of the request's rows; numero = ordenId.
+// buildVenta builds the sale of the request's rows; numero = ordenId. The
+// sale is the builder's own, valid until the next request.
 func (b *builder) buildVenta(r *Request) *nxapi.Venta {
-	v := &nxapi.Venta{}
-	usuario, envio, fact := &nxapi.Usuario{}, &nxapi.Direccion{}, &nxapi.Direccion{}
+	sc := &b.sale
+	sc.v, sc.usuario, sc.envio, sc.fact = nxapi.Venta{}, nxapi.Usuario{}, nxapi.Direccion{}, nxapi.Direccion{}
+	v, usuario, envio, fact := &sc.v, &sc.usuario, &sc.envio, &sc.fact
+	// The previous sale's amounts are no longer referenced (its body was
+	// checked, and marshalled if kept): their slab is reused.
+	b.slab = b.slab[:0]
 	var medio *nxapi.MedioPago
 	b.requestFields(func(path string, val cellValue) {
 		switch path {
@@ -282,8 +301,8 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 		case "usuario.telefono":
 			usuario.Telefono = val.s
 		case "usuario.condicion":
-			c := int(val.i)
-			usuario.Condicion = &c
+			sc.condicion = int(val.i)
+			usuario.Condicion = &sc.condicion
 		case "subtotal":
 			v.Subtotal = b.dec(val.d)
 		case "descuento":
@@ -295,7 +314,13 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 		case "total":
 			v.Total = b.dec(val.d)
 		default:
-			if setMedioPago(&medio, path, val) {
+			m := medio
+			if m == nil {
+				sc.medio = nxapi.MedioPago{}
+				m = &sc.medio
+			}
+			if setMedioPago(&m, path, val) {
+				medio = m
 				return
 			}
 			if d, ok := strings.CutPrefix(path, "direccionEnvio."); ok {
@@ -318,7 +343,10 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	// A medioPago with only ids and no tipo is still sent as missing tipo:
 	// validation names the column to fill.
 	v.MedioPago = medio
-	v.Productos = make([]nxapi.Producto, 0, len(r.Rows))
+	if sc.productos == nil {
+		sc.productos = make([]nxapi.Producto, 0, len(r.Rows))
+	}
+	v.Productos = sc.productos[:0]
 	refs := b.refsFor(len(r.Rows))
 	for k := range r.Rows {
 		var p nxapi.Producto
@@ -341,6 +369,7 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 		})
 		v.Productos = append(v.Productos, p)
 	}
+	sc.productos = v.Productos
 	return v
 }
 
