@@ -128,11 +128,14 @@ func Email(s string) bool {
 			return false
 		}
 	}
-	labels := strings.Split(domain, ".")
-	if len(labels) < 2 {
+	// The domain's labels are walked in place (no slice of them): this runs
+	// on every row of a file of a million sales.
+	if !strings.Contains(domain, ".") {
 		return false
 	}
-	for _, label := range labels {
+	tld := ""
+	for rest := domain; ; {
+		label, after, more := strings.Cut(rest, ".")
 		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
 			return false
 		}
@@ -143,7 +146,11 @@ func Email(s string) bool {
 				return false
 			}
 		}
+		if !more {
+			tld = label
+			break
+		}
+		rest = after
 	}
-	tld := labels[len(labels)-1]
 	return len(tld) >= 2 && strings.Trim(tld, "0123456789") != ""
 }
