@@ -123,8 +123,13 @@ func Email(s string) bool {
 		return false
 	}
 	for _, r := range local {
-		if r <= ' ' || r == 0x7f || r == utf8.RuneError || unicode.IsSpace(r) || unicode.IsControl(r) ||
-			strings.ContainsRune(`()<>[]\,;:"`, r) {
+		if r < utf8.RuneSelf {
+			if notInLocal[r] {
+				return false
+			}
+			continue
+		}
+		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.IsControl(r) {
 			return false
 		}
 	}
@@ -152,5 +157,22 @@ func Email(s string) bool {
 		}
 		rest = after
 	}
-	return len(tld) >= 2 && strings.Trim(tld, "0123456789") != ""
+	if len(tld) < 2 {
+		return false
+	}
+	for i := range len(tld) {
+		if tld[i] < '0' || tld[i] > '9' {
+			return true
+		}
+	}
+	return false // an all-digit top-level domain is an IP address
 }
+
+// notInLocal marks the ASCII characters an address's local part cannot
+// have: blanks and controls, and those that only appear in display forms.
+var notInLocal = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c <= ' ' || c == 0x7f || strings.ContainsRune(`()<>[]\,;:"`, rune(c))
+	}
+	return t
+}()
