@@ -107,7 +107,7 @@ func (b *builder) fail(row int32, field string, m msg.Message) {
 // requestValue returns the request-level cell of column c: the first
 // non-blank value among the request's rows; two different non-blank values
 // are an error on every row.
-func (b *builder) requestValue(c presentCol) (string, cell.Kind, int32, bool) {
+func (b *builder) requestValue(c *presentCol) (string, cell.Kind, int32, bool) {
 	val, kind, at := "", cell.Empty, int32(-1)
 	conflict := false
 	for k, r := range b.rows {
@@ -120,7 +120,7 @@ func (b *builder) requestValue(c presentCol) (string, cell.Kind, int32, bool) {
 			val, kind, at = v, vk, r
 			continue
 		}
-		if v != val && !sameValue(b.sh, c.Column, v, vk, val, kind) {
+		if v != val && !sameValue(b.sh, &c.Column, v, vk, val, kind) {
 			conflict = true
 		}
 	}
@@ -145,8 +145,8 @@ func (b *builder) requestValue(c presentCol) (string, cell.Kind, int32, bool) {
 // requestText returns the request-level text of path and its kind, if
 // present.
 func (b *builder) requestText(path string) (string, cell.Kind, bool) {
-	for _, c := range b.sh.reqCols {
-		if c.Path == path {
+	for i := range b.sh.reqCols {
+		if c := &b.sh.reqCols[i]; c.Path == path {
 			v, k, _, ok := b.requestValue(c)
 			return v, k, ok
 		}
@@ -156,7 +156,7 @@ func (b *builder) requestText(path string) (string, cell.Kind, bool) {
 
 // sameValue reports whether two spellings of a request-level value mean the
 // same ("1500" and "1.500,00").
-func sameValue(sh *Sheet, col schema.Column, a string, ka cell.Kind, c string, kc cell.Kind) bool {
+func sameValue(sh *Sheet, col *schema.Column, a string, ka cell.Kind, c string, kc cell.Kind) bool {
 	va, ea := parseCell(sh, col, a, ka)
 	vc, ec := parseCell(sh, col, c, kc)
 	return ea == nil && ec == nil && va == vc
@@ -181,7 +181,7 @@ type cellValue struct {
 // parseCell converts a non-blank cell of kind k to the column's value: a
 // cell the spreadsheet stored as a number or a date is read as that, text
 // as what the user typed, in the file's conventions.
-func parseCell(sh *Sheet, c schema.Column, s string, k cell.Kind) (cellValue, error) {
+func parseCell(sh *Sheet, c *schema.Column, s string, k cell.Kind) (cellValue, error) {
 	raw := k == cell.Number || k == cell.Date
 	var v cellValue
 	var err error
@@ -217,7 +217,7 @@ func parseCell(sh *Sheet, c schema.Column, s string, k cell.Kind) (cellValue, er
 // value parses a non-blank cell of column c at row into its Go value; ok
 // is false when the cell is blank or could not be parsed (the problem is
 // recorded).
-func (b *builder) value(row int32, c schema.Column, text string, k cell.Kind) (cellValue, bool) {
+func (b *builder) value(row int32, c *schema.Column, text string, k cell.Kind) (cellValue, bool) {
 	if strings.TrimSpace(text) == "" {
 		return cellValue{}, false
 	}
@@ -236,12 +236,13 @@ func (b *builder) value(row int32, c schema.Column, text string, k cell.Kind) (c
 
 // requestFields parses every request-level column of the request.
 func (b *builder) requestFields(set func(path string, v cellValue)) {
-	for _, c := range b.sh.reqCols {
+	for i := range b.sh.reqCols {
+		c := &b.sh.reqCols[i] // a pointer: a column is 72 bytes to copy
 		text, kind, at, ok := b.requestValue(c)
 		if !ok {
 			continue
 		}
-		if v, ok := b.value(at, c.Column, text, kind); ok {
+		if v, ok := b.value(at, &c.Column, text, kind); ok {
 			set(c.Path, v)
 		}
 	}
@@ -249,8 +250,9 @@ func (b *builder) requestFields(set func(path string, v cellValue)) {
 
 // lineFields parses the line-level columns of the request's k-th row.
 func (b *builder) lineFields(k int, set func(path string, v cellValue)) {
-	for _, c := range b.sh.lineCols {
-		if v, ok := b.value(b.rows[k], c.Column, b.cells[k][c.idx], b.kinds[k][c.idx]); ok {
+	for i := range b.sh.lineCols {
+		c := &b.sh.lineCols[i]
+		if v, ok := b.value(b.rows[k], &c.Column, b.cells[k][c.idx], b.kinds[k][c.idx]); ok {
 			set(c.Path, v)
 		}
 	}
