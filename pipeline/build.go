@@ -353,7 +353,7 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	for k := range r.Rows {
 		var p nxapi.Producto
 		b.lineFields(k, func(path string, val cellValue) {
-			if setRef(&refs[k], "productos", path, val.s) {
+			if setRef(&refs[k], "productos.", path, val.s) {
 				return
 			}
 			switch path {
@@ -470,7 +470,7 @@ func (b *builder) buildStock() *nxapi.StockMovimiento {
 	for k := range b.rows {
 		var a nxapi.StockArticulo
 		b.lineFields(k, func(path string, val cellValue) {
-			if setRef(&refs[k], "articulos", path, val.s) {
+			if setRef(&refs[k], "articulos.", path, val.s) {
 				return
 			}
 			switch path {
