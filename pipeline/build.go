@@ -49,6 +49,7 @@ type builder struct {
 	// nothing keeps a body past check (a run keeps its JSON), so a file of
 	// a million sales allocates no sale, customer or address per request.
 	sale saleScratch
+	val  cellValue // the cell being parsed, handed to the field setters
 }
 
 // saleScratch holds a sale's body and the parts it points to.
@@ -157,8 +158,9 @@ func (b *builder) requestText(path string) (string, cell.Kind, bool) {
 // sameValue reports whether two spellings of a request-level value mean the
 // same ("1500" and "1.500,00").
 func sameValue(sh *Sheet, col *schema.Column, a string, ka cell.Kind, c string, kc cell.Kind) bool {
-	va, ea := parseCell(sh, col, a, ka)
-	vc, ec := parseCell(sh, col, c, kc)
+	var va, vc cellValue
+	ea := parseCell(sh, col, a, ka, &va)
+	ec := parseCell(sh, col, c, kc, &vc)
 	return ea == nil && ec == nil && va == vc
 }
 
@@ -181,9 +183,12 @@ type cellValue struct {
 // parseCell converts a non-blank cell of kind k to the column's value: a
 // cell the spreadsheet stored as a number or a date is read as that, text
 // as what the user typed, in the file's conventions.
-func parseCell(sh *Sheet, c *schema.Column, s string, k cell.Kind) (cellValue, error) {
+//
+// It fills *v, which it first clears: a value's 48 bytes are not copied
+// through every call of a million-row file.
+func parseCell(sh *Sheet, c *schema.Column, s string, k cell.Kind, v *cellValue) error {
 	raw := k == cell.Number || k == cell.Date
-	var v cellValue
+	*v = cellValue{}
 	var err error
 	switch c.Type {
 	case schema.Int:
@@ -211,49 +216,48 @@ func parseCell(sh *Sheet, c *schema.Column, s string, k cell.Kind) (cellValue, e
 	default:
 		v.s = s
 	}
-	return v, err
+	return err
 }
 
 // value parses a non-blank cell of column c at row into its Go value; ok
 // is false when the cell is blank or could not be parsed (the problem is
 // recorded).
-func (b *builder) value(row int32, c *schema.Column, text string, k cell.Kind) (cellValue, bool) {
+func (b *builder) value(row int32, c *schema.Column, text string, k cell.Kind, v *cellValue) bool {
 	if strings.TrimSpace(text) == "" {
-		return cellValue{}, false
+		return false
 	}
-	v, err := parseCell(b.sh, c, text, k)
-	if err != nil {
+	if err := parseCell(b.sh, c, text, k, v); err != nil {
 		var ce *schema.CellError
 		if errors.As(err, &ce) {
 			b.fail(row, c.Path, msg.New("row.cell", b.header(c.Path), ce.Msg))
 		} else {
 			b.fail(row, c.Path, msg.New("row.cell", b.header(c.Path), err.Error()))
 		}
-		return cellValue{}, false
+		return false
 	}
-	return v, true
+	return true
 }
 
 // requestFields parses every request-level column of the request.
-func (b *builder) requestFields(set func(path string, v cellValue)) {
+func (b *builder) requestFields(set func(path string, v *cellValue)) {
 	for i := range b.sh.reqCols {
 		c := &b.sh.reqCols[i] // a pointer: a column is 72 bytes to copy
 		text, kind, at, ok := b.requestValue(c)
 		if !ok {
 			continue
 		}
-		if v, ok := b.value(at, &c.Column, text, kind); ok {
-			set(c.Path, v)
+		if b.value(at, &c.Column, text, kind, &b.val) {
+			set(c.Path, &b.val)
 		}
 	}
 }
 
 // lineFields parses the line-level columns of the request's k-th row.
-func (b *builder) lineFields(k int, set func(path string, v cellValue)) {
+func (b *builder) lineFields(k int, set func(path string, v *cellValue)) {
 	for i := range b.sh.lineCols {
 		c := &b.sh.lineCols[i]
-		if v, ok := b.value(b.rows[k], &c.Column, b.cells[k][c.idx], b.kinds[k][c.idx]); ok {
-			set(c.Path, v)
+		if b.value(b.rows[k], &c.Column, b.cells[k][c.idx], b.kinds[k][c.idx], &b.val) {
+			set(c.Path, &b.val)
 		}
 	}
 }
@@ -278,7 +282,7 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	// checked, and marshalled if kept): their slab is reused.
 	b.slab = b.slab[:0]
 	var medio *nxapi.MedioPago
-	b.requestFields(func(path string, val cellValue) {
+	b.requestFields(func(path string, val *cellValue) {
 		switch path {
 		case "ordenId":
 			v.OrdenID = val.i
@@ -352,7 +356,7 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	refs := b.refsFor(len(r.Rows))
 	for k := range r.Rows {
 		var p nxapi.Producto
-		b.lineFields(k, func(path string, val cellValue) {
+		b.lineFields(k, func(path string, val *cellValue) {
 			if setRef(&refs[k], "productos.", path, val.s) {
 				return
 			}
@@ -378,7 +382,7 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 // setMedioPago sets the medioPago field of column path on *m, creating the
 // medioPago at its first field, and reports whether path is a medioPago
 // column. Venta and facturar share it (schema's medioPago columns).
-func setMedioPago(m **nxapi.MedioPago, path string, val cellValue) bool {
+func setMedioPago(m **nxapi.MedioPago, path string, val *cellValue) bool {
 	if !strings.HasPrefix(path, "medioPago.") {
 		return false
 	}
@@ -419,7 +423,7 @@ func setDireccion(d *nxapi.Direccion, field, val string) {
 func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 	f := &nxapi.Facturar{}
 	var medio *nxapi.MedioPago
-	b.requestFields(func(path string, val cellValue) {
+	b.requestFields(func(path string, val *cellValue) {
 		switch path {
 		case "facturaId":
 			f.FacturaID = val.i
@@ -445,7 +449,7 @@ func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 // row.
 func (b *builder) buildStock() *nxapi.StockMovimiento {
 	m := &nxapi.StockMovimiento{}
-	b.requestFields(func(path string, val cellValue) {
+	b.requestFields(func(path string, val *cellValue) {
 		switch path {
 		case "depositoId":
 			m.DepositoID = val.i
@@ -469,7 +473,7 @@ func (b *builder) buildStock() *nxapi.StockMovimiento {
 	refs := b.refsFor(len(b.rows))
 	for k := range b.rows {
 		var a nxapi.StockArticulo
-		b.lineFields(k, func(path string, val cellValue) {
+		b.lineFields(k, func(path string, val *cellValue) {
 			if setRef(&refs[k], "articulos.", path, val.s) {
 				return
 			}
