@@ -195,9 +195,37 @@ func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l,
 func (sh *Sheet) label(ri int32, l msg.Lang) string {
 	slot := &sh.labels[ri%int32(len(sh.labels))]
 	if slot.s == "" || slot.ri != ri || slot.l != l {
-		*slot = labelSlot{ri: ri, l: l, s: sh.Requests[ri].Label().In(l)}
+		*slot = labelSlot{ri: ri, l: l, s: sh.renderLabel(sh.Requests[ri], l)}
 	}
 	return slot.s
+}
+
+// renderLabel is r.Label().In(l). A sale's label, rendered once per row of
+// a file of one-line sales, is its template's text around the key, split
+// once per language: one allocation instead of a message and fmt's work.
+func (sh *Sheet) renderLabel(r *Request, l msg.Lang) string {
+	if !r.sale || r.Key == "" {
+		return r.Label().In(l)
+	}
+	t := &sh.saleLabel
+	if !t.ok || t.l != l {
+		const mark = "\x00"
+		s := msg.New("req.venta", mark).In(l)
+		pre, suf, found := strings.Cut(s, mark)
+		*t = labelTemplate{l: l, pre: pre, suf: suf, ok: true, usable: found && !strings.Contains(suf, mark)}
+	}
+	if !t.usable {
+		return r.Label().In(l)
+	}
+	return t.pre + r.Key + t.suf
+}
+
+// labelTemplate is a label's template in language l split around its one
+// argument.
+type labelTemplate struct {
+	l          msg.Lang
+	pre, suf   string
+	ok, usable bool
 }
 
 // labelSlot is one entry of a sheet's label cache.

@@ -85,8 +85,17 @@ func (d *SepDetector) Result() Sep {
 
 // sepEvidence says which separator a single number's text proves, if any.
 func sepEvidence(s string) Sep {
-	lc, ld := strings.LastIndexByte(s, ','), strings.LastIndexByte(s, '.')
-	nc, nd := strings.Count(s, ","), strings.Count(s, ".")
+	// One pass for both separators' counts and last positions: this runs
+	// on every amount of the file while it is read.
+	lc, ld, nc, nd := -1, -1, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ',':
+			lc, nc = i, nc+1
+		case '.':
+			ld, nd = i, nd+1
+		}
+	}
 	switch {
 	case nc > 0 && nd > 0:
 		if lc > ld {
