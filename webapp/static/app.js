@@ -33,6 +33,31 @@
     });
   }
 
+  // The upload form: a file over the limit is refused here, before it is
+  // sent (the server refuses it too, with the same sentence); a file sent
+  // shows that the server is reading it.
+  function setupUpload() {
+    var form = document.getElementById("upload");
+    var input = document.getElementById("file");
+    if (!form || !input) { return; }
+    var refused = document.getElementById("upload-refused");
+    var busy = document.getElementById("upload-busy");
+    var max = parseInt(form.dataset.maxBytes || "0", 10);
+    form.addEventListener("submit", function (e) {
+      var f = input.files && input.files[0];
+      if (f && max > 0 && f.size > max) {
+        e.preventDefault();
+        refused.textContent = form.dataset.tooLarge;
+        refused.hidden = false;
+        input.focus();
+        return;
+      }
+      refused.hidden = true;
+      form.setAttribute("aria-busy", "true");
+      if (busy) { busy.hidden = false; }
+    });
+  }
+
   // The progress of a send, from the server's events.
   function setupProgress() {
     var box = document.getElementById("progress");
@@ -81,6 +106,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     setupDrop();
+    setupUpload();
     setupProgress();
     focusMarked(document);
   });

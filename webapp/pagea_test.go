@@ -1,0 +1,83 @@
+package webapp
+
+import (
+	"bytes"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUploadOverTheLimitAnswersThePage: a file over the limit, whether
+// its size is announced or not (a chunked body), is read to its end and
+// answered with the upload page and its sentence (413), never a reset
+// connection (the browser's "This site can't be reached"); nothing of it
+// is kept.
+func TestUploadOverTheLimitAnswersThePage(t *testing.T) {
+	b := newBed(t, bedOptions{limits: Limits{MaxBytes: 64 << 10}})
+	big := bytes.Repeat([]byte("fecha,cliente,importe\n"), (8<<20)/22)
+	tests := []struct {
+		name    string
+		chunked bool
+	}{
+		{"size announced", false},
+		{"chunked", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var body bytes.Buffer
+			mw := multipart.NewWriter(&body)
+			fw, _ := mw.CreateFormFile("file", "grande.csv")
+			_, _ = fw.Write(big)
+			_ = mw.Close()
+			var rd io.Reader = &body
+			if tc.chunked {
+				rd = io.MultiReader(&body) // hides the length
+			}
+			req, _ := http.NewRequest(http.MethodPost, b.ts.URL+"/uploads", rd)
+			req.Header.Set("Content-Type", mw.FormDataContentType())
+			if tc.chunked && req.ContentLength != 0 {
+				t.Fatalf("the request announces %d bytes", req.ContentLength)
+			}
+			resp, err := b.client.Do(req)
+			if err != nil {
+				t.Fatalf("the connection failed instead of the page answering: %v", err)
+			}
+			page, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusRequestEntityTooLarge {
+				t.Errorf("status %d, want 413", resp.StatusCode)
+			}
+			if !strings.Contains(string(page), "supera el máximo de 0 MB") || !strings.Contains(string(page), `id="upload"`) {
+				t.Errorf("the answer is not the upload page with its sentence:\n%s", page)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(filepath.Join(filepath.Dir(b.journal), "uploads"))
+	if len(entries) != 0 {
+		t.Errorf("refused uploads left %d folders behind", len(entries))
+	}
+}
+
+// TestSignsOfWork: the upload form knows its limit (the page refuses a
+// larger file before sending it) and has its busy sign; a fix form names
+// the indicator htmx shows while the fix is checked.
+func TestSignsOfWork(t *testing.T) {
+	b := newBed(t, bedOptions{limits: Limits{MaxBytes: 3 << 20}})
+	home := b.get("/").body
+	for _, want := range []string{`data-max-bytes="3145728"`, `data-too-large="El archivo supera el máximo de 3 MB`, `id="upload-busy"`} {
+		if !strings.Contains(home, want) {
+			t.Errorf("the upload page lacks %s", want)
+		}
+	}
+	page := b.uploadSample("errores.csv")
+	imp := b.get(page).body
+	for _, want := range []string{`hx-indicator="#fix-busy"`, `id="fix-busy" class="htmx-indicator busy"`, "Guardando y revisando"} {
+		if !strings.Contains(imp, want) {
+			t.Errorf("the import page lacks %s", want)
+		}
+	}
+}
