@@ -6,5 +6,25 @@ func init() {
 	register(map[string]Text{
 		"web.upload.busy": {ES: "Subiendo y revisando el archivo…", EN: "Uploading and checking the file…"},
 		"web.fix.busy":    {ES: "Guardando y revisando la corrección…", EN: "Saving and checking the fix…"},
+
+		// What the journal says was sent of an upload.
+		"web.jrn.line":            {ES: "Según el diario: %s.", EN: "According to the journal: %s."},
+		"web.jrn.ok.venta":        {ES: "%d ventas creadas", EN: "%d sales created"},
+		"web.jrn.ok.venta.one":    {ES: "%d venta creada", EN: "%d sale created"},
+		"web.jrn.ok.facturar":     {ES: "%d facturas creadas", EN: "%d invoices created"},
+		"web.jrn.ok.facturar.one": {ES: "%d factura creada", EN: "%d invoice created"},
+		"web.jrn.ok.stock":        {ES: "%d movimientos de stock aceptados", EN: "%d stock movements accepted"},
+		"web.jrn.ok.stock.one":    {ES: "%d movimiento de stock aceptado", EN: "%d stock movement accepted"},
+		"web.jrn.rejected":        {ES: "%d rechazadas por la API", EN: "%d rejected by the API"},
+		"web.jrn.rejected.one":    {ES: "%d rechazada por la API", EN: "%d rejected by the API"},
+		"web.jrn.unknown":         {ES: "%d sin respuesta", EN: "%d without an answer"},
+		"web.jrn.failed":          {ES: "%d no creadas (verificado)", EN: "%d not created (checked)"},
+		"web.jrn.failed.one":      {ES: "%d no creada (verificado)", EN: "%d not created (checked)"},
+		"web.jrn.row.ok":          {ES: "Enviada: el diario registra que la API la creó.", EN: "Sent: the journal records that the API created it."},
+		"web.jrn.row.unknown":     {ES: "Enviada sin respuesta: concílielo en Historial antes de volver a enviar.", EN: "Sent without an answer: reconcile it in History before sending again."},
+		"web.result.norecord":     {ES: "El servidor se detuvo durante este envío: no llegó a escribir sus informes. Lo que se envió está arriba, según el diario; lo que quedó sin enviar se envía con «Enviar» en la importación.", EN: "The server stopped during this send: it did not write its reports. What was sent is above, from the journal; what was left unsent is sent with \"Send\" on the import."},
+		"web.result.nofiles":      {ES: "No hay informes de este envío.", EN: "There are no reports of this send."},
+		"web.result.unknowns":     {ES: "%d solicitudes quedaron sin respuesta: concílielas en Historial", EN: "%d requests got no answer: reconcile them in History"},
+		"web.result.unknowns.one": {ES: "%d solicitud quedó sin respuesta: concíliela en Historial", EN: "%d request got no answer: reconcile it in History"},
 	})
 }

@@ -37,6 +37,8 @@ type pastImport struct {
 	Command string
 	Counts  string
 	Sends   []string // the page's sends of an upload, newest first
+	// Journal says what the journal knows was sent of an upload.
+	Journal string
 	Stopped string
 	URL     string
 	Files   []download
@@ -60,7 +62,12 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	now := s.now()
 	d := &historyData{base: s.base(r, "web.history.title")}
+	// The journal first: what it says was sent of each upload is the
+	// truth, whatever the upload's own record (a server killed mid-send
+	// wrote none).
+	entries, err := s.gate.list("")
 	for _, u := range s.uploads.all() {
+		so := journalOf(entries, u)
 		u.mu.Lock()
 		pi := pastImport{Name: u.meta.Name, When: ago(now, u.meta.Uploaded, l), Command: msg.New("web.history.fromweb").In(l), URL: "/u/" + u.meta.ID}
 		if n := len(u.meta.Sends); n > 0 {
@@ -70,9 +77,10 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 				pi.Sends = append(pi.Sends, sendLine(u.meta.Sends[i], now, l))
 			}
 			pi.Stopped = u.meta.Sends[n-1].Said[l]
-		} else {
+		} else if so.empty() {
 			pi.Counts = msg.New("web.history.notsent").In(l)
 		}
+		pi.Journal = so.line(l)
 		for _, name := range u.reports {
 			pi.Files = append(pi.Files, download{Name: name, URL: "/u/" + u.meta.ID + "/files/" + url.PathEscape(name), What: reportWhat(name, l)})
 		}
@@ -85,7 +93,6 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	if len(s.cfg.ReportDirs) == 0 {
 		d.RunsNote = msg.New("web.history.nodirs").In(l)
 	}
-	entries, err := s.gate.list("")
 	switch {
 	case err != nil && errLocked(err):
 		d.Listing = msg.New("web.history.locked").In(l)
@@ -218,6 +225,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
+	s.journalChanged()
 	s.log.Info(s.logText("web.log.resolved"), "key", inert(key), "as", as)
 	v := url.Values{"resuelta": {key}, "como": {as}}
 	http.Redirect(w, r, "/history?"+v.Encode()+"#desconocidos", http.StatusSeeOther)

@@ -27,6 +27,9 @@ type importData struct {
 	Sending   bool
 	HasResult bool
 	Alert     string
+	// Journal says what the journal knows was sent of the file, whatever
+	// the page's own record says (a server killed mid-send wrote none).
+	Journal string
 	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
 	// page's (hx-swap-oob).
 	OOB bool
@@ -104,7 +107,9 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	for _, w := range v.file.Warnings {
 		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{w}), l))
 	}
-	d.Counts = counts(v.rows, l)
+	so := s.sentOf(u)
+	d.Journal = so.line(l)
+	d.Counts = counts(recount(v.rows, so.rowMarks(v.file, l)), l)
 	if len(v.file.Sheets) > 1 {
 		for i, sh := range v.file.Sheets {
 			tq := query{Sheet: i, Page: 1}
@@ -131,8 +136,16 @@ func (e msgErr) Error() string        { return e.m.In(msg.EN) }
 func (e msgErr) In(l msg.Lang) string { return e.m.In(l) }
 
 // previewData builds one page of the upload's rows before a send.
+// Rows the journal knows were sent read their outcome, not "válida".
 func (s *Server) previewData(l msg.Lang, u *upload, v *version, q query, status string) previewData {
-	return s.tableData(l, u.meta.ID, v.file, v.attention, v.n, q, status, false)
+	d := s.tableData(l, u.meta.ID, v.file, v.attention, v.n, q, status, false)
+	if so := s.sentOf(u); !so.empty() {
+		marks := so.rowMarks(v.file, l)
+		marked(&d, marks[d.Sheet], l)
+		rows, _ := v.file.Counts()
+		d.Counts = counts(recount(rows, marks), l)
+	}
+	return d
 }
 
 // tableData builds one page of f's rows: all of them, or only those that

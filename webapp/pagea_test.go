@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -78,6 +79,75 @@ func TestSignsOfWork(t *testing.T) {
 	for _, want := range []string{`hx-indicator="#fix-busy"`, `id="fix-busy" class="htmx-indicator busy"`, "Guardando y revisando"} {
 		if !strings.Contains(imp, want) {
 			t.Errorf("the import page lacks %s", want)
+		}
+	}
+}
+
+// forgetSends puts upload p as a server killed in the middle of its send
+// leaves it when it starts again: the journal has every request sent, the
+// upload no record of the send, no reports, no file sent in memory.
+func (b *bed) forgetSends(p string) {
+	b.t.Helper()
+	id := strings.TrimPrefix(p, "/u/")
+	u := b.srv.uploads.get(id)
+	u.mu.Lock()
+	u.meta.Sends, u.last, u.reports = nil, nil, nil
+	err := u.saveMeta()
+	u.mu.Unlock()
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	for _, name := range listReports(u.reportDir()) {
+		_ = os.Remove(filepath.Join(u.reportDir(), name))
+	}
+	b.srv.lastJobs.Delete(id)
+}
+
+// TestAfterACrashTheJournalSaysWhatWasSent: after a server stopped in the
+// middle of a send (no record of the send, no reports), the history, the
+// import and the result page say from the journal what was sent, row by
+// row, instead of "Todavía no se envió." and "válida"; the result page
+// stays.
+func TestAfterACrashTheJournalSaysWhatWasSent(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	page := b.uploadSample("ventas.csv")
+	if a := b.get(page); !strings.Contains(a.body, "válida") || strings.Contains(a.body, `id="journal-line"`) {
+		t.Fatalf("before any send the rows are not valid, or the journal already says something:\n%s", a.body)
+	}
+	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
+		t.Fatalf("send: %d\n%s", a.status, a.body)
+	}
+	b.waitSent(page)
+	b.forgetSends(page)
+	created := len(b.sb.Server.State().Vouchers)
+	if created == 0 {
+		t.Fatal("the send created nothing")
+	}
+	line := "Según el diario: " + strconv.Itoa(created) + " ventas creadas."
+	tests := []struct {
+		path    string
+		want    []string
+		notWant []string
+	}{
+		{"/history", []string{line}, []string{"Todavía no se envió."}},
+		{page, []string{line, `<span class="badge tone-done">enviada</span>`, "factura "}, []string{`<span class="badge tone-ready">válida</span>`, `data-status="valid"`}},
+		{page + "/result", []string{line, `id="no-record"`}, nil},
+	}
+	for _, tc := range tests {
+		a := b.get(tc.path)
+		if a.status != http.StatusOK {
+			t.Errorf("%s: %d %s, want the page", tc.path, a.status, a.location)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(a.body, w) {
+				t.Errorf("%s lacks %q", tc.path, w)
+			}
+		}
+		for _, w := range tc.notWant {
+			if strings.Contains(a.body, w) {
+				t.Errorf("%s still says %q:\n%s", tc.path, w, a.body)
+			}
 		}
 	}
 }

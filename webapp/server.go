@@ -153,6 +153,9 @@ type Server struct {
 	parsing *parseBudget
 	// streams counts the live-progress streams open.
 	streams atomic.Int32
+	// jgen counts the changes this server made to the journal: what the
+	// pages read of it is read again after one.
+	jgen atomic.Int64
 }
 
 // Accounts are the users who may log in with a password.

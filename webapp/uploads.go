@@ -66,6 +66,10 @@ type sendRecord struct {
 // upload is one uploaded file and what the page has made of it.
 type upload struct {
 	dir string
+	// sent is what the journal said was sent of it, read at the journal
+	// change sentGen counts (Server.sentOf).
+	sent    *sentOf
+	sentGen int64
 
 	mu      sync.Mutex
 	meta    meta

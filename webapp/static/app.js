@@ -40,7 +40,7 @@
     var form = document.getElementById("upload");
     var input = document.getElementById("file");
     if (!form || !input) { return; }
-    var refused = document.getElementById("upload-refused");
+    var refused = document.getElementById("upload-toolarge");
     var busy = document.getElementById("upload-busy");
     var max = parseInt(form.dataset.maxBytes || "0", 10);
     form.addEventListener("submit", function (e) {
