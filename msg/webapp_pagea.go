@@ -25,6 +25,20 @@ func init() {
 		"web.result.norecord":     {ES: "El servidor se detuvo durante este envío: no llegó a escribir sus informes. Lo que se envió está arriba, según el diario; lo que quedó sin enviar se envía con «Enviar» en la importación.", EN: "The server stopped during this send: it did not write its reports. What was sent is above, from the journal; what was left unsent is sent with \"Send\" on the import."},
 		"web.result.nofiles":      {ES: "No hay informes de este envío.", EN: "There are no reports of this send."},
 		"web.result.unknowns":     {ES: "%d solicitudes quedaron sin respuesta: concílielas en Historial", EN: "%d requests got no answer: reconcile them in History"},
-		"web.result.unknowns.one": {ES: "%d solicitud quedó sin respuesta: concíliela en Historial", EN: "%d request got no answer: reconcile it in History"},
+		// Reconciling the unknown outcomes from the history.
+		"web.reconcile.button":       {ES: "Conciliar con el ERP", EN: "Reconcile with the ERP"},
+		"web.reconcile.help":         {ES: "Lee en la API lo que quedó registrado de cada resultado desconocido y lo decide con esa evidencia; lo que no pueda decidirse queda abajo para resolver a mano.", EN: "Reads back from the API what was recorded of each unknown outcome and decides it with that evidence; what cannot be decided stays below to settle by hand."},
+		"web.reconcile.running":      {ES: "Conciliando con el ERP: la página se actualiza sola.", EN: "Reconciling with the ERP: the page updates itself."},
+		"web.reconcile.plan":         {ES: "Qué se lee", EN: "What is read"},
+		"web.reconcile.as.ok":        {ES: "creada en el ERP", EN: "created in the ERP"},
+		"web.reconcile.as.failed":    {ES: "no creada: se enviará de nuevo", EN: "not created: it will be sent again"},
+		"web.reconcile.stock":        {ES: "%s: ninguna lectura de la API prueba un movimiento de stock; verifíquelo en el ERP y resuélvalo abajo.", EN: "%s: no read of the API proves a stock movement; check it in the ERP and settle it below."},
+		"web.reconcile.failed":       {ES: "No se pudo conciliar: %s", EN: "Could not reconcile: %s"},
+		"web.reconcile.unauthorized": {ES: "La API rechazó el token durante la conciliación: no se escribió ninguna decisión.", EN: "The API refused the token during the reconciliation: no decision was written."},
+		"web.reconcile.sending":      {ES: "Hay un envío en curso: concilie cuando termine.", EN: "A send is in progress: reconcile when it ends."},
+		"web.send.reconciling":       {ES: "Se está conciliando con el ERP: envíe cuando termine (vea Historial).", EN: "A reconciliation with the ERP is running: send when it ends (see History)."},
+		"web.log.reconcile.started":  {ES: "conciliación iniciada desde la página", EN: "reconciliation started from the page"},
+		"web.log.reconcile.finished": {ES: "conciliación terminada", EN: "reconciliation finished"},
+		"web.result.unknowns.one":    {ES: "%d solicitud quedó sin respuesta: concíliela en Historial", EN: "%d request got no answer: reconcile it in History"},
 	})
 }

@@ -28,6 +28,10 @@ type historyData struct {
 	Notice   string
 	Problem  string
 	RunsNote string
+	// Reconcile is the last reconciliation run from the page, nil when
+	// none; CanReconcile offers it (there are unknowns, none running).
+	Reconcile    *reconcileView
+	CanReconcile bool
 }
 
 // pastImport is one import, from the page or a report folder.
@@ -107,6 +111,11 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 			Kind: e.Key.Kind, Business: e.Key.Business, Source: msg.Source(s.shortSource(e.Source), l), Attempts: e.Attempts,
 			Last: e.Last.Local().Format("02/01/2006 15:04:05"), Message: e.Message, Evidence: e.Evidence})
 	}
+	s.smu.Lock()
+	rj := s.reconciling
+	s.smu.Unlock()
+	d.Reconcile = rj.view(now, l)
+	d.CanReconcile = len(d.Unknown) > 0 && (d.Reconcile == nil || !d.Reconcile.Running)
 	if k := r.URL.Query().Get("resuelta"); k != "" {
 		d.Notice = msg.New("web.resolve.done", k, r.URL.Query().Get("como")).In(l)
 	}

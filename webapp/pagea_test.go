@@ -9,7 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/nxbatch/nxbatch/journal"
 )
 
 // TestUploadOverTheLimitAnswersThePage: a file over the limit, whether
@@ -148,6 +152,92 @@ func TestAfterACrashTheJournalSaysWhatWasSent(t *testing.T) {
 			if strings.Contains(a.body, w) {
 				t.Errorf("%s still says %q:\n%s", tc.path, w, a.body)
 			}
+		}
+	}
+}
+
+// waitReconciled waits for the history's reconciliation to end.
+func (b *bed) waitReconciled() {
+	b.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		b.srv.smu.Lock()
+		rj := b.srv.reconciling
+		b.srv.smu.Unlock()
+		if rj != nil {
+			rj.mu.Lock()
+			running := rj.running
+			rj.mu.Unlock()
+			if !running {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.t.Fatal("the reconciliation did not end")
+}
+
+// TestReconcileFromTheHistory: the API created every sale but its answers
+// were lost (the connection closed), so their outcomes are unknown; the
+// history offers "Conciliar con el ERP", which reads them back as
+// `nxbatch reconcile` does and settles them with their evidence: the rows
+// then read "enviada", and nothing is left to settle by hand.
+func TestReconcileFromTheHistory(t *testing.T) {
+	// The server's clock: an hour later once the send is over, when the
+	// API is done with every request the send made.
+	var later atomic.Bool
+	now := func() time.Time {
+		if later.Load() {
+			return time.Now().Add(time.Hour)
+		}
+		return time.Now()
+	}
+	b := newBed(t, bedOptions{dropAfter: 1, now: now})
+	page := b.uploadSample("ventas.csv")
+	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
+		t.Fatalf("send: %d\n%s", a.status, a.body)
+	}
+	b.waitSent(page)
+	created := len(b.sb.Server.State().Vouchers)
+	if created == 0 {
+		t.Fatal("the sandbox created nothing")
+	}
+	h := b.get("/history").body
+	for _, want := range []string{`id="reconcile"`, "Conciliar con el ERP", "sin respuesta"} {
+		if !strings.Contains(h, want) {
+			t.Fatalf("before reconciling the history lacks %q:\n%s", want, h)
+		}
+	}
+	if a := b.get(page); !strings.Contains(a.body, `<span class="badge tone-check">resultado desconocido</span>`) {
+		t.Errorf("before reconciling the rows do not read their unknown outcome")
+	}
+	later.Store(true)
+	if a := b.post("/journal/reconcile", nil); a.status != http.StatusSeeOther || a.location != "/history#conciliar" {
+		t.Fatalf("reconcile: %d %q\n%s", a.status, a.location, a.body)
+	}
+	b.waitReconciled()
+	h = b.get("/history").body
+	for _, want := range []string{`id="reconcile-plan"`, `id="reconcile-summary"`, "se registraron en el ERP: " + strconv.Itoa(created), "creada en el ERP",
+		"Según el diario: " + strconv.Itoa(created) + " ventas creadas."} {
+		if !strings.Contains(h, want) {
+			t.Errorf("after reconciling the history lacks %q:\n%s", want, h)
+		}
+	}
+	if strings.Contains(h, `id="reconcile"`) || strings.Contains(h, `name="as" value="ok"`) {
+		t.Errorf("after reconciling every outcome the history still offers to settle something")
+	}
+	if a := b.get(page); strings.Contains(a.body, `<span class="badge tone-check">resultado desconocido</span>`) || !strings.Contains(a.body, `<span class="badge tone-done">enviada</span>`) {
+		t.Errorf("after reconciling the rows do not read enviada")
+	}
+	j, err := journal.Open(b.journal, journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	entries, _ := j.List("")
+	for _, e := range entries {
+		if e.State != journal.OK || e.Evidence == "" {
+			t.Errorf("%s: %s, evidence %q; want ok with the reads' evidence", e.Key, e.State, e.Evidence)
 		}
 	}
 }

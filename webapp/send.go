@@ -153,6 +153,16 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 		s.refuseSend(w, r, u, msg.New("web.send.busy"))
 		return
 	}
+	if rj := s.reconciling; rj != nil {
+		rj.mu.Lock()
+		running := rj.running
+		rj.mu.Unlock()
+		if running {
+			s.smu.Unlock()
+			s.refuseSend(w, r, u, msg.New("web.send.reconciling"))
+			return
+		}
+	}
 	j, release, err := s.gate.acquire(s.cfg.Send.Wait)
 	if err != nil {
 		s.smu.Unlock()

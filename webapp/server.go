@@ -136,6 +136,9 @@ type Server struct {
 
 	smu     sync.Mutex
 	sending *sendJob // the send in progress, nil when none
+	// reconciling is the history's last reconciliation (running or
+	// ended), nil when none ran; under smu.
+	reconciling *reconcileJob
 	// lastJobs keeps each upload's last finished send, for its progress
 	// page after the end.
 	lastJobs sync.Map
@@ -256,6 +259,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /history", s.history)
 	mux.HandleFunc("GET /history/{dir}/{name}", s.reportFile)
 	mux.HandleFunc("POST /journal/resolve", s.resolve)
+	mux.HandleFunc("POST /journal/reconcile", s.startReconcile)
 	mux.HandleFunc("GET /templates/{kind}", s.templateFile)
 	mux.HandleFunc("GET /catalogs", s.catalogs)
 	mux.HandleFunc("POST /catalogs/refresh", s.refreshCatalogs)
