@@ -25,6 +25,23 @@ func init() {
 		"web.result.norecord":     {ES: "El servidor se detuvo durante este envío: no llegó a escribir sus informes. Lo que se envió está arriba, según el diario; lo que quedó sin enviar se envía con «Enviar» en la importación.", EN: "The server stopped during this send: it did not write its reports. What was sent is above, from the journal; what was left unsent is sent with \"Send\" on the import."},
 		"web.result.nofiles":      {ES: "No hay informes de este envío.", EN: "There are no reports of this send."},
 		"web.result.unknowns":     {ES: "%d solicitudes quedaron sin respuesta: concílielas en Historial", EN: "%d requests got no answer: reconcile them in History"},
+		// What "Enviar" does, said before it.
+		"web.will.all":           {ES: "Se enviarán %s.", EN: "%s will be sent."},
+		"web.will.some":          {ES: "Se enviarán %s; quedan sin enviar %s.", EN: "%s will be sent; left unsent: %s."},
+		"web.will.none":          {ES: "No queda nada para enviar: %s.", EN: "Nothing is left to send: %s."},
+		"web.will.nothing":       {ES: "El archivo no tiene filas para enviar.", EN: "The file has no rows to send."},
+		"web.will.stockrows":     {ES: "%d filas de stock", EN: "%d stock rows"},
+		"web.will.stockrows.one": {ES: "%d fila de stock", EN: "%d stock row"},
+		"web.will.invalid":       {ES: "%d filas con errores (corríjalas abajo)", EN: "%d rows with errors (fix them below)"},
+		"web.will.invalid.one":   {ES: "%d fila con errores (corríjala abajo)", EN: "%d row with errors (fix it below)"},
+		"web.will.rejected":      {ES: "%d filas rechazadas por la API, sin cambios desde entonces", EN: "%d rows rejected by the API, unchanged since"},
+		"web.will.rejected.one":  {ES: "%d fila rechazada por la API, sin cambios desde entonces", EN: "%d row rejected by the API, unchanged since"},
+		"web.will.unknown":       {ES: "%d filas sin respuesta, que esperan la conciliación (Historial)", EN: "%d rows without an answer, waiting for the reconciliation (History)"},
+		"web.will.unknown.one":   {ES: "%d fila sin respuesta, que espera la conciliación (Historial)", EN: "%d row without an answer, waiting for the reconciliation (History)"},
+		"web.will.sent":          {ES: "%d filas ya enviadas, que no se reenvían", EN: "%d rows already sent, not sent again"},
+		"web.will.sent.one":      {ES: "%d fila ya enviada, que no se reenvía", EN: "%d row already sent, not sent again"},
+		"web.will.amount":        {ES: "Importe a facturar: %s", EN: "Amount to invoice: %s"},
+
 		// Reconciling the unknown outcomes from the history.
 		"web.reconcile.button":       {ES: "Conciliar con el ERP", EN: "Reconcile with the ERP"},
 		"web.reconcile.help":         {ES: "Lee en la API lo que quedó registrado de cada resultado desconocido y lo decide con esa evidencia; lo que no pueda decidirse queda abajo para resolver a mano.", EN: "Reads back from the API what was recorded of each unknown outcome and decides it with that evidence; what cannot be decided stays below to settle by hand."},

@@ -62,3 +62,8 @@ func (sh *Sheet) CellKinds(i int, dst []cell.Kind) []cell.Kind {
 // HasPriorIDs reports whether the sheet came with stock row identities of
 // an earlier report (result.rowId), which a copy of the sheet must keep.
 func (sh *Sheet) HasPriorIDs() bool { return len(sh.priorIDs) > 0 }
+
+// Cell returns row i's cell in column col (an index into Info.Header) and
+// its kind: what the page adds up (the amount to invoice) without
+// rendering the row.
+func (sh *Sheet) Cell(i, col int) (string, cell.Kind) { return sh.store.cell(i, col) }

@@ -30,6 +30,10 @@ type importData struct {
 	// Journal says what the journal knows was sent of the file, whatever
 	// the page's own record says (a server killed mid-send wrote none).
 	Journal string
+	// Will says what "Enviar" sends and what stays behind; Amount the
+	// amount the sales sent invoice.
+	Will   string
+	Amount string
 	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
 	// page's (hx-swap-oob).
 	OOB bool
@@ -109,7 +113,10 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	}
 	so := s.sentOf(u)
 	d.Journal = so.line(l)
-	d.Counts = counts(recount(v.rows, so.rowMarks(v.file, l)), l)
+	marks := so.rowMarks(v.file, l)
+	d.Counts = counts(recount(v.rows, marks), l)
+	will := planSend(v.file, marks)
+	d.Will, d.Amount = will.sentence(l), will.amountText(l)
 	if len(v.file.Sheets) > 1 {
 		for i, sh := range v.file.Sheets {
 			tq := query{Sheet: i, Page: 1}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/nxapi"
 )
 
 // TestUploadOverTheLimitAnswersThePage: a file over the limit, whether
@@ -238,6 +240,70 @@ func TestReconcileFromTheHistory(t *testing.T) {
 	for _, e := range entries {
 		if e.State != journal.OK || e.Evidence == "" {
 			t.Errorf("%s: %s, evidence %q; want ok with the reads' evidence", e.Key, e.State, e.Evidence)
+		}
+	}
+}
+
+// TestSendSaysWhatLeavesAndWhatStays: before the click, the page says how
+// many sales leave, the amount they invoice (in Argentine format, whatever
+// the file wrote) and which rows stay behind and why; after the send, the
+// same place says nothing is left and why, and a fix updates it in place.
+func TestSendSaysWhatLeavesAndWhatStays(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	data, err := os.ReadFile(filepath.Join("..", "samples", "ventas.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 70003 pays with a medio that does not exist: its row stays behind.
+	data = bytes.Replace(data, []byte("12600,VIRTUAL"), []byte("12600,TRUEQUE"), 1)
+	a := b.upload("ventas.csv", data)
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("upload: %d\n%s", a.status, a.body)
+	}
+	page := a.location
+	body := b.get(page).body
+	for _, want := range []string{
+		"Se enviarán 3 ventas; quedan sin enviar 1 fila con errores (corríjala abajo).",
+		"Importe a facturar: $ 10.100,47", // 5500.00 + 2699.97 + 1900.50
+		`aria-describedby="will-send"`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("before the send the page lacks %q", want)
+		}
+	}
+	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
+		t.Fatalf("send: %d\n%s", a.status, a.body)
+	}
+	b.waitSent(page)
+	body = b.get(page).body
+	if want := "No queda nada para enviar: 1 fila con errores (corríjala abajo), 5 filas ya enviadas, que no se reenvían."; !strings.Contains(body, want) {
+		t.Errorf("after the send the page lacks %q", want)
+	}
+	if strings.Contains(body, "Importe a facturar") {
+		t.Errorf("after the send the page still offers an amount to invoice")
+	}
+}
+
+// TestMoney: amounts as Argentina writes them, whatever the source.
+func TestMoney(t *testing.T) {
+	tests := []struct {
+		in   string
+		l    msg.Lang
+		want string
+	}{
+		{"1000.5", msg.ES, "$ 1.000,50"},
+		{"1234567.891", msg.ES, "$ 1.234.567,89"},
+		{"0.05", msg.ES, "$ 0,05"},
+		{"-12", msg.ES, "$ -12,00"},
+		{"1000.5", msg.EN, "$ 1,000.50"},
+	}
+	for _, tc := range tests {
+		d, err := nxapi.ParseDecimal(tc.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := money(d, tc.l); got != tc.want {
+			t.Errorf("money(%s, %s) = %q, want %q", tc.in, tc.l, got, tc.want)
 		}
 	}
 }
