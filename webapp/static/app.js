@@ -70,8 +70,34 @@
     var link = document.getElementById("result-link");
     var stop = document.getElementById("stop-form");
     var heading = document.getElementById("send-heading");
+    var lost = document.getElementById("lost");
     var es = new EventSource(box.dataset.events);
+    // The server went away (stopped, killed, the machine asleep): the tab
+    // says so rather than freezing, and when the server answers again it
+    // shows what was sent, which the journal kept.
+    function serverLost() {
+      if (box.dataset.state === "done") { return; }
+      lost.textContent = box.dataset.lost;
+      lost.hidden = false;
+      if (es.readyState === EventSource.CLOSED) { waitBack(); }
+    }
+    var waiting = false;
+    function waitBack() {
+      if (waiting) { return; }
+      waiting = true;
+      // Any answer means the server is back (a new start may ask for the
+      // login again, which then leads to the result); only a failed
+      // connection means it is still away.
+      (function poll() {
+        fetch(box.dataset.result, { credentials: "same-origin", cache: "no-store", redirect: "manual" }).then(function () {
+          lost.textContent = box.dataset.returned;
+          window.location.assign(box.dataset.result);
+        }).catch(function () { window.setTimeout(poll, 2000); });
+      })();
+    }
+    es.addEventListener("error", serverLost);
     function show(p) {
+      lost.hidden = true;
       box.dataset.state = p.state;
       bar.value = p.percent;
       bar.textContent = p.percent + "%";
