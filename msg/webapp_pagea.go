@@ -25,6 +25,9 @@ func init() {
 		"web.result.norecord":     {ES: "El servidor se detuvo durante este envío: no llegó a escribir sus informes. Lo que se envió está arriba, según el diario; lo que quedó sin enviar se envía con «Enviar» en la importación.", EN: "The server stopped during this send: it did not write its reports. What was sent is above, from the journal; what was left unsent is sent with \"Send\" on the import."},
 		"web.result.nofiles":      {ES: "No hay informes de este envío.", EN: "There are no reports of this send."},
 		"web.result.unknowns":     {ES: "%d solicitudes quedaron sin respuesta: concílielas en Historial", EN: "%d requests got no answer: reconcile them in History"},
+		// A payment type a sale does not take is never suggested to it.
+		"cell.badmedio.venta": {ES: "«%s» no es un medio de pago que acepte una venta: use EFECTIVO, DEPOSITO_BANCO o VIRTUAL (o su número 1, 9, 11)", EN: "«%s» is not a payment type a sale takes: use EFECTIVO, DEPOSITO_BANCO or VIRTUAL (or its number 1, 9, 11)"},
+
 		// The progress page when the server goes away.
 		"web.send.lost":     {ES: "Se perdió la conexión con el servidor: puede haberse detenido. Lo enviado hasta ahora quedó registrado en el diario; esta página muestra qué se envió apenas el servidor vuelva.", EN: "The connection to the server was lost: it may have stopped. What was sent so far is recorded in the journal; this page shows what was sent as soon as the server is back."},
 		"web.send.returned": {ES: "El servidor volvió: abriendo lo que se envió…", EN: "The server is back: opening what was sent…"},

@@ -266,10 +266,15 @@ func TestSendSaysWhatLeavesAndWhatStays(t *testing.T) {
 		"Se enviarán 3 ventas; quedan sin enviar 1 fila con errores (corríjala abajo).",
 		"Importe a facturar: $ 10.100,47", // 5500.00 + 2699.97 + 1900.50
 		`aria-describedby="will-send"`,
+		// The suggestion lists only what a sale takes.
+		"«TRUEQUE» no es un medio de pago que acepte una venta: use EFECTIVO, DEPOSITO_BANCO o VIRTUAL",
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("before the send the page lacks %q", want)
 		}
+	}
+	if strings.Contains(body, "TARJETA") {
+		t.Errorf("the page suggests TARJETA for a sale, which POST /venta refuses")
 	}
 	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
 		t.Fatalf("send: %d\n%s", a.status, a.body)
