@@ -176,6 +176,7 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	d.Page = min(q.Page, d.Pages)
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
+	numCols := numberColumns(sh)
 	var kinds []cell.Kind
 	for k := lo; k < hi; k++ {
 		i := k
@@ -200,6 +201,11 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 		kinds = sh.CellKinds(i, kinds)
 		for c, text := range rv.Cells {
 			cd := cellData{Text: shownCell(text, kinds[c], sh.Info.Date1904, l), Issue: issues[c], Col: c}
+			if dec, ok := numCols[c]; ok && cd.Issue == "" {
+				if n, ok := shownNumber(text, kinds[c], sh, dec, l); ok {
+					cd.Text = n
+				}
+			}
 			if cd.Issue != "" && !result {
 				cd.ID = "fix-" + strconv.Itoa(i) + "-" + strconv.Itoa(c)
 				cd.Label = msg.New("web.fix.label", rv.SourceRow, sh.Info.Header[c]).In(l)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -309,6 +310,52 @@ func TestMoney(t *testing.T) {
 		}
 		if got := money(d, tc.l); got != tc.want {
 			t.Errorf("money(%s, %s) = %q, want %q", tc.in, tc.l, got, tc.want)
+		}
+	}
+}
+
+// TestAmountsInArgentineFormat: the table shows amounts as Argentina
+// writes them whatever the file wrote (a CSV's 5300.50, a workbook's raw
+// 899.99), quantities without decimals, and a cell with an error as typed
+// (its fix field holds what the file has).
+func TestAmountsInArgentineFormat(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	for _, sample := range []string{"ventas.csv", "demo.xlsx"} {
+		page := b.uploadSample(sample)
+		body := b.get(page).body
+		switch sample {
+		case "ventas.csv":
+			for _, want := range []string{"<td>5.300,50</td>", "<td>12.000,00</td>", "<td>1.500,00</td>", "<td>899,99</td>"} {
+				if !strings.Contains(body, want) {
+					t.Errorf("%s: the table lacks %s", sample, want)
+				}
+			}
+			for _, bad := range []string{"<td>5300.50</td>", "<td>12000</td>", "<td>2,00</td>"} {
+				if strings.Contains(body, bad) {
+					t.Errorf("%s: the table shows %s", sample, bad)
+				}
+			}
+		case "demo.xlsx":
+			if regexp.MustCompile(`<td>\d+\.\d{1,2}</td>`).MatchString(body) {
+				t.Errorf("%s: an amount is shown with a decimal point: %s", sample, regexp.MustCompile(`<td>\d+\.\d{1,2}</td>`).FindString(body))
+			}
+		}
+	}
+	tests := []struct {
+		in   string
+		dec  int
+		l    msg.Lang
+		want string
+	}{
+		{"1000.5", 2, msg.ES, "1.000,50"},
+		{"2", 0, msg.ES, "2"},
+		{"1234567.125", 2, msg.ES, "1.234.567,125"},
+		{"-0.5", 2, msg.EN, "-0.50"},
+	}
+	for _, tc := range tests {
+		d, _ := nxapi.ParseDecimal(tc.in)
+		if got := number(d, tc.dec, tc.l); got != tc.want {
+			t.Errorf("number(%s, %d, %s) = %q, want %q", tc.in, tc.dec, tc.l, got, tc.want)
 		}
 	}
 }

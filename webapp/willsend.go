@@ -153,3 +153,61 @@ func leftPad(s string) string {
 	}
 	return s
 }
+
+// numberColumns are the sheet's columns that hold numbers, with the
+// decimals they show at least: amounts two (1.000,50), quantities none.
+func numberColumns(sh *pipeline.Sheet) map[int]int {
+	out := map[int]int{}
+	if sh.Layout == nil {
+		return out
+	}
+	for _, c := range sh.Kind.Columns() {
+		if c.Type != schema.Number {
+			continue
+		}
+		if i := sh.Layout.Col(c.Path); i >= 0 {
+			dec := 2
+			if strings.HasSuffix(c.Path, "cantidad") {
+				dec = 0
+			}
+			out[i] = dec
+		}
+	}
+	return out
+}
+
+// shownNumber writes a number cell as Argentina writes it whatever the
+// file wrote ("1000.5" of a workbook, "1000,50" of a CSV: 1.000,50); a
+// cell that does not read as a number is shown as typed.
+func shownNumber(text string, k cell.Kind, sh *pipeline.Sheet, minDec int, l msg.Lang) (string, bool) {
+	d, err := schema.ParseNumber(strings.TrimSpace(text), sh.Sep, k == cell.Number)
+	if err != nil || strings.TrimSpace(text) == "" {
+		return "", false
+	}
+	return number(d, minDec, l), true
+}
+
+// number writes d with the language's separators and at least minDec
+// decimals: 1.234.567,5 → "1.234.567,50" with two.
+func number(d nxapi.Decimal, minDec int, l msg.Lang) string {
+	s := d.String()
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	ip, fp, _ := strings.Cut(s, ".")
+	for len(fp) < minDec {
+		fp += "0"
+	}
+	n, _ := strconv.ParseInt(ip, 10, 64)
+	out := thousands(int(n), l)
+	if fp != "" {
+		dec := ","
+		if l == msg.EN {
+			dec = "."
+		}
+		out += dec + fp
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
