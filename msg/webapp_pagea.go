@@ -21,12 +21,17 @@ func init() {
 		"web.jrn.failed":          {ES: "%d no creadas (verificado)", EN: "%d not created (checked)"},
 		"web.jrn.failed.one":      {ES: "%d no creada (verificado)", EN: "%d not created (checked)"},
 		"web.jrn.row.ok":          {ES: "Enviada: el diario registra que la API la creó.", EN: "Sent: the journal records that the API created it."},
+		"web.jrn.row.fixed":       {ES: "Corregida en su archivo de errores y enviada: el diario registra que la API la creó.", EN: "Fixed in its errors file and sent: the journal records that the API created it."},
 		"web.jrn.row.unknown":     {ES: "Enviada sin respuesta: concílielo en Historial antes de volver a enviar.", EN: "Sent without an answer: reconcile it in History before sending again."},
 		"web.result.norecord":     {ES: "El servidor se detuvo durante este envío: no llegó a escribir sus informes. Lo que se envió está arriba, según el diario; lo que quedó sin enviar se envía con «Enviar» en la importación.", EN: "The server stopped during this send: it did not write its reports. What was sent is above, from the journal; what was left unsent is sent with \"Send\" on the import."},
 		"web.result.nofiles":      {ES: "No hay informes de este envío.", EN: "There are no reports of this send."},
 		"web.result.unknowns":     {ES: "%d solicitudes quedaron sin respuesta: concílielas en Historial", EN: "%d requests got no answer: reconcile them in History"},
 		// A payment type a sale does not take is never suggested to it.
 		"cell.badmedio.venta": {ES: "«%s» no es un medio de pago que acepte una venta: use EFECTIVO, DEPOSITO_BANCO o VIRTUAL (o su número 1, 9, 11)", EN: "«%s» is not a payment type a sale takes: use EFECTIVO, DEPOSITO_BANCO or VIRTUAL (or its number 1, 9, 11)"},
+
+		// An errors file uploaded again and its original.
+		"web.link.of":    {ES: "Archivo de errores corregido de", EN: "Fixed errors file of"},
+		"web.link.fixed": {ES: "Sus errores se corrigieron en", EN: "Its errors were fixed in"},
 
 		// The progress page when the server goes away.
 		"web.send.lost":     {ES: "Se perdió la conexión con el servidor: puede haberse detenido. Lo enviado hasta ahora quedó registrado en el diario; esta página muestra qué se envió apenas el servidor vuelva.", EN: "The connection to the server was lost: it may have stopped. What was sent so far is recorded in the journal; this page shows what was sent as soon as the server is back."},

@@ -43,9 +43,15 @@ type pastImport struct {
 	Sends   []string // the page's sends of an upload, newest first
 	// Journal says what the journal knows was sent of an upload.
 	Journal string
-	Stopped string
-	URL     string
-	Files   []download
+	// Of is the upload this one is the errors file of; Fixed its errors
+	// files uploaded again.
+	Of    *link
+	Fixed []link
+	// OfText and FixedText introduce them.
+	OfText, FixedText string
+	Stopped           string
+	URL               string
+	Files             []download
 }
 
 // unknownEntry is one journal entry whose outcome is not known, with what
@@ -71,9 +77,11 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	// wrote none).
 	entries, err := s.gate.list("")
 	for _, u := range s.uploads.all() {
-		so := journalOf(entries, u)
+		so := journalOf(entries, s.related(u)...)
+		of, fixed := s.links(u)
 		u.mu.Lock()
-		pi := pastImport{Name: u.meta.Name, When: ago(now, u.meta.Uploaded, l), Command: msg.New("web.history.fromweb").In(l), URL: "/u/" + u.meta.ID}
+		pi := pastImport{Name: u.meta.Name, When: ago(now, u.meta.Uploaded, l), Command: msg.New("web.history.fromweb").In(l), URL: "/u/" + u.meta.ID,
+			Of: of, Fixed: fixed, OfText: msg.New("web.link.of").In(l), FixedText: msg.New("web.link.fixed").In(l)}
 		if n := len(u.meta.Sends); n > 0 {
 			// Every send, newest first: a second send's "nothing left"
 			// must not hide what the first one created.

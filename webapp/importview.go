@@ -34,6 +34,10 @@ type importData struct {
 	// amount the sales sent invoice.
 	Will   string
 	Amount string
+	// Of is the upload this one is the errors file of; Fixed its errors
+	// files uploaded again.
+	Of    *link
+	Fixed []link
 	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
 	// page's (hx-swap-oob).
 	OOB bool
@@ -113,6 +117,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	}
 	so := s.sentOf(u)
 	d.Journal = so.line(l)
+	d.Of, d.Fixed = s.links(u)
 	marks := so.rowMarks(v.file, l)
 	d.Counts = counts(recount(v.rows, marks), l)
 	will := planSend(v.file, marks)

@@ -359,3 +359,64 @@ func TestAmountsInArgentineFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsFileLinkedToItsOriginal: the errors file a send wrote, fixed
+// and uploaded again, is linked to the upload it came from (each names the
+// other, in the import and the history); once sent, the original says the
+// row was fixed and sent, and nothing is left to send of it.
+func TestErrorsFileLinkedToItsOriginal(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	data, err := os.ReadFile(filepath.Join("..", "samples", "ventas.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte("12600,VIRTUAL"), []byte("12600,TRUEQUE"), 1)
+	a := b.upload("ventas.csv", data)
+	original := a.location
+	if a := b.post(original+"/send", nil); a.status != http.StatusSeeOther {
+		t.Fatalf("send: %d\n%s", a.status, a.body)
+	}
+	b.waitSent(original)
+	id := strings.TrimPrefix(original, "/u/")
+	u := b.srv.uploads.get(id)
+	name := ""
+	for _, r := range listReports(u.reportDir()) {
+		if strings.HasSuffix(r, ".errors.csv") {
+			name = r
+		}
+	}
+	if name == "" {
+		t.Fatalf("the send wrote no errors.csv: %v", listReports(u.reportDir()))
+	}
+	errs := b.get(original + "/files/" + name)
+	if errs.status != http.StatusOK || !strings.Contains(errs.body, "TRUEQUE") {
+		t.Fatalf("the errors file: %d\n%s", errs.status, errs.body)
+	}
+	fixed := strings.Replace(errs.body, "TRUEQUE", "VIRTUAL", 1)
+	a = b.upload(name, []byte(fixed))
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("upload of the errors file: %d\n%s", a.status, a.body)
+	}
+	copyPage := a.location
+	if body := b.get(copyPage).body; !strings.Contains(body, `id="errors-of"`) || !strings.Contains(body, `href="`+original+`">ventas.csv</a>`) {
+		t.Fatalf("the errors file's import does not name its original")
+	}
+	if a := b.post(copyPage+"/send", nil); a.status != http.StatusSeeOther {
+		t.Fatalf("send of the errors file: %d\n%s", a.status, a.body)
+	}
+	b.waitSent(copyPage)
+	body := b.get(original).body
+	for _, want := range []string{
+		`id="fixed-in"`, `href="` + copyPage + `">` + name + `</a>`,
+		"Según el diario: 4 ventas creadas.",
+		"Corregida en su archivo de errores y enviada",
+		"No queda nada para enviar: 6 filas ya enviadas, que no se reenvían.",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the original's import lacks %q", want)
+		}
+	}
+	if h := b.get("/history").body; !strings.Contains(h, "Sus errores se corrigieron en") || !strings.Contains(h, "Archivo de errores corregido de") {
+		t.Errorf("the history does not link the two")
+	}
+}

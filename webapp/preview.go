@@ -324,6 +324,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	s.uploads.add(u)
 	s.uploads.touch(u, s.now())
+	s.linkErrorsFile(u)
 	s.log.Info(s.logText("web.log.upload"), "id", u.meta.ID, "size", u.meta.Size)
 	if err != nil {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"/columns", http.StatusSeeOther)

@@ -2,6 +2,7 @@ package webapp
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nxbatch/nxbatch/journal"
@@ -30,13 +31,17 @@ type sentOf struct {
 // empty tells whether the journal knows nothing of the upload.
 func (so *sentOf) empty() bool { return so == nil || len(so.entries) == 0 }
 
-// journalOf picks, of the journal's entries, those of upload u: the
-// journal's source names the file sent, which is in u's folder.
-func journalOf(entries []journal.Entry, u *upload) *sentOf {
+// journalOf picks, of the journal's entries, those of the uploads us (an
+// upload and those linked to it): the journal's source names the file
+// sent, which is in its upload's folder.
+func journalOf(entries []journal.Entry, us ...*upload) *sentOf {
 	so := &sentOf{entries: map[journal.Key]journal.Entry{}, units: map[string]journal.Entry{}, byKind: map[string]map[journal.State]int{}}
-	dir := u.dir + string(filepath.Separator)
+	dirs := make([]string, len(us))
+	for i, u := range us {
+		dirs[i] = u.dir + string(filepath.Separator)
+	}
 	for _, e := range entries {
-		if !strings.Contains(e.Source, dir) {
+		if !slices.ContainsFunc(dirs, func(d string) bool { return strings.Contains(e.Source, d) }) {
 			continue
 		}
 		k := journal.Key{Kind: e.Key.Kind, Business: e.Key.Business}
@@ -102,9 +107,10 @@ func (so *sentOf) unknowns() int {
 
 // mark is a row's state as the journal knows it.
 type mark struct {
-	st  pipeline.Status
-	why string
-	ids string
+	// from is the row's status by validation, st the journal's.
+	from, st pipeline.Status
+	why      string
+	ids      string
 }
 
 // rowMarks gives the valid rows of f the state the journal knows for
@@ -117,7 +123,7 @@ func (so *sentOf) rowMarks(f *pipeline.File, l msg.Lang) []map[int32]mark {
 	}
 	for si, sh := range f.Sheets {
 		for _, r := range sh.Requests {
-			if r.Status != pipeline.StatusValid {
+			if r.Status != pipeline.StatusValid && r.Status != pipeline.StatusInvalid {
 				continue
 			}
 			var e journal.Entry
@@ -134,6 +140,15 @@ func (so *sentOf) rowMarks(f *pipeline.File, l msg.Lang) []map[int32]mark {
 			if !ok {
 				continue
 			}
+			if r.Status == pipeline.StatusInvalid {
+				// A row with errors here was fixed and sent from its
+				// errors file: only that is said of it.
+				if m.st != pipeline.StatusOK {
+					continue
+				}
+				m.why = msg.New("web.jrn.row.fixed").In(l)
+			}
+			m.from = r.Status
 			if out[si] == nil {
 				out[si] = map[int32]mark{}
 			}
@@ -186,7 +201,7 @@ func recount(rows map[pipeline.Status]int, marks []map[int32]mark) map[pipeline.
 	}
 	for _, sm := range marks {
 		for _, m := range sm {
-			out[pipeline.StatusValid]--
+			out[m.from]--
 			out[m.st]++
 		}
 	}
@@ -210,7 +225,7 @@ func (s *Server) sentOf(u *upload) *sentOf {
 		// was read last, if anything.
 		return so
 	}
-	so = journalOf(entries, u)
+	so = journalOf(entries, s.related(u)...)
 	u.mu.Lock()
 	u.sent, u.sentGen = so, gen
 	u.mu.Unlock()

@@ -51,6 +51,8 @@ type meta struct {
 	Columns map[string]string `json:"columns,omitempty"`
 	Edits   int               `json:"edits"`
 	Sends   []sendRecord      `json:"sends,omitempty"`
+	// Of is the upload this one is the errors file of, "" when none.
+	Of string `json:"of,omitempty"`
 }
 
 // sendRecord is one send of an upload, as history shows it.

@@ -38,12 +38,11 @@ func planSend(f *pipeline.File, marks []map[int32]mark) willSend {
 			total = sh.Layout.Col("total")
 		}
 		for _, r := range sh.Requests {
-			switch r.Status {
-			case pipeline.StatusInvalid:
-				w.invalid += len(r.Rows)
+			if r.Status != pipeline.StatusValid && r.Status != pipeline.StatusInvalid {
 				continue
-			case pipeline.StatusValid:
-			default:
+			}
+			if _, fixed := marks[si][firstRow(r)]; r.Status == pipeline.StatusInvalid && !fixed {
+				w.invalid += len(r.Rows)
 				continue
 			}
 			if len(r.Rows) > 0 {
@@ -210,4 +209,12 @@ func number(d nxapi.Decimal, minDec int, l msg.Lang) string {
 		out = "-" + out
 	}
 	return out
+}
+
+// firstRow is the first row of r, -1 when it has none.
+func firstRow(r *pipeline.Request) int32 {
+	if len(r.Rows) == 0 {
+		return -1
+	}
+	return r.Rows[0]
 }
