@@ -42,8 +42,8 @@
     if (!form || !input) { return; }
     var refused = document.getElementById("upload-toolarge");
     var busy = document.getElementById("upload-busy");
-    var max = parseInt(form.dataset.maxBytes || "0", 10);
     form.addEventListener("submit", function (e) {
+      var max = parseInt(form.dataset.maxBytes || "0", 10);
       var f = input.files && input.files[0];
       if (f && max > 0 && f.size > max) {
         e.preventDefault();
