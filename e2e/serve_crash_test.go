@@ -66,6 +66,10 @@ func TestServeBrowserKillMidSend(t *testing.T) {
 	if lost := text(t, ctx, "#lost"); !strings.Contains(lost, "Se perdió la conexión con el servidor") {
 		t.Errorf("the tab says %q when the server went away", lost)
 	}
+	var stopHidden bool
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById("stop-form").hidden`, &stopHidden)); err != nil || !stopHidden {
+		t.Errorf("the tab still offers to stop a send its server no longer runs (%v)", err)
+	}
 	docShot(t, ctx, "serve-lost.png")
 
 	// Back on the same address: the tab leaves the progress page by itself

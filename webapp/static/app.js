@@ -79,6 +79,9 @@
       if (box.dataset.state === "done") { return; }
       lost.textContent = box.dataset.lost;
       lost.hidden = false;
+      // Neither a time left nor a stop button mean anything now.
+      eta.textContent = "";
+      if (stop) { stop.hidden = true; }
       if (es.readyState === EventSource.CLOSED) { waitBack(); }
     }
     var waiting = false;
@@ -98,6 +101,7 @@
     es.addEventListener("error", serverLost);
     function show(p) {
       lost.hidden = true;
+      if (stop && p.state !== "done") { stop.hidden = false; }
       box.dataset.state = p.state;
       bar.value = p.percent;
       bar.textContent = p.percent + "%";
