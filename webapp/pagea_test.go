@@ -121,6 +121,9 @@ func TestAfterACrashTheJournalSaysWhatWasSent(t *testing.T) {
 	if a := b.get(page); !strings.Contains(a.body, "válida") || strings.Contains(a.body, `id="journal-line"`) {
 		t.Fatalf("before any send the rows are not valid, or the journal already says something:\n%s", a.body)
 	}
+	if a := b.get(page + "/result"); a.status != http.StatusSeeOther || a.location != page {
+		t.Errorf("the result of an upload never sent: %d %q, want the import", a.status, a.location)
+	}
 	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
 		t.Fatalf("send: %d\n%s", a.status, a.body)
 	}

@@ -558,6 +558,11 @@ func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
 	// stays (the tab that followed the send lands here when the server
 	// is back).
 	so := s.sentOf(u)
+	if f == nil && len(reports) == 0 && so.empty() {
+		// Never sent: nothing to show but the import.
+		http.Redirect(w, r, "/u/"+u.meta.ID, http.StatusSeeOther)
+		return
+	}
 	q := parseQuery(r.URL.Query())
 	d := &resultData{base: s.base(r, "web.result.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Said: said,
 		Journal: so.line(l), NoRecord: f == nil && len(reports) == 0, Unknowns: so.unknowns()}
