@@ -65,3 +65,42 @@ func TestServeBrowserUploadOverTheLimit(t *testing.T) {
 		t.Errorf("the refused upload left %d folders", len(entries))
 	}
 }
+
+// TestServeBrowserFixShowsItsWork: while a fix is checked, its sign of
+// work ("Guardando y revisando la corrección…") shows, and it goes once
+// the answer is in; the "Enviar" sentence follows the fix.
+func TestServeBrowserFixShowsItsWork(t *testing.T) {
+	w := newWorkspace(t, "")
+	srv := w.serve(t)
+	sample, _ := filepath.Abs(filepath.Join("..", "samples", "errores.csv"))
+	ctx := browser(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.login), chromedp.WaitVisible("#file", chromedp.ByID),
+		chromedp.SetUploadFiles("#file", []string{sample}, chromedp.ByID),
+		chromedp.Click("#upload-send", chromedp.ByID), chromedp.WaitVisible("#fix-0-11", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	before := text(t, ctx, "#will-send")
+	// What the indicator looks like at the moment the fix leaves.
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.body.addEventListener("htmx:beforeSend", function () {
+		window.busyAtSend = getComputedStyle(document.getElementById("fix-busy")).display;
+	}); true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.SetValue("#fix-0-11", "1000", chromedp.ByID),
+		// As Enter does: the form's submit event, which htmx takes.
+		chromedp.Evaluate(`document.getElementById("fix-0-11").form.requestSubmit(); true`, nil),
+		chromedp.WaitVisible(`#fix-status[data-focus]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	var atSend, after string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`String(window.busyAtSend)`, &atSend),
+		chromedp.Evaluate(`getComputedStyle(document.getElementById("fix-busy")).display`, &after)); err != nil {
+		t.Fatal(err)
+	}
+	if atSend != "block" || after != "none" {
+		t.Errorf("the fix's sign of work: %q while it was checked, %q after; want block, then none", atSend, after)
+	}
+	if now := text(t, ctx, "#will-send"); now == before || !strings.Contains(now, "Se enviarán") {
+		t.Errorf("the send sentence did not follow the fix: %q, then %q", before, now)
+	}
+}
