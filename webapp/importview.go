@@ -27,6 +27,9 @@ type importData struct {
 	Sending   bool
 	HasResult bool
 	Alert     string
+	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
+	// page's (hx-swap-oob).
+	OOB bool
 	// Journal says what the journal knows was sent of the file, whatever
 	// the page's own record says (a server killed mid-send wrote none).
 	Journal string
@@ -38,9 +41,6 @@ type importData struct {
 	// files uploaded again.
 	Of    *link
 	Fixed []link
-	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
-	// page's (hx-swap-oob).
-	OOB bool
 }
 
 // sheetTab is one sheet of a workbook, for the preview's tabs.
@@ -179,9 +179,9 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	}
 	d.Pages = max(1, (d.Shown+pageSize-1)/pageSize)
 	d.Page = min(q.Page, d.Pages)
+	numCols := numberColumns(sh)
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
-	numCols := numberColumns(sh)
 	var kinds []cell.Kind
 	for k := lo; k < hi; k++ {
 		i := k

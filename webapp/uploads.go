@@ -45,14 +45,14 @@ type meta struct {
 	Name     string    `json:"name"` // the file's name as uploaded, made safe
 	Size     int64     `json:"size"`
 	Uploaded time.Time `json:"uploaded"`
+	// Of is the upload this one is the errors file of, "" when none.
+	Of string `json:"of,omitempty"`
 	// Profile and Columns are the mapping in force: the profile's name and
 	// header → API field.
 	Profile string            `json:"profile,omitempty"`
 	Columns map[string]string `json:"columns,omitempty"`
 	Edits   int               `json:"edits"`
 	Sends   []sendRecord      `json:"sends,omitempty"`
-	// Of is the upload this one is the errors file of, "" when none.
-	Of string `json:"of,omitempty"`
 }
 
 // sendRecord is one send of an upload, as history shows it.

@@ -67,7 +67,7 @@ func planSend(f *pipeline.File, marks []map[int32]mark) willSend {
 				continue
 			}
 			for _, row := range r.Rows {
-				text, k := sh.Cell(int(row), total)
+				text, k := sh.CellAndKind(int(row), total)
 				if strings.TrimSpace(text) == "" {
 					continue
 				}
