@@ -47,6 +47,7 @@ import (
 var completions = map[string]func() [][]string{
 	"plan.kind.*":    kinds,
 	"web.kind.*":     kinds,
+	"web.jrn.ok.*":   kinds,
 	"web.template.*": kinds,
 	"tpl.intro.*":    kinds, // looked up: a kind may have no intro
 	"rep.status.*":   statuses,

@@ -201,7 +201,7 @@ func parseCell(sh *Sheet, c *schema.Column, s string, k cell.Kind, v *cellValue)
 		v.s, err = schema.ParseDate(s, raw, sh.Info.Date1904)
 	case schema.MedioTipo:
 		var t nxapi.TipoMedio
-		t, err = schema.ParseTipoMedio(s)
+		t, err = schema.ParseTipoMedioFor(s, sh.Kind)
 		v.i = int64(t)
 	case schema.StockTipo:
 		var t nxapi.TipoStock

@@ -32,6 +32,11 @@ type RowView struct {
 // sheet asks it of every row.
 func (sh *Sheet) RowStatus(i int) Status { return sh.Requests[sh.reqOf[i]].Status }
 
+// CellAndKind returns row i's cell in column col (an index into
+// Info.Header) and its kind: what the page adds up (the amount to
+// invoice) without rendering the row.
+func (sh *Sheet) CellAndKind(i, col int) (string, cell.Kind) { return sh.store.cell(i, col) }
+
 // RowView returns row i rendered in language l. It only reads the sheet,
 // so pages may call it from several goroutines at once.
 func (sh *Sheet) RowView(i int, l msg.Lang) RowView { return sh.RowViewFor(i, l, nil) }

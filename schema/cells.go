@@ -356,6 +356,18 @@ func ParseTipoMedio(s string) (nxapi.TipoMedio, error) {
 	return 0, cellErr("cell.badmedio", s)
 }
 
+// ParseTipoMedioFor reads a TipoMedio of a request of kind k: a value it
+// does not know is answered with the types k accepts, never one its
+// endpoint refuses (POST /venta takes no TARJETA nor CUENTA_CORRIENTE,
+// API spec 4.1 item 4).
+func ParseTipoMedioFor(s string, k Kind) (nxapi.TipoMedio, error) {
+	t, err := ParseTipoMedio(s)
+	if err != nil && k == Venta {
+		return 0, cellErr("cell.badmedio.venta", s)
+	}
+	return t, err
+}
+
 // ParseTipoStock reads a TipoStockTransaccion name or number.
 func ParseTipoStock(s string) (nxapi.TipoStock, error) {
 	if t, ok := tipoStockByKey[enumKey(s)]; ok {

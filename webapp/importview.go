@@ -30,6 +30,17 @@ type importData struct {
 	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
 	// page's (hx-swap-oob).
 	OOB bool
+	// Journal says what the journal knows was sent of the file, whatever
+	// the page's own record says (a server killed mid-send wrote none).
+	Journal string
+	// Will says what "Enviar" sends and what stays behind; Amount the
+	// amount the sales sent invoice.
+	Will   string
+	Amount string
+	// Of is the upload this one is the errors file of; Fixed its errors
+	// files uploaded again.
+	Of    *link
+	Fixed []link
 }
 
 // sheetTab is one sheet of a workbook, for the preview's tabs.
@@ -104,7 +115,13 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	for _, w := range v.file.Warnings {
 		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{w}), l))
 	}
-	d.Counts = counts(v.rows, l)
+	so := s.sentOf(u)
+	d.Journal = so.line(l)
+	d.Of, d.Fixed = s.links(u)
+	marks := so.rowMarks(v.file, l)
+	d.Counts = counts(recount(v.rows, marks), l)
+	will := planSend(v.file, marks)
+	d.Will, d.Amount = will.sentence(l), will.amountText(l)
 	if len(v.file.Sheets) > 1 {
 		for i, sh := range v.file.Sheets {
 			tq := query{Sheet: i, Page: 1}
@@ -131,8 +148,16 @@ func (e msgErr) Error() string        { return e.m.In(msg.EN) }
 func (e msgErr) In(l msg.Lang) string { return e.m.In(l) }
 
 // previewData builds one page of the upload's rows before a send.
+// Rows the journal knows were sent read their outcome, not "válida".
 func (s *Server) previewData(l msg.Lang, u *upload, v *version, q query, status string) previewData {
-	return s.tableData(l, u.meta.ID, v.file, v.attention, v.n, q, status, false)
+	d := s.tableData(l, u.meta.ID, v.file, v.attention, v.n, q, status, false)
+	if so := s.sentOf(u); !so.empty() {
+		marks := so.rowMarks(v.file, l)
+		marked(&d, marks[d.Sheet], l)
+		rows, _ := v.file.Counts()
+		d.Counts = counts(recount(rows, marks), l)
+	}
+	return d
 }
 
 // tableData builds one page of f's rows: all of them, or only those that
@@ -154,6 +179,7 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	}
 	d.Pages = max(1, (d.Shown+pageSize-1)/pageSize)
 	d.Page = min(q.Page, d.Pages)
+	numCols := numberColumns(sh)
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
 	var kinds []cell.Kind
@@ -180,6 +206,11 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 		kinds = sh.CellKinds(i, kinds)
 		for c, text := range rv.Cells {
 			cd := cellData{Text: shownCell(text, kinds[c], sh.Info.Date1904, l), Issue: issues[c], Col: c}
+			if dec, ok := numCols[c]; ok && cd.Issue == "" {
+				if n, ok := shownNumber(text, kinds[c], sh, dec, l); ok {
+					cd.Text = n
+				}
+			}
 			if cd.Issue != "" && !result {
 				cd.ID = "fix-" + strconv.Itoa(i) + "-" + strconv.Itoa(c)
 				cd.Label = msg.New("web.fix.label", rv.SourceRow, sh.Info.Header[c]).In(l)

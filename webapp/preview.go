@@ -272,10 +272,13 @@ func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	limit := s.cfg.Limits.MaxBytes
 	if r.ContentLength > limit+64<<10 {
-		s.refuseUpload(w, r, msg.New("web.toolarge", limit>>20))
+		s.tooLarge(w, r, limit)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
+	// Not http.MaxBytesReader: past its limit it closes the connection
+	// while the browser still sends, which the browser shows as "This
+	// site can't be reached" instead of the page's sentence.
+	r.Body = &cappedBody{ReadCloser: r.Body, left: limit + 64<<10, limit: limit + 64<<10}
 	mr, err := r.MultipartReader()
 	if err != nil {
 		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
@@ -331,6 +334,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	s.uploads.add(u)
 	s.uploads.touch(u, s.now())
+	s.linkErrorsFile(u)
 	s.log.Info(s.logText("web.log.upload"), "id", u.meta.ID, "size", u.meta.Size)
 	if err != nil {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"/columns", http.StatusSeeOther)
@@ -373,10 +377,55 @@ func (s *Server) uploadFailed(w http.ResponseWriter, r *http.Request, u *upload,
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		s.refuseUpload(w, r, msg.New("web.toolarge", limit>>20))
+		s.tooLarge(w, r, limit)
 		return
 	}
 	s.refuseUpload(w, r, msg.New("web.readfailed", msg.CauseOf(err)))
+}
+
+// maxDiscard is how much of an upload over the limit is read and thrown
+// away so that the browser, which sends the whole body before it reads
+// an answer, gets the page's sentence; past it the connection is closed.
+const maxDiscard = 1 << 30
+
+// tooLarge answers an upload over the limit with the upload page and its
+// sentence (413), after reading what is left of the body: an answer
+// while the browser still sends ends in a reset connection it shows as
+// "This site can't be reached".
+func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, limit int64) {
+	body := r.Body
+	if c, ok := body.(*cappedBody); ok {
+		body = c.ReadCloser
+	}
+	// The body's reading gets its own deadline: the read timeout was
+	// meant for the limit's size, not for what is thrown away.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.Timeouts.Write))
+	n, _ := io.CopyN(io.Discard, body, maxDiscard)
+	if n == maxDiscard {
+		w.Header().Set("Connection", "close")
+	}
+	s.log.Info(s.logText("web.log.upload.refused"), "reason", "size")
+	s.renderHome(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20).In(lang(r)))
+}
+
+// cappedBody is a request body that refuses to read past limit bytes
+// (an *http.MaxBytesError), leaving the rest to be read and thrown away.
+type cappedBody struct {
+	io.ReadCloser
+	left, limit int64
+}
+
+func (c *cappedBody) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, &http.MaxBytesError{Limit: c.limit}
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.ReadCloser.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 // refuseUpload answers a refused upload with the upload page again, saying

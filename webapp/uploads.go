@@ -45,6 +45,8 @@ type meta struct {
 	Name     string    `json:"name"` // the file's name as uploaded, made safe
 	Size     int64     `json:"size"`
 	Uploaded time.Time `json:"uploaded"`
+	// Of is the upload this one is the errors file of, "" when none.
+	Of string `json:"of,omitempty"`
 	// Profile and Columns are the mapping in force: the profile's name and
 	// header → API field.
 	Profile string            `json:"profile,omitempty"`
@@ -66,6 +68,10 @@ type sendRecord struct {
 // upload is one uploaded file and what the page has made of it.
 type upload struct {
 	dir string
+	// sent is what the journal said was sent of it, read at the journal
+	// change sentGen counts (Server.sentOf).
+	sent    *sentOf
+	sentGen int64
 
 	mu      sync.Mutex
 	meta    meta

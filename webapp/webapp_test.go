@@ -226,7 +226,7 @@ func TestRefusals(t *testing.T) {
 		}, http.StatusMisdirectedRequest, "no es el de este servidor"},
 		{"oversized upload", func() *http.Request {
 			return b.uploadRequest("big.csv", append(sample, make([]byte, 70<<10)...))
-		}, http.StatusSeeOther, "supera el máximo de 0 MB"},
+		}, http.StatusRequestEntityTooLarge, "supera el máximo de 0 MB"},
 		{"a binary renamed .xlsx", func() *http.Request {
 			return b.uploadRequest("ventas.xlsx", []byte("\x7fELF\x02\x01\x01\x00binary, not a workbook"))
 		}, http.StatusSeeOther, "no es un archivo .xlsx válido"},
