@@ -72,7 +72,7 @@ func init() {
 		"web.upload.nofile":  {ES: "No llegó ningún archivo: elija uno y vuelva a intentar.", EN: "No file arrived: pick one and try again."},
 		"web.upload.gone":    {ES: "Esa importación no existe (o se borró su carpeta).", EN: "That import does not exist (or its folder was deleted)."},
 		"web.toolarge":       {ES: "El archivo supera el máximo de %d MB: divídalo en partes más chicas.", EN: "The file is over the %d MB limit: split it into smaller parts."},
-		"web.toomanyrows":    {ES: "El archivo tiene %d filas, más que las %d que acepta la página: divídalo, o envíelo con «nxbatch run».", EN: "The file has %d rows, more than the %d the page takes: split it, or send it with \"nxbatch run\"."},
+		"web.toomanyrows":    {ES: "El archivo tiene %d filas, más que las %d que acepta la página: divídalo en archivos más chicos y súbalos de a uno.", EN: "The file has %d rows, more than the %d the page takes: split it into smaller files and upload them one at a time."},
 		"web.readfailed":     {ES: "No se pudo leer el archivo: %s", EN: "The file could not be read: %s"},
 
 		// The plan and the preview.
@@ -142,7 +142,7 @@ func init() {
 		// The column screen.
 		"web.columns.title":      {ES: "Columnas de %s", EN: "Columns of %s"},
 		"web.columns.heading":    {ES: "¿Qué es cada columna de %s?", EN: "What is each column of %s?"},
-		"web.columns.intro":      {ES: "Las columnas no coinciden con los campos de la API. Confirme o cambie el campo que completa cada una; se guarda con un nombre y se ofrece otra vez para archivos con las mismas columnas (también sirve en la terminal: nxbatch run --map NOMBRE).", EN: "The columns do not match the API's fields. Confirm or change the field each one fills; it is saved under a name and offered again for files with the same columns (it also works in a terminal: nxbatch run --map NAME)."},
+		"web.columns.intro":      {ES: "Las columnas no coinciden con los campos de la API. Confirme o cambie el campo que completa cada una; se guarda con un nombre y se aplica solo a los próximos archivos con las mismas columnas.", EN: "The columns do not match the API's fields. Confirm or change the field each one fills; it is saved under a name and applied by itself to the next files with the same columns."},
 		"web.columns.profiles":   {ES: "Perfiles guardados para estas columnas", EN: "Profiles saved for these columns"},
 		"web.columns.use":        {ES: "Usar el perfil «%s»", EN: "Use profile \"%s\""},
 		"web.columns.kind":       {ES: "Tipo de archivo", EN: "Kind of file"},
@@ -152,7 +152,6 @@ func init() {
 		"web.columns.example":    {ES: "Ejemplo (primera fila)", EN: "Example (first row)"},
 		"web.columns.field":      {ES: "Campo de la API", EN: "API field"},
 		"web.columns.none":       {ES: "— no usar —", EN: "— do not use —"},
-		"web.columns.required":   {ES: "%s (obligatorio)", EN: "%s (required)"},
 		"web.columns.name.label": {ES: "Nombre del perfil", EN: "Profile name"},
 		"web.columns.name.help":  {ES: "Letras, números, espacios, - _ o . (hasta 60).", EN: "Letters, digits, blanks, - _ or . (up to 60)."},
 		"web.columns.name":       {ES: "Falta el nombre del perfil, o tiene caracteres que no se aceptan (use letras, números, espacios, - _ o .).", EN: "The profile name is missing, or has characters that are not accepted (use letters, digits, blanks, - _ or .)."},
@@ -203,7 +202,7 @@ func init() {
 		"web.history.heading":   {ES: "Historial de importaciones", EN: "Import history"},
 		"web.history.imports":   {ES: "Desde esta página", EN: "From this page"},
 		"web.history.runs":      {ES: "Desde la terminal y tareas programadas", EN: "From the terminal and scheduled jobs"},
-		"web.history.nodirs":    {ES: "Para ver aquí las ejecuciones programadas, inicie la página con --report-dir CARPETA (la misma que usa la tarea).", EN: "To see scheduled runs here, start the page with --report-dir FOLDER (the one the job uses)."},
+		"web.history.nodirs":    {ES: "Las ejecuciones programadas aparecen aquí cuando esta página lee la carpeta donde la tarea programada guarda sus informes; pida a quien instaló la tarea que la configure.", EN: "Scheduled runs appear here when this page reads the folder where the scheduled job keeps its reports; ask whoever set up the job to configure it."},
 		"web.history.none":      {ES: "Todavía no hay importaciones.", EN: "No imports yet."},
 		"web.history.fromweb":   {ES: "desde la página", EN: "from the page"},
 		"web.history.notsent":   {ES: "Todavía no se envió.", EN: "Not sent yet."},

@@ -62,3 +62,13 @@ func (sh *Sheet) CellKinds(i int, dst []cell.Kind) []cell.Kind {
 // HasPriorIDs reports whether the sheet came with stock row identities of
 // an earlier report (result.rowId), which a copy of the sheet must keep.
 func (sh *Sheet) HasPriorIDs() bool { return len(sh.priorIDs) > 0 }
+
+// Cell returns the text of cell col of row i (as RowView's Cells hold it)
+// without rendering the row: a page counting the rows that share one
+// value asks it of every row of a large sheet.
+func (sh *Sheet) Cell(i, col int) string {
+	if col < 0 || col >= len(sh.Info.Header) {
+		return ""
+	}
+	return sh.store.text(i, col)
+}

@@ -13,20 +13,22 @@ import (
 // importPage's data: the plan, the counts and the first page of rows.
 type importData struct {
 	base
-	ID, Name  string
-	Plan      []string
-	Least     string
-	Catalogs  []string
-	Warnings  []string
-	Counts    []count
-	Sheets    []sheetTab
-	Preview   previewData
-	Profile   string
-	Edits     int
-	Sends     []string
-	Sending   bool
-	HasResult bool
-	Alert     string
+	ID, Name string
+	Plan     []string
+	Least    string
+	Catalogs []string
+	Warnings []string
+	Counts   []count
+	Sheets   []sheetTab
+	Preview  previewData
+	Profile  string
+	// AutoProfile: Profile was applied by itself (same headers).
+	AutoProfile bool
+	Edits       int
+	Sends       []string
+	Sending     bool
+	HasResult   bool
+	Alert       string
 	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
 	// page's (hx-swap-oob).
 	OOB bool
@@ -87,6 +89,11 @@ type cellData struct {
 	ID    string // of the cell's fix input, "" when it has none
 	Label string
 	Focus bool
+	// Same is how many rows of the sheet, this one included, hold the
+	// same text in the column: above one, the fix offers to change them
+	// all at once.
+	Same     int
+	SameText string
 }
 
 func (s *Server) importData(r *http.Request, u *upload, v *version, q query, alert string) *importData {
@@ -102,7 +109,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 		d.Catalogs = append(d.Catalogs, catalogLine(c, now, l))
 	}
 	for _, w := range v.file.Warnings {
-		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{w}), l))
+		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{msg.ForPage(w)}), l))
 	}
 	d.Counts = counts(v.rows, l)
 	if len(v.file.Sheets) > 1 {
@@ -113,7 +120,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	}
 	d.Preview = s.previewData(l, u, v, q, "")
 	u.mu.Lock()
-	d.Profile, d.Edits = u.meta.Profile, u.meta.Edits
+	d.Profile, d.AutoProfile, d.Edits = u.meta.Profile, u.meta.AutoProfile, u.meta.Edits
 	// Newest first, as the history lists them.
 	for i := len(u.meta.Sends) - 1; i >= 0; i-- {
 		d.Sends = append(d.Sends, sendLine(u.meta.Sends[i], now, l))
@@ -157,6 +164,20 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
 	var kinds []cell.Kind
+	// Per column with a cell to fix on this page, how many rows hold each
+	// value: one pass over the sheet per such column.
+	same := map[int]map[string]int{}
+	countOf := func(col int, text string) int {
+		m, ok := same[col]
+		if !ok {
+			m = map[string]int{}
+			for i := range sh.Rows() {
+				m[sh.Cell(i, col)]++
+			}
+			same[col] = m
+		}
+		return m[text]
+	}
 	for k := lo; k < hi; k++ {
 		i := k
 		if q.Only {
@@ -183,6 +204,10 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 			if cd.Issue != "" && !result {
 				cd.ID = "fix-" + strconv.Itoa(i) + "-" + strconv.Itoa(c)
 				cd.Label = msg.New("web.fix.label", rv.SourceRow, sh.Info.Header[c]).In(l)
+				if n := countOf(c, text); n > 1 {
+					cd.Same = n
+					cd.SameText = msg.New("web.bulk.offer", thousands(n-1, l), text).In(l)
+				}
 				if status != "" && !focusSet {
 					cd.Focus, focusSet = true, true
 				}

@@ -1,0 +1,104 @@
+package msg
+
+// Messages of the page's column screen, bulk fixes and the page's own
+// wording of what the command line words for a terminal (issue 22): a
+// block of its own, so that other changes to webapp.go merge cleanly.
+func init() {
+	register(map[string]Text{
+		// The column screen: every field in the user's words, the API's
+		// path shown small beside it.
+		"web.field.ordenId":                           {ES: "N° de orden o pedido", EN: "Order number"},
+		"web.field.detalle":                           {ES: "Detalle u observación", EN: "Detail or note"},
+		"web.field.listaPrecioId":                     {ES: "Lista de precios", EN: "Price list"},
+		"web.field.puntoVentaId":                      {ES: "Punto de venta", EN: "Point of sale"},
+		"web.field.entidadId":                         {ES: "Cliente del ERP (id)", EN: "ERP customer (id)"},
+		"web.field.empleadoId":                        {ES: "Vendedor", EN: "Seller"},
+		"web.field.usuario.nombre":                    {ES: "Nombre o razón social del cliente", EN: "Customer's name or company name"},
+		"web.field.usuario.email":                     {ES: "Correo electrónico del cliente", EN: "Customer's email"},
+		"web.field.usuario.dni":                       {ES: "DNI del cliente", EN: "Customer's DNI"},
+		"web.field.usuario.cuit":                      {ES: "CUIT del cliente", EN: "Customer's CUIT"},
+		"web.field.usuario.telefono":                  {ES: "Teléfono del cliente", EN: "Customer's phone"},
+		"web.field.usuario.condicion":                 {ES: "Condición frente al IVA", EN: "VAT status"},
+		"web.field.direccionEnvio.provincia":          {ES: "Provincia de entrega", EN: "Delivery province"},
+		"web.field.direccionEnvio.localidad":          {ES: "Localidad de entrega", EN: "Delivery town"},
+		"web.field.direccionEnvio.direccion":          {ES: "Dirección de entrega", EN: "Delivery address"},
+		"web.field.direccionEnvio.codigoPostal":       {ES: "Código postal de entrega", EN: "Delivery postcode"},
+		"web.field.direccionFacturacion.provincia":    {ES: "Provincia de facturación", EN: "Billing province"},
+		"web.field.direccionFacturacion.localidad":    {ES: "Localidad de facturación", EN: "Billing town"},
+		"web.field.direccionFacturacion.direccion":    {ES: "Dirección de facturación", EN: "Billing address"},
+		"web.field.direccionFacturacion.codigoPostal": {ES: "Código postal de facturación", EN: "Billing postcode"},
+		"web.field.subtotal":                          {ES: "Subtotal", EN: "Subtotal"},
+		"web.field.descuento":                         {ES: "Descuento", EN: "Discount"},
+		"web.field.recargo":                           {ES: "Recargo", EN: "Surcharge"},
+		"web.field.envio":                             {ES: "Costo de envío", EN: "Shipping cost"},
+		"web.field.total":                             {ES: "Total de la venta", EN: "Sale total"},
+		"web.field.medioPago.tipo":                    {ES: "Forma de pago", EN: "Payment method"},
+		"web.field.medioPago.cuentaBancariaId":        {ES: "Cuenta bancaria", EN: "Bank account"},
+		"web.field.medioPago.tarjetaId":               {ES: "Tarjeta", EN: "Card"},
+		"web.field.medioPago.externalId":              {ES: "N° de operación de la pasarela de pago", EN: "Payment gateway operation number"},
+		"web.field.productos.articuloId":              {ES: "Artículo (id)", EN: "Article (id)"},
+		"web.field.productos.precio":                  {ES: "Precio unitario", EN: "Unit price"},
+		"web.field.productos.cantidad":                {ES: "Cantidad vendida", EN: "Quantity sold"},
+		"web.field.productos.talleId":                 {ES: "Talle", EN: "Size"},
+		"web.field.productos.colorId":                 {ES: "Color", EN: "Colour"},
+		"web.field.facturaId":                         {ES: "Preventa a facturar (id)", EN: "Presale to invoice (id)"},
+		"web.field.electronica":                       {ES: "Factura electrónica (SI/NO)", EN: "Electronic invoice (SI/NO)"},
+		"web.field.depositoId":                        {ES: "Depósito", EN: "Warehouse"},
+		"web.field.motivoId":                          {ES: "Motivo del movimiento", EN: "Movement reason"},
+		"web.field.tipo":                              {ES: "Tipo de movimiento", EN: "Movement type"},
+		"web.field.fecha":                             {ES: "Fecha", EN: "Date"},
+		"web.field.sref":                              {ES: "Referencia propia", EN: "Your own reference"},
+		"web.field.depositoDosId":                     {ES: "Depósito de destino", EN: "Destination warehouse"},
+		"web.field.sucursalDosId":                     {ES: "Sucursal de destino", EN: "Destination branch"},
+		"web.field.movimiento":                        {ES: "Su clave de movimiento", EN: "Your movement key"},
+		"web.field.articulos.articuloId":              {ES: "Artículo (id)", EN: "Article (id)"},
+		"web.field.articulos.cantidad":                {ES: "Cantidad", EN: "Quantity"},
+		"web.field.articulos.colorId":                 {ES: "Color", EN: "Colour"},
+		"web.field.articulos.talleId":                 {ES: "Talle", EN: "Size"},
+		"web.field.articulos.precio":                  {ES: "Costo unitario", EN: "Unit cost"},
+		"web.field.articulos.detalle":                 {ES: "Detalle del artículo", EN: "Article note"},
+		"web.field.articulos.sref":                    {ES: "Referencia propia del artículo", EN: "Your own article reference"},
+		"web.columns.option":                          {ES: "%s · %s", EN: "%s · %s"},
+		"web.columns.option.required":                 {ES: "%s (obligatorio) · %s", EN: "%s (required) · %s"},
+		"web.columns.question":                        {ES: "¿«%s» es %s? Puede ser cualquiera de esos campos: elija cuál completa.", EN: "Is «%s» %s? It could be any of those fields: choose the one it fills."},
+		"web.columns.or":                              {ES: " o ", EN: " or "},
+		"web.columns.suggested":                       {ES: "sugerido por el nombre de la columna", EN: "suggested by the column's name"},
+		"web.columns.headerrow":                       {ES: "Fila de los títulos de las columnas", EN: "Row holding the column titles"},
+		"web.columns.headerrow.help":                  {ES: "El número de fila de la planilla donde están los títulos; cámbielo si se tomó una fila equivocada y pulse «Cambiar».", EN: "The sheet's row number holding the titles; change it if the wrong row was taken and press \"Change\"."},
+		"web.columns.headerrow.bad":                   {ES: "La fila de los títulos debe ser un número de fila, desde 1.", EN: "The titles row must be a row number, from 1."},
+		"web.plan.autoprofile":                        {ES: "Se aplicó automáticamente el perfil de columnas «%s», guardado para archivos con estas mismas columnas.", EN: "The column profile «%s», saved for files with these same columns, was applied automatically."},
+		"web.plan.autoprofile.change":                 {ES: "Elegir otras columnas", EN: "Choose other columns"},
+
+		// Fixing every row with the same mistake at once.
+		"web.bulk.offer": {ES: "cambiar también las otras %s filas con «%s» en esta columna", EN: "also change the other %s rows with «%s» in this column"},
+		"web.bulk.done":  {ES: "Se cambió «%s» por «%s» en %s filas de la columna %s.", EN: "«%s» was changed to «%s» in %s rows of column %s."},
+		"web.working":    {ES: "Trabajando…", EN: "Working…"},
+
+		// The page's wording of what the command line says with a flag or
+		// a command (ForPage).
+		"web.page.load.titlerows": {
+			ES: "%[2]s: se omitieron %[1]d filas de título sobre el encabezado (fila %[3]d); si el encabezado es otro, cámbielo en «Columnas» (Fila de los títulos)",
+			EN: "%[2]s: %[1]d title rows above the header (row %[3]d) were skipped; if the header is another row, change it in \"Columns\" (Row holding the column titles)",
+		},
+		"web.page.load.titlerows.one": {
+			ES: "%[2]s: se omitió %[1]d fila de título sobre el encabezado (fila %[3]d); si el encabezado es otro, cámbielo en «Columnas» (Fila de los títulos)",
+			EN: "%[2]s: %[1]d title row above the header (row %[3]d) was skipped; if the header is another row, change it in \"Columns\" (Row holding the column titles)",
+		},
+		"web.page.tpl.intro.run": {
+			ES: "Cuando la complete, súbala en la página de nxbatch («Subir archivo»): la página muestra los errores en sus celdas antes de enviar nada. Esta hoja y la hoja «Listas» se omiten al leer el archivo.",
+			EN: "When it is filled in, upload it in nxbatch's page (\"Upload file\"): the page shows the errors on their cells before anything is sent. This sheet and sheet «Listas» are skipped when the file is read.",
+		},
+		"web.page.tpl.list.unknown": {
+			ES: "no se pudo consultar el catálogo de %s, así que no hay lista: escriba el id (vea los valores en «Catálogos y plantillas» de la página)",
+			EN: "the catalog of %s could not be fetched, so there is no list: type the id (see the values in the page's \"Catalogs and templates\")",
+		},
+		"web.page.tpl.error.id": {
+			ES: "Ese id no está en los catálogos de la empresa. Elija uno de la lista (vea la hoja Instrucciones o «Catálogos y plantillas» en la página).",
+			EN: "That id is not in the company's catalogs. Pick one from the list (see sheet Instrucciones or \"Catalogs and templates\" in the page).",
+		},
+		"web.page.tpl.error.enum": {
+			ES: "Ese valor no está en la lista. Elija uno de la lista; la página revisa lo que escriba al subir el archivo.",
+			EN: "That value is not on the list. Pick one from the list; the page checks what you type when the file is uploaded.",
+		},
+	})
+}
