@@ -37,15 +37,15 @@ func init() {
 
 		// Guards.
 		"web.crossorigin":    {ES: "Pedido rechazado: vino de otro sitio. Use la página de nxbatch directamente.", EN: "Request refused: it came from another site. Use the nxbatch page directly."},
-		"web.host":           {ES: "Pedido rechazado: el nombre %q no es el de este servidor. Abra la página por 127.0.0.1 o localhost (o agregue el nombre con --allow-host).", EN: "Request refused: the name %q is not this server's. Open the page through 127.0.0.1 or localhost (or add the name with --allow-host)."},
+		"web.host":           {ES: "Pedido rechazado: el nombre %q no es el de este servidor. Abra la página por 127.0.0.1 o localhost; para entrar con otro nombre, quien instaló nxbatch debe permitirlo en su configuración.", EN: "Request refused: the name %q is not this server's. Open the page through 127.0.0.1 or localhost; to come in by another name, whoever installed nxbatch must allow it in its configuration."},
 		"web.busy":           {ES: "El servidor está leyendo otras planillas, todas las que su memoria permite a la vez: vuelva a intentar en un momento.", EN: "The server is reading other spreadsheets, as many as its memory allows at once: try again in a moment."},
 		"web.streams":        {ES: "Hay demasiadas páginas de progreso abiertas a la vez: esta se actualiza sola cada 2 segundos.", EN: "Too many progress pages are open at once: this one refreshes itself every 2 seconds."},
 		"web.login.title":    {ES: "Ingresar a nxbatch", EN: "Log in to nxbatch"},
-		"web.login.owner":    {ES: "Quien inició nxbatch serve entra con la dirección que el comando mostró al empezar (también guardada, legible solo por su dueño, en el archivo serve-url.txt de su carpeta de estado).", EN: "Whoever started nxbatch serve gets in with the address the command printed at start (also kept, readable by its owner only, in the file serve-url.txt of their state folder)."},
+		"web.login.owner":    {ES: "Quien inició nxbatch entra con la dirección que se abrió en su navegador al iniciarlo (también guardada, legible solo por su dueño, en el archivo serve-url.txt de su carpeta de estado): vuelva a abrir nxbatch para entrar.", EN: "Whoever started nxbatch gets in with the address its browser opened at start (also kept, readable by its owner only, in the file serve-url.txt of their state folder): open nxbatch again to get in."},
 		"web.login.user":     {ES: "Usuario", EN: "User"},
 		"web.login.password": {ES: "Contraseña", EN: "Password"},
 		"web.login.submit":   {ES: "Ingresar", EN: "Log in"},
-		"web.login.badkey":   {ES: "Esa dirección no tiene la clave de este servidor: use la que nxbatch serve mostró al empezar esta vez (cambia cada vez que se inicia).", EN: "That address does not carry this server's key: use the one nxbatch serve printed when it started this time (it changes at every start)."},
+		"web.login.badkey":   {ES: "Esa dirección no tiene la clave de este servidor: la clave cambia cada vez que se inicia nxbatch; use la dirección que se abrió al iniciarlo esta vez, o vuelva a abrir nxbatch.", EN: "That address does not carry this server's key: the key changes at every start of nxbatch; use the address opened when it started this time, or open nxbatch again."},
 
 		// Layout.
 		"web.skip":         {ES: "Ir al contenido", EN: "Skip to content"},
@@ -181,7 +181,7 @@ func init() {
 		"web.send.line":        {ES: "Envío %s: %s; %s.", EN: "Send %s: %s; %s."},
 		"web.send.busy":        {ES: "Otra importación se está enviando desde esta página: espere a que termine.", EN: "Another import is being sent from this page: wait for it to finish."},
 		"web.send.locked":      {ES: "No se envió nada: otro proceso de nxbatch (por ejemplo una tarea programada) está enviando con el mismo diario. Vuelva a intentar cuando termine; así nunca se envía lo mismo dos veces.", EN: "Nothing was sent: another nxbatch process (a scheduled job, for example) is sending with the same journal. Try again when it finishes; this way nothing is ever sent twice."},
-		"web.send.leased":      {ES: "No se envió nada: otra ejecución de nxbatch está enviando para esta empresa desde otra máquina (%s). Vuelva a intentar cuando termine; así nunca se envía lo mismo dos veces.", EN: "Nothing was sent: another nxbatch run is sending for this company from another machine (%s). Try again when it finishes; this way nothing is ever sent twice."},
+		"web.send.leased":      {ES: "No se envió nada: otra ejecución de nxbatch está enviando para esta empresa desde otra máquina (%s). Vuelva a intentar cuando termine; así nunca se envía lo mismo dos veces.", EN: "Nothing was sent: another nxbatch process is sending for this company from another machine (%s). Try again when it finishes; this way nothing is ever sent twice."},
 		"web.send.nojournal":   {ES: "No se envió nada: no se pudo usar el diario: %s", EN: "Nothing was sent: the journal could not be used: %s"},
 		"web.send.notenant":    {ES: "No se envió nada: no se pudo saber a qué empresa apunta la conexión: %s", EN: "Nothing was sent: which company the connection points at could not be learned: %s"},
 		"web.send.noread":      {ES: "No se envió nada: %s", EN: "Nothing was sent: %s"},

@@ -100,5 +100,34 @@ func init() {
 			ES: "Ese valor no está en la lista. Elija uno de la lista; la página revisa lo que escriba al subir el archivo.",
 			EN: "That value is not on the list. Pick one from the list; the page checks what you type when the file is uploaded.",
 		},
+		"web.page.cell.ambiguous": {
+			ES: "el número «%s» es ambiguo: puede ser miles o decimales; escríbalo sin separador de miles (1234 o 1,234)",
+			EN: "the number «%s» is ambiguous: it may be thousands or decimals; write it without a thousands separator (1234 or 1.234)",
+		},
+		"web.page.load.nokind": {
+			ES: "no se reconoce el tipo de archivo: el encabezado debe tener ordenId (ventas), facturaId (preventas a facturar) o depositoId (stock); elija en «Columnas» qué campo completa cada columna",
+			EN: "the kind of file is not recognised: the header must have ordenId (sales), facturaId (presales to invoice) or depositoId (stock); choose in \"Columns\" the field each column fills",
+		},
+		"web.page.sub.unauthorized": {
+			ES: "la API rechazó el token (HTTP 401): no se envió nada más. Revise la conexión en «Conexión» y vuelva a enviar",
+			EN: "the API refused the token (HTTP 401): nothing more was sent. Check the connection in \"Connection\" and send again",
+		},
+		"web.page.sub.unreachable": {
+			ES: "no enviado: no se pudo conectar con la API en %s (%s). Revise la conexión en «Conexión» y la red, y vuelva a enviar el archivo: se enviará entonces",
+			EN: "not sent: the API at %s could not be reached (%s). Check the connection in \"Connection\" and the network, and send the file again: it is sent then",
+		},
+		"web.page.conn.unreachable": {
+			ES: "no se pudo conectar con la API en %s (%s): no se envió nada. Revise la conexión en «Conexión» y la red, y vuelva a enviar; las filas quedan pendientes",
+			EN: "the API at %s could not be reached (%s): nothing was sent. Check the connection in \"Connection\" and the network, and send again; the rows stay pending",
+		},
+		"web.page.tpl.catalog.never": {
+			ES: "no se pudo consultar: esa columna no tiene lista; use «Actualizar desde la API» en «Catálogos y plantillas» y descargue la planilla de nuevo",
+			EN: "could not be fetched: that column has no list; use \"Refresh from the API\" in \"Catalogs and templates\" and download the template again",
+		},
+		"web.columns.headerrow.empty": {ES: "La fila %d está vacía o no existe: indique la fila que tiene los títulos de las columnas.", EN: "Row %d is empty or missing: give the row that holds the column titles."},
+		"web.page.rd.headerrow": {
+			ES: "la fila %d, indicada como fila de los títulos en «Columnas», está vacía o no existe: indique allí el número de la fila que tiene los títulos de las columnas",
+			EN: "row %d, given as the titles row in \"Columns\", is empty or missing: give there the number of the row that holds the column titles",
+		},
 	})
 }

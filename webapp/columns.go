@@ -253,7 +253,15 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 			// Another row holds the titles: read the file again from it
 			// and propose anew for its columns.
 			u.mu.Lock()
-			u.meta.HeaderRow, u.meta.Columns, u.meta.Profile, u.meta.AutoProfile = n, nil, "", false
+			prev := u.meta.HeaderRow
+			u.meta.HeaderRow = n
+			if _, _, _, err := s.fileHeader(u); err != nil {
+				u.meta.HeaderRow = prev
+				u.mu.Unlock()
+				s.renderColumns(w, r, u, http.StatusUnprocessableEntity, r.FormValue("kind"), nil, "", []string{msg.New("web.columns.headerrow.empty", n).In(l)})
+				return
+			}
+			u.meta.Columns, u.meta.Profile, u.meta.AutoProfile = nil, "", false
 			u.cur = nil
 			err := u.saveMeta()
 			u.mu.Unlock()
