@@ -1,0 +1,129 @@
+package webapp
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// These tests drive a real Chromium, as the e2e browser tests do: a
+// machine without it fails them, naming the package to install.
+
+// chromium finds Debian's Chromium.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium"} {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	t.Fatal("the browser tests need Chromium: install Debian's package `chromium` (apt-get install -y chromium)")
+	return ""
+}
+
+// phone starts a headless Chromium whose window is w×h CSS pixels, with a
+// fresh profile and no background networking, logged in as the bed's
+// owner.
+func (b *bed) browser(w, h int) context.Context {
+	t := b.t
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("headless", true),
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(w, h),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelCtx()
+		cancelAlloc()
+	})
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(w), int64(h)),
+		chromedp.Navigate(b.ts.URL+"/login?key="+b.srv.OwnerKey()), chromedp.WaitVisible("main")); err != nil {
+		t.Fatalf("start Chromium and log in: %v", err)
+	}
+	return ctx
+}
+
+// TestNarrowScreen: at 390 px wide (a phone) no page is wider than the
+// window (only tables scroll, inside their own frame) and the language
+// switch is on screen and works.
+func TestNarrowScreen(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	page := b.uploadSample("errores.csv")
+	cols := b.upload("propio.csv", []byte(foreign)).location
+	ctx := b.browser(390, 844)
+	for _, p := range []string{"/", page, cols, "/history", "/catalogs"} {
+		var fits, switchOn bool
+		var width, client int
+		err := chromedp.Run(ctx,
+			chromedp.Navigate(b.ts.URL+p), chromedp.WaitVisible("main"),
+			chromedp.Evaluate(`document.documentElement.scrollWidth`, &width),
+			chromedp.Evaluate(`document.documentElement.clientWidth`, &client),
+			chromedp.Evaluate(`document.documentElement.scrollWidth <= document.documentElement.clientWidth`, &fits),
+			chromedp.Evaluate(`(() => { const b = document.querySelector('form.lang button[lang]'); if (!b) return false;
+				const r = b.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.left >= 0 && r.right <= document.documentElement.clientWidth; })()`, &switchOn),
+		)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if !fits {
+			t.Errorf("%s at 390 px: the page is %d px wide in a %d px window", p, width, client)
+		}
+		if !switchOn {
+			t.Errorf("%s at 390 px: the language switch is not on screen", p)
+		}
+	}
+	// The switch works from a phone.
+	var lang string
+	if err := chromedp.Run(ctx, chromedp.Navigate(b.ts.URL+page), chromedp.WaitVisible("main"),
+		chromedp.Click(`form.lang button[lang]`, chromedp.ByQuery), chromedp.WaitVisible(`html[lang="en"]`, chromedp.ByQuery),
+		chromedp.AttributeValue("html", "lang", &lang, nil, chromedp.ByQuery)); err != nil || lang != "en" {
+		t.Errorf("the language switch at 390 px: lang %q, %v", lang, err)
+	}
+}
+
+// TestBulkFixInTheBrowser: in the page, ticking "also change the other
+// rows" on one bad cell fixes every row with the same value at once, and
+// the page says how many.
+func TestBulkFixInTheBrowser(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	page := b.upload("mismo.csv", sameMistake()).location
+	ctx := b.browser(1280, 900)
+	var status, plan string
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(b.ts.URL+page), chromedp.WaitVisible(`#fix-0-10`, chromedp.ByID),
+		chromedp.SetValue(`#fix-0-10`, "EFECTIVO", chromedp.ByID),
+		chromedp.Click(`tr[data-row="2"] input[name="all"]`, chromedp.ByQuery),
+		chromedp.Click(`tr[data-row="2"] form.fix button[type="submit"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#fix-status[data-focus]`, chromedp.ByQuery),
+		chromedp.Text(`#fix-status`, &status, chromedp.ByQuery),
+		chromedp.Text(`#plan`, &plan, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Se cambió «EFECTIVOO» por «EFECTIVO» en 5 filas"; !strings.Contains(status, want) {
+		t.Errorf("status %q, want %q", status, want)
+	}
+	if want := "6 filas → 6 ventas (1 con errores)"; !strings.Contains(plan, want) {
+		t.Errorf("plan %q, want %q", plan, want)
+	}
+}
