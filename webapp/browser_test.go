@@ -15,7 +15,7 @@ import (
 // machine without it fails them, naming the package to install.
 
 // chromium finds Debian's Chromium.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	for _, p := range []string{"/usr/bin/chromium", "/usr/lib/chromium/chromium"} {
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
