@@ -29,12 +29,18 @@ func chromium(t testing.TB) string {
 	return ""
 }
 
-// phone starts a headless Chromium whose window is w×h CSS pixels, with a
+// browser starts a headless Chromium whose window is w×h CSS pixels, with a
 // fresh profile and no background networking, logged in as the bed's
 // owner.
 func (b *bed) browser(w, h int) context.Context {
 	t := b.t
 	t.Helper()
+	// The profile is not under t.TempDir: Chromium's helpers may still be
+	// writing to it while the test's folders are removed.
+	profile, err := os.MkdirTemp("", "nxbatch-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
 		chromedp.Flag("no-sandbox", true),
@@ -44,16 +50,18 @@ func (b *bed) browser(w, h int) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(w, h),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
 	t.Cleanup(func() {
+		_ = chromedp.Cancel(ctx) // closes the browser and waits for it
 		cancelTimeout()
 		cancelCtx()
 		cancelAlloc()
+		_ = os.RemoveAll(profile)
 	})
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(w), int64(h)),
 		chromedp.Navigate(b.ts.URL+"/login?key="+b.srv.OwnerKey()), chromedp.WaitVisible("main")); err != nil {
