@@ -150,5 +150,8 @@ func init() {
 		"web.conn.savefailed":     {ES: "No se pudo guardar la conexión: %s.", EN: "The connection could not be saved: %s."},
 		"web.conn.startfailed":    {ES: "La conexión se guardó, pero la página no pudo iniciarse con ella: %s. Cierre nxbatch y vuelva a abrirlo.", EN: "The connection was saved, but the page could not start with it: %s. Close nxbatch and open it again."},
 		"web.log.connection":      {ES: "conexión con la API guardada desde la página", EN: "API connection saved from the page"},
+		// The command, started without a connection, and its --open.
+		"serve.setup":  {ES: "nxbatch serve: no hay conexión con la API guardada; ingrésela en %s (la dirección lleva la clave que solo usted tiene: no la comparta; Ctrl-C para terminar)", EN: "nxbatch serve: no API connection is saved; enter it at %s (the address carries a key only you have: do not share it; Ctrl-C to stop)"},
+		"serve.noopen": {ES: "no se pudo abrir el navegador (%s): abra la dirección de arriba", EN: "the browser could not be opened (%s): open the address above"},
 	})
 }
