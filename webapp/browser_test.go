@@ -2,13 +2,19 @@ package webapp
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/nxbatch/nxbatch/connection"
+	"github.com/nxbatch/nxbatch/sandbox"
 )
 
 // These tests drive a real Chromium, as the e2e browser tests do: a
@@ -133,5 +139,68 @@ func TestBulkFixInTheBrowser(t *testing.T) {
 	}
 	if want := "6 filas → 6 ventas (1 con errores)"; !strings.Contains(plan, want) {
 		t.Errorf("plan %q, want %q", plan, want)
+	}
+}
+
+// TestConnectionPageInTheBrowser: the connection entered in the page, as
+// the owner does it after a start with no connection: the address opened
+// logs the browser in, the form is filled and saved, and the browser goes
+// on to the page proper.
+func TestConnectionPageInTheBrowser(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	dir := t.TempDir()
+	saved := make(chan connection.Saved, 1)
+	// As serve does: once saved, the same address serves the page proper.
+	var proper atomic.Bool
+	st := &Setup{StateDir: dir, Saved: saved, Next: func(context.Context) (string, error) {
+		proper.Store(true)
+		return "/login?key=" + b.srv.OwnerKey(), nil
+	}}
+	setup, page := st.Handler(), b.srv.Handler()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if proper.Load() {
+			page.ServeHTTP(w, r)
+			return
+		}
+		setup.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	owner, err := st.URL(ts.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := b.browser(390, 844)
+	var problem, heading string
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(owner), chromedp.WaitVisible(`#token`, chromedp.ByID),
+		chromedp.SendKeys(`#base-url`, b.sb.URL, chromedp.ByID),
+		chromedp.SendKeys(`#token`, "otro-token", chromedp.ByID),
+		chromedp.Click(`#conn-save`, chromedp.ByID),
+		chromedp.WaitVisible(`#conn-problem`, chromedp.ByID),
+		chromedp.Text(`#conn-problem`, &problem, chromedp.ByID),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(problem, "La API rechazó el token") {
+		t.Errorf("a wrong token: %q", problem)
+	}
+	err = chromedp.Run(ctx,
+		chromedp.SetValue(`#token`, sandbox.DefaultToken, chromedp.ByID),
+		chromedp.Click(`#conn-save`, chromedp.ByID),
+		chromedp.WaitVisible(`form[action="/uploads"]`, chromedp.ByQuery),
+		chromedp.Text(`h1`, &heading, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("the right connection did not lead to the page proper: %v", err)
+	}
+	if heading == "" {
+		t.Error("the page proper has no heading")
+	}
+	if got := <-saved; got.BaseURL != b.sb.URL {
+		t.Errorf("saved %+v", got)
+	}
+	if _, tok, err := connection.Load(dir); err != nil || tok == "" {
+		t.Errorf("not saved: %v", err)
 	}
 }
