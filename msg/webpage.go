@@ -153,5 +153,15 @@ func init() {
 		// The command, started without a connection, and its --open.
 		"serve.setup":  {ES: "nxbatch serve: no hay conexión con la API guardada; ingrésela en %s (la dirección lleva la clave que solo usted tiene: no la comparta; Ctrl-C para terminar)", EN: "nxbatch serve: no API connection is saved; enter it at %s (the address carries a key only you have: do not share it; Ctrl-C to stop)"},
 		"serve.noopen": {ES: "no se pudo abrir el navegador (%s): abra la dirección de arriba", EN: "the browser could not be opened (%s): open the address above"},
+		// Find and replace in a column.
+		"web.replace.summary": {ES: "Reemplazar un valor en toda una columna", EN: "Replace a value in a whole column"},
+		"web.replace.col":     {ES: "Columna", EN: "Column"},
+		"web.replace.find":    {ES: "Buscar", EN: "Find"},
+		"web.replace.value":   {ES: "Reemplazar por", EN: "Replace with"},
+		"web.replace.look":    {ES: "Ver cuántas filas cambian", EN: "See how many rows change"},
+		"web.replace.confirm": {ES: "Reemplazar", EN: "Replace"},
+		"web.replace.preview": {ES: "Se reemplazará «%s» por «%s» en %s filas de la columna %s; cada una se vuelve a revisar.", EN: "«%s» will be replaced with «%s» in %s rows of column %s; each is checked again."},
+		"web.replace.none":    {ES: "«%s» no aparece en la columna %s: no se cambió nada.", EN: "«%s» does not appear in column %s: nothing was changed."},
+		"web.replace.same":    {ES: "El valor nuevo es igual al buscado: no se cambió nada.", EN: "The new value is the same as the one searched: nothing was changed."},
 	})
 }

@@ -2,6 +2,7 @@ package webapp
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -55,5 +56,43 @@ func TestFixEveryRowWithTheSameValue(t *testing.T) {
 	edits, err := os.ReadFile(filepath.Join(b.srv.uploads.dir, strings.TrimPrefix(page, "/u/"), "edits.jsonl"))
 	if err != nil || !strings.Contains(string(edits), `"rows":5`) {
 		t.Errorf("the bulk fix is not logged with its count: %s %v", edits, err)
+	}
+}
+
+// TestFindAndReplaceInAColumn: the find-and-replace of a column first says
+// how many rows change and changes nothing; confirmed, it changes them all
+// in one fix, revalidated, said on the page and logged; a value that is
+// not there changes nothing.
+func TestFindAndReplaceInAColumn(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	page := b.upload("mismo.csv", sameMistake()).location
+	form := url.Values{"sheet": {"0"}, "version": {"0"}, "col": {"10"}, "find": {"EFECTIVOO"}, "value": {"EFECTIVO"}}
+	a := b.post(page+"/replace", form)
+	if a.status != http.StatusOK || !strings.Contains(a.body, "Se reemplazará «EFECTIVOO» por «EFECTIVO» en 5 filas de la columna medioPago.tipo") ||
+		!strings.Contains(a.body, `id="replace-confirm"`) {
+		t.Fatalf("preview: %d\n%s", a.status, a.body)
+	}
+	if a := b.get(page); !strings.Contains(a.body, "6 filas → 6 ventas (6 con errores)") {
+		t.Error("the preview changed the file")
+	}
+	if a := b.post(page+"/replace", url.Values{"sheet": {"0"}, "version": {"0"}, "col": {"10"}, "find": {"TARJETA"}, "value": {"EFECTIVO"}, "confirm": {"1"}}); a.status != http.StatusUnprocessableEntity ||
+		!strings.Contains(a.body, "«TARJETA» no aparece en la columna medioPago.tipo") {
+		t.Errorf("a value not there: %d", a.status)
+	}
+	form.Set("confirm", "1")
+	a = b.post(page+"/replace", form)
+	if a.status != http.StatusSeeOther {
+		t.Fatalf("confirm: %d\n%s", a.status, a.body)
+	}
+	a = b.get(a.location)
+	if !strings.Contains(a.body, "6 filas → 6 ventas (1 con errores)") || !strings.Contains(a.body, "Se cambió «EFECTIVOO» por «EFECTIVO» en 5 filas de la columna medioPago.tipo.") {
+		t.Errorf("after the replace:\n%s", a.body)
+	}
+	if a := b.post(page+"/replace", form); a.status != http.StatusConflict {
+		t.Errorf("a replace on a stale version: %d", a.status)
+	}
+	edits, err := os.ReadFile(filepath.Join(b.srv.uploads.dir, strings.TrimPrefix(page, "/u/"), "edits.jsonl"))
+	if err != nil || !strings.Contains(string(edits), `"rows":5`) {
+		t.Errorf("the replace is not logged: %s %v", edits, err)
 	}
 }

@@ -29,6 +29,8 @@ type importData struct {
 	Sending     bool
 	HasResult   bool
 	Alert       string
+	// Replace is the find-and-replace of a column of the sheet shown.
+	Replace replaceForm
 	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
 	// page's (hx-swap-oob).
 	OOB bool
@@ -119,6 +121,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 		}
 	}
 	d.Preview = s.previewData(l, u, v, q, "")
+	d.Replace = replaceFormOf(v, q, l)
 	u.mu.Lock()
 	d.Profile, d.AutoProfile, d.Edits = u.meta.Profile, u.meta.AutoProfile, u.meta.Edits
 	// Newest first, as the history lists them.

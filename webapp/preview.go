@@ -474,8 +474,13 @@ func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
 	if v == nil {
 		return
 	}
-	alert, _ := s.noticeOf(r)
-	s.render(w, r, http.StatusOK, "import", s.importData(r, u, v, parseQuery(r.URL.Query()), alert))
+	alert, notes := s.noticeOf(r)
+	d := s.importData(r, u, v, parseQuery(r.URL.Query()), alert)
+	if len(notes) > 0 {
+		// What a find-and-replace changed, in the table's live region.
+		d.Preview.Status = strings.Join(notes, " ")
+	}
+	s.render(w, r, http.StatusOK, "import", d)
 }
 
 // rows answers one page of the preview: the table alone for htmx, the
