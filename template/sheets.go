@@ -406,7 +406,7 @@ func (b *builder) writeInstructions(ls []list) error {
 		if !relevant(b.kind, t.Name) {
 			continue
 		}
-		state := msg.New("tpl.catalog.never").In(lang)
+		state := b.opts.say(msg.New("tpl.catalog.never"))
 		if t.Known() {
 			state = msg.New("tpl.catalog.age", t.Fetched.Local().Format("02/01/2006 15:04")).In(lang)
 		}
