@@ -73,3 +73,27 @@ func TestDownloadsPointAtThePage(t *testing.T) {
 		}
 	}
 }
+
+// TestPagesNameNoCommand: the pages as an accountant sees them (upload,
+// plan and rows with every kind of error, the column screen, history,
+// catalogs) name no command and no flag, in both languages.
+func TestPagesNameNoCommand(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	page := b.uploadSample("errores.csv")
+	cols := b.upload("propio.csv", []byte(foreign)).location
+	tags := regexp.MustCompile(`(?s)<script.*?</script>|<[^>]*>`)
+	for _, l := range []string{"es", "en"} {
+		b.post("/lang", map[string][]string{"lang": {l}, "back": {"/"}})
+		for _, p := range []string{"/", page, page + "?only=errores", cols, "/history", "/catalogs"} {
+			a := b.get(p)
+			if a.status != 200 || !strings.Contains(a.body, `lang="`+l+`"`) {
+				t.Fatalf("%s (%s): %d", p, l, a.status)
+			}
+			text := tags.ReplaceAllString(a.body, " ")
+			if m := terminalWords.FindString(text); m != "" {
+				i := strings.Index(text, m)
+				t.Errorf("%s (%s) names %q: …%s…", p, l, m, text[max(0, i-120):min(len(text), i+120)])
+			}
+		}
+	}
+}
