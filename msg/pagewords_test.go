@@ -21,7 +21,7 @@ var notOnThePage = map[string]string{
 	"catc.export.ext": "catalog export is a command", "catc.export.nothing": "catalog export is a command",
 	"catc.pull.hint": "the catalogs page words its own hint (web.catalogs.*)", "catc.notfetched": "the catalogs page words its own (web.catalogs.*)",
 	"catc.pull.unauthorized": "the page says web.catalogs.pull.unauthorized",
-	"cata.events": "the command's listener", "cata.events.failed": "the command's listener", "cata.none": "catalog pull, a command",
+	"cata.events":            "the command's listener", "cata.events.failed": "the command's listener", "cata.none": "catalog pull, a command",
 	"cata.notfetched": "catalog pull, a command", "cata.pull.hint": "catalog pull, a command",
 }
 
