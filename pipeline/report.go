@@ -8,6 +8,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,7 +112,7 @@ func (sh *Sheet) untyped() bool { return !sh.Info.RawNumbers }
 // there, for the columns whose text promote gives a type.
 func (sh *Sheet) typeColumns() map[int]schema.Type {
 	out := map[int]schema.Type{}
-	for _, c := range sh.Kind.Columns() {
+	for _, c := range sh.Layout.Columns() {
 		if c.Type != schema.Number && c.Type != schema.Date {
 			continue
 		}
@@ -154,12 +155,17 @@ var stockResultColumns = []string{
 	"result.status", "result.message", "result.row", "result.rowId", "result.request", "result.movimientoId",
 }
 
-// resultColumns names the sheet's result columns, by kind.
+// resultColumns names the sheet's result columns, by kind; a sheet that
+// names articles by the shop's keys adds what they resolved to.
 func (sh *Sheet) resultColumns() []string {
+	cols := writers.ResultColumns
 	if sh.Kind == schema.Stock {
-		return stockResultColumns
+		cols = stockResultColumns
 	}
-	return writers.ResultColumns
+	if sh.byKeys() {
+		cols = append(slices.Clip(cols), articleResultColumns...)
+	}
+	return cols
 }
 
 // sourceRow is the row number result.row shows for row i: the original
@@ -234,7 +240,8 @@ func (sh *Sheet) rowsSaid(l msg.Lang, keep func(Status) bool, promoteText, words
 		if promoteText {
 			types = sh.typeColumns()
 		}
-		res := make([]string, 0, len(stockResultColumns)+1)
+		res := make([]string, 0, len(stockResultColumns)+1+len(articleResultColumns))
+		byKeys := sh.byKeys()
 		for i := 0; i < sh.store.len(); i++ {
 			ri := sh.reqOf[i]
 			r := sh.Requests[ri]
@@ -254,6 +261,9 @@ func (sh *Sheet) rowsSaid(l msg.Lang, keep func(Status) bool, promoteText, words
 				res = append(res, r.Key, sh.label(ri, l), idText(out.FacturaID))
 			} else {
 				res = append(res, sh.label(ri, l), idText(out.FacturaID), idText(out.Numero), idText(out.PVNumero))
+			}
+			if byKeys {
+				res = sh.articleResults(res, i)
 			}
 			buf, kbuf = sh.store.cellsKinds(i, n, buf, kbuf)
 			row := writers.Row{
@@ -415,6 +425,9 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 // unitsOf returns the movement type and the quantity of a stock row that
 // was sent (its article line and its movement's head are kept for a run).
 func (sh *Sheet) unitsOf(r *Request) (nxapi.TipoStock, nxapi.Decimal, bool) {
+	if sh.count != nil {
+		return countUnits(r)
+	}
 	if int(r.pack) < 1 || int(r.pack) > len(sh.Movements) {
 		return 0, 0, false
 	}
@@ -472,6 +485,15 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 		}
 		tables = append(tables, sh.XLSXTable(o.Lang))
 		p.CSV = append(p.CSV, res)
+		if len(sh.CountAdded()) > 0 {
+			// The variants --faltantes-en-cero counted as 0 have no input
+			// row: they are listed in a report of their own.
+			added := rn.Prefix(sheets[i]) + ".faltantes.csv"
+			if err := writers.WriteCSV(added, sh.AddedTable(o.Lang)); err != nil {
+				return p, err
+			}
+			p.CSV = append(p.CSV, added)
+		}
 		// No errors file when no row needs attention: a header-only file
 		// would send the user looking for rows to fix. One left by an
 		// earlier run of the same input is removed, so that it is never

@@ -35,6 +35,9 @@ func Need(files []*pipeline.File) catalog.Need {
 			} else {
 				n.MediosPago = true
 			}
+			if sh.Kind == schema.Stock || sh.Kind == schema.Venta {
+				n.Articulos = true
+			}
 		}
 	}
 	return n

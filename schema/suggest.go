@@ -5,12 +5,12 @@ import (
 	"unicode"
 )
 
-// synonyms are the headers Argentine spreadsheets commonly give each field,
+// pageSynonyms are the headers Argentine spreadsheets commonly give each field,
 // folded by foldHeader. They only suggest: the page proposes them on its
 // column screen for the user to confirm; Match (the command line's
 // matching) never takes them silently, since a word like "Total" or
 // "Cuenta" may mean another thing in someone else's sheet.
-var synonyms = map[string][]string{
+var pageSynonyms = map[string][]string{
 	"ordenId": {"nro pedido", "n° pedido", "numero pedido", "numero de pedido", "nro de pedido", "pedido", "nro orden",
 		"n° de orden", "n° orden", "nro de orden", "numero de orden", "orden", "nro venta", "numero de venta", "id pedido", "id orden", "orden de compra"},
 	"detalle":       {"detalle", "descripcion", "observacion", "observaciones", "comentario", "comentarios", "nota", "notas"},
@@ -102,7 +102,7 @@ func Suggest(k Kind, header []string) []Suggestion {
 	}
 	bySyn := map[string][]string{}
 	for _, c := range k.Columns() {
-		for _, s := range synonyms[c.Path] {
+		for _, s := range pageSynonyms[c.Path] {
 			f := foldHeader(s)
 			bySyn[f] = append(bySyn[f], c.Path)
 		}

@@ -453,7 +453,7 @@ func TestColumnsInTheUsersWords(t *testing.T) {
 		}
 		return "?"
 	}
-	for col, want := range map[int]string{0: "ordenId", 1: "total", 2: "medioPago.tipo", 3: "", 4: "productos.articuloId"} {
+	for col, want := range map[int]string{0: "ordenId", 1: "total", 2: "medioPago.tipo", 3: "", 4: "productos.codigo"} {
 		if got := selected(col); got != want {
 			t.Errorf("column %d: %q selected, want %q", col, got, want)
 		}

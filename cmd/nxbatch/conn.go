@@ -210,6 +210,11 @@ func openSession(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journa
 	cfg := runner.Config{BaseURL: cf.BaseURL, TokenFile: cf.TokenFile, Timeout: cf.Timeout, UserAgent: "nxbatch/" + version,
 		AllowInsecureHTTP: cf.AllowInsecureHTTP, Env: env, TimeScale: cf.TimeScale, TenantName: cf.Tenant, Wait: st.Wait,
 		Say: func(m msg.Message) { say(e.stderr, m.In(l)) }, StateDir: stateDir}
+	// listen's own default store, whatever --journal says: the events it
+	// received keep the article catalog current between reads.
+	if err := defaultStore(e, &cfg.ListenStore); err != nil {
+		cfg.ListenStore = ""
+	}
 	cfg.OpenJournal = func(wait time.Duration) (journal.Store, error) {
 		j, _, err := openStore(e, path, wait, jo)
 		return j, err
