@@ -323,22 +323,22 @@ func writeFixed(path string, f *pipeline.File, sheet, col int, value string, cha
 // names set to value when edit.
 func fixedRows(sh *pipeline.Sheet, edit bool, change func(int) bool, col int, value string, ids bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
-		cells := make([]string, len(sh.Info.Header))
+		var cells []string
 		var kinds []cell.Kind
 		for i := range sh.Rows() {
-			v := sh.RowView(i, msg.ES)
-			copy(cells, v.Cells)
 			// Every cell keeps its kind (a date stays a date, not its
 			// serial number as text); the fixed one is text as typed.
-			kinds = sh.CellKinds(i, kinds)
+			var row, source int
+			var prior string
+			cells, kinds, row, source, prior = sh.RowCells(i, cells, kinds)
 			if edit && col >= 0 && col < len(cells) && change(i) {
 				cells[col], kinds[col] = value, cell.Text
 			}
-			res := []string{strconv.Itoa(v.SourceRow)}
+			res := []string{strconv.Itoa(source)}
 			if ids {
-				res = append(res, v.PriorID)
+				res = append(res, prior)
 			}
-			if !yield(writers.Row{Cells: cells, Kinds: kinds, Result: res, SourceRow: v.Row}) {
+			if !yield(writers.Row{Cells: cells, Kinds: kinds, Result: res, SourceRow: row}) {
 				return
 			}
 		}
