@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
@@ -142,12 +143,45 @@ func (e msgErr) In(l msg.Lang) string { return e.m.In(l) }
 
 // previewData builds one page of the upload's rows before a send.
 func (s *Server) previewData(l msg.Lang, u *upload, v *version, q query, status string) previewData {
-	return s.tableData(l, u.meta.ID, v.file, v.attention, v.n, q, status, false)
+	return s.tableDataWith(l, u.meta.ID, v.file, v.attention, v.n, q, status, false, &v.same)
 }
 
 // tableData builds one page of f's rows: all of them, or only those that
 // need attention (attn lists them per sheet).
 func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int32, ver int, q query, status string, result bool) previewData {
+	return s.tableDataWith(l, id, f, attn, ver, q, status, result, nil)
+}
+
+// sameCounts keeps, per sheet and column of one version, how many rows
+// hold each value: counted once, not at every page of rows shown.
+type sameCounts struct {
+	mu sync.Mutex
+	m  map[[2]int]map[string]int
+}
+
+// of returns the counts of column col of sheet si of f, counting them
+// the first time.
+func (c *sameCounts) of(f *pipeline.File, si, col int) map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.m[[2]int{si, col}]; ok {
+		return m
+	}
+	m := map[string]int{}
+	sh := f.Sheets[si]
+	for i := range sh.Rows() {
+		m[sh.Cell(i, col)]++
+	}
+	if c.m == nil {
+		c.m = map[[2]int]map[string]int{}
+	}
+	c.m[[2]int{si, col}] = m
+	return m
+}
+
+// tableDataWith is tableData with the version's value counts (nil: counted
+// for this page alone).
+func (s *Server) tableDataWith(l msg.Lang, id string, f *pipeline.File, attn [][]int32, ver int, q query, status string, result bool, same *sameCounts) previewData {
 	if q.Sheet < 0 || q.Sheet >= len(f.Sheets) {
 		q.Sheet = 0
 	}
@@ -168,19 +202,11 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	focusSet := false
 	var kinds []cell.Kind
 	// Per column with a cell to fix on this page, how many rows hold each
-	// value: one pass over the sheet per such column.
-	same := map[int]map[string]int{}
-	countOf := func(col int, text string) int {
-		m, ok := same[col]
-		if !ok {
-			m = map[string]int{}
-			for i := range sh.Rows() {
-				m[sh.Cell(i, col)]++
-			}
-			same[col] = m
-		}
-		return m[text]
+	// value: one pass over the sheet per such column and version.
+	if same == nil {
+		same = &sameCounts{}
 	}
+	countOf := func(col int, text string) int { return same.of(f, q.Sheet, col)[text] }
 	for k := lo; k < hi; k++ {
 		i := k
 		if q.Only {

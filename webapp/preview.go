@@ -42,6 +42,8 @@ type version struct {
 	rows      map[pipeline.Status]int
 	least     time.Duration
 	took      time.Duration
+	// same counts the values of the columns with cells to fix.
+	same sameCounts
 }
 
 // catalogUse is one catalog a validation checked ids against, or could
