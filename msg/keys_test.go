@@ -57,6 +57,7 @@ var completions = map[string]func() [][]string{
 	"web.cat.*":      catalogNames,
 	"web.catname.*":  catalogNames,
 	"tpl.col.*":      columnPaths,
+	"web.field.*":    columnPaths,
 	"tpl.col.*.*":    kindColumnPaths, // looked up: a kind's own wording, when it has one
 }
 

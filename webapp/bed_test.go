@@ -31,7 +31,7 @@ const scale = 0.01
 // bed is one test's server: the app in front of an embedded sandbox, with
 // a journal in a temporary folder.
 type bed struct {
-	t       *testing.T
+	t       testing.TB
 	srv     *Server
 	ts      *httptest.Server
 	sb      *sandbox.Running
@@ -88,7 +88,7 @@ type bedOptions struct {
 	dropAfter float64
 }
 
-func newBed(t *testing.T, o bedOptions) *bed {
+func newBed(t testing.TB, o bedOptions) *bed {
 	t.Helper()
 	sb, err := sandbox.Start(sandbox.DemoData(), sandbox.Options{TimeScale: scale, Token: o.token, Latency: o.latency, DropAfter: o.dropAfter, Seed: 1}, "127.0.0.1:0")
 	if err != nil {

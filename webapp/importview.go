@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
@@ -13,20 +14,24 @@ import (
 // importPage's data: the plan, the counts and the first page of rows.
 type importData struct {
 	base
-	ID, Name  string
-	Plan      []string
-	Least     string
-	Catalogs  []string
-	Warnings  []string
-	Counts    []count
-	Sheets    []sheetTab
-	Preview   previewData
-	Profile   string
-	Edits     int
-	Sends     []string
-	Sending   bool
-	HasResult bool
-	Alert     string
+	ID, Name string
+	Plan     []string
+	Least    string
+	Catalogs []string
+	Warnings []string
+	Counts   []count
+	Sheets   []sheetTab
+	Preview  previewData
+	Profile  string
+	// AutoProfile: Profile was applied by itself (same headers).
+	AutoProfile bool
+	Edits       int
+	Sends       []string
+	Sending     bool
+	HasResult   bool
+	Alert       string
+	// Replace is the find-and-replace of a column of the sheet shown.
+	Replace replaceForm
 	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
 	// page's (hx-swap-oob).
 	OOB bool
@@ -98,6 +103,11 @@ type cellData struct {
 	ID    string // of the cell's fix input, "" when it has none
 	Label string
 	Focus bool
+	// Same is how many rows of the sheet, this one included, hold the
+	// same text in the column: above one, the fix offers to change them
+	// all at once.
+	Same     int
+	SameText string
 }
 
 func (s *Server) importData(r *http.Request, u *upload, v *version, q query, alert string) *importData {
@@ -113,7 +123,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 		d.Catalogs = append(d.Catalogs, catalogLine(c, now, l))
 	}
 	for _, w := range v.file.Warnings {
-		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{w}), l))
+		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{msg.ForPage(w)}), l))
 	}
 	so := s.sentOf(u)
 	d.Journal = so.line(l)
@@ -129,8 +139,9 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 		}
 	}
 	d.Preview = s.previewData(l, u, v, q, "")
+	d.Replace = replaceFormOf(v, q, l)
 	u.mu.Lock()
-	d.Profile, d.Edits = u.meta.Profile, u.meta.Edits
+	d.Profile, d.AutoProfile, d.Edits = u.meta.Profile, u.meta.AutoProfile, u.meta.Edits
 	// Newest first, as the history lists them.
 	for i := len(u.meta.Sends) - 1; i >= 0; i-- {
 		d.Sends = append(d.Sends, sendLine(u.meta.Sends[i], now, l))
@@ -150,7 +161,7 @@ func (e msgErr) In(l msg.Lang) string { return e.m.In(l) }
 // previewData builds one page of the upload's rows before a send.
 // Rows the journal knows were sent read their outcome, not "válida".
 func (s *Server) previewData(l msg.Lang, u *upload, v *version, q query, status string) previewData {
-	d := s.tableData(l, u.meta.ID, v.file, v.attention, v.n, q, status, false)
+	d := s.tableDataWith(l, u.meta.ID, v.file, v.attention, v.n, q, status, false, &v.same)
 	if so := s.sentOf(u); !so.empty() {
 		marks := so.rowMarks(v.file, l)
 		marked(&d, marks[d.Sheet], l)
@@ -163,6 +174,39 @@ func (s *Server) previewData(l msg.Lang, u *upload, v *version, q query, status 
 // tableData builds one page of f's rows: all of them, or only those that
 // need attention (attn lists them per sheet).
 func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int32, ver int, q query, status string, result bool) previewData {
+	return s.tableDataWith(l, id, f, attn, ver, q, status, result, nil)
+}
+
+// sameCounts keeps, per sheet and column of one version, how many rows
+// hold each value: counted once, not at every page of rows shown.
+type sameCounts struct {
+	mu sync.Mutex
+	m  map[[2]int]map[string]int
+}
+
+// of returns the counts of column col of sheet si of f, counting them
+// the first time.
+func (c *sameCounts) of(f *pipeline.File, si, col int) map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.m[[2]int{si, col}]; ok {
+		return m
+	}
+	m := map[string]int{}
+	sh := f.Sheets[si]
+	for i := range sh.Rows() {
+		m[sh.Cell(i, col)]++
+	}
+	if c.m == nil {
+		c.m = map[[2]int]map[string]int{}
+	}
+	c.m[[2]int{si, col}] = m
+	return m
+}
+
+// tableDataWith is tableData with the version's value counts (nil: counted
+// for this page alone).
+func (s *Server) tableDataWith(l msg.Lang, id string, f *pipeline.File, attn [][]int32, ver int, q query, status string, result bool, same *sameCounts) previewData {
 	if q.Sheet < 0 || q.Sheet >= len(f.Sheets) {
 		q.Sheet = 0
 	}
@@ -183,6 +227,12 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
 	var kinds []cell.Kind
+	// Per column with a cell to fix on this page, how many rows hold each
+	// value: one pass over the sheet per such column and version.
+	if same == nil {
+		same = &sameCounts{}
+	}
+	countOf := func(col int, text string) int { return same.of(f, q.Sheet, col)[text] }
 	for k := lo; k < hi; k++ {
 		i := k
 		if q.Only {
@@ -214,6 +264,10 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 			if cd.Issue != "" && !result {
 				cd.ID = "fix-" + strconv.Itoa(i) + "-" + strconv.Itoa(c)
 				cd.Label = msg.New("web.fix.label", rv.SourceRow, sh.Info.Header[c]).In(l)
+				if n := countOf(c, text); n > 1 {
+					cd.Same = n
+					cd.SameText = msg.New("web.bulk.offer", thousands(n-1, l), text).In(l)
+				}
 				if status != "" && !focusSet {
 					cd.Focus, focusSet = true, true
 				}

@@ -247,6 +247,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /u/{id}", s.importPage)
 	mux.HandleFunc("GET /u/{id}/rows", s.rows)
 	mux.HandleFunc("POST /u/{id}/cells", s.fixCell)
+	mux.HandleFunc("POST /u/{id}/replace", s.replaceValues)
 	mux.HandleFunc("GET /u/{id}/columns", s.columns)
 	mux.HandleFunc("POST /u/{id}/columns", s.saveColumns)
 	mux.HandleFunc("GET /u/{id}/errors.xlsx", s.errorsXLSX)
