@@ -55,7 +55,19 @@ func TestInventoryCount(t *testing.T) {
 		"1,1,2026-11-30,Conteo noviembre,106,,,3\n"+
 		"1,1,2026-11-30,Conteo noviembre,107,,,"+before[[3]int64{107, 0, 0}].String()+"\n"+
 		"1,1,2026-11-30,Conteo noviembre,101,3,2,0\n")
-	res := w.nx(t, w.runArgs(count)...)
+	// A preview reads the stock and says what each row would send, and
+	// sends nothing.
+	res := w.nx(t, w.runArgs("--preview", count)...)
+	if res.code != 0 || len(sb.Server.State().Movements) != 0 || !strings.Contains(res.stdout, "vista previa") {
+		t.Fatalf("preview: exit %d, %d movements, want 0 and none\n%s", res.code, len(sb.Server.State().Movements), res)
+	}
+	for _, r := range w.readReport(t, count) {
+		if r["articulos.articuloId"] == "106" && (r["result.status"] != "pending" || !strings.Contains(r["result.message"], "contado 3, el ERP tenía 10") ||
+			!strings.Contains(r["result.message"], "EGRESO_STOCK de 7")) {
+			t.Errorf("preview row of 106: %s %q, want pending with counted, the ERP's and the movement", r["result.status"], r["result.message"])
+		}
+	}
+	res = w.nx(t, w.runArgs(count)...)
 	if res.code != 0 {
 		t.Fatalf("count: %s", res)
 	}

@@ -189,3 +189,12 @@ func init() {
 		},
 	})
 }
+
+func init() {
+	register(map[string]Text{
+		"cnt.preview.row":        {ES: "  %s: %s", EN: "  %s: %s"},
+		"cnt.preview.at.row":     {ES: "fila %d", EN: "row %d"},
+		"cnt.preview.at.variant": {ES: "depósito %d, artículo %d (talle %d, color %d)", EN: "warehouse %d, article %d (size %d, colour %d)"},
+		"cnt.preview.more":       {ES: "  … y %d filas más: vea el informe", EN: "  … and %d more rows: see the report"},
+	})
+}

@@ -64,7 +64,7 @@ func (f stockFetch) GetDataCurva(ctx context.Context, depositoID int64) ([]nxapi
 // summary after. A read that fails leaves the counts unsent (pending) and
 // is said; the rest of the run goes on.
 func (s *Session) prepareCounts(ctx context.Context, j journal.Store, files []*pipeline.File, so pipeline.SubmitOptions,
-	o CountOptions, p Progress) {
+	o CountOptions, p Progress, preview bool) {
 	window := s.MassesWindow()
 	reader := s.StockReader(j, func(next time.Time) {
 		p.Note(msg.New("cnt.read.wait", msg.Duration(time.Until(next)), next.Format("15:04:05")))
@@ -84,6 +84,38 @@ func (s *Session) prepareCounts(ctx context.Context, j journal.Store, files []*p
 			for _, m := range sh.CountSummary(window) {
 				p.Note(m)
 			}
+			if preview {
+				previewCount(sh, p)
+			}
 		}
 	}
+}
+
+// previewRows is how many of a count's rows a preview says one by one
+// before pointing at the report, which has them all.
+const previewRows = 50
+
+// previewCount says, row by row, what a count would send: the counted
+// quantity, the ERP's, the difference and its movement.
+func previewCount(sh *pipeline.Sheet, p Progress) {
+	plan := sh.CountPlan()
+	if plan == nil {
+		return
+	}
+	for i := range plan.Lines {
+		if i == previewRows {
+			p.Note(msg.New("cnt.preview.more", len(plan.Lines)-previewRows))
+			return
+		}
+		l := &plan.Lines[i]
+		p.Note(msg.New("cnt.preview.row", previewWhere(l), l.Message(func(k journal.Key) string { return k.Business })))
+	}
+}
+
+// previewWhere names a count line: its row, or the variant an added row is.
+func previewWhere(l *inventario.Line) msg.Message {
+	if l.Row > 0 {
+		return msg.New("cnt.preview.at.row", l.Row)
+	}
+	return msg.New("cnt.preview.at.variant", l.DepositoID, l.ArticuloID, l.TalleID, l.ColorID)
 }

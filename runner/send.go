@@ -71,6 +71,11 @@ type SendOptions struct {
 	Progress Progress
 	// Count is how inventory counts become movements.
 	Count CountOptions
+	// Preview works everything out (an inventory count's differences
+	// against the stock read now included) and writes the reports, every
+	// row saying what would be sent, and sends nothing: no request, no
+	// journal entry.
+	Preview bool
 }
 
 // Step is a step of Send that could keep the send from starting.
@@ -198,7 +203,12 @@ func Send(ctx context.Context, s *Session, j journal.Store, o SendOptions) Sent 
 		so.Facts = reconcile.IntentFacts
 	}
 	if pipeline.HasCounts(out.Files) {
-		s.prepareCounts(ctx, j, out.Files, so, o.Count, p)
+		s.prepareCounts(ctx, j, out.Files, so, o.Count, p, o.Preview)
+	}
+	if o.Preview {
+		out.Why = msg.New("run.preview")
+		out.report(s, o)
+		return out
 	}
 	var done atomic.Int64
 	so.Settled = func(st pipeline.Settled) { p.Settled(int(done.Add(1)), st) }

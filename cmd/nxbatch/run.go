@@ -40,6 +40,7 @@ type runCmd struct {
 	CatalogTTL      time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
 	Reconcile       bool          `help:"At the end of the run, settle unknown outcomes older than the key hold from what the API shows, as nxbatch reconcile does."`
 	Tipos           string        `help:"Movement types an inventory count's differences become: stock (INGRESO_STOCK/EGRESO_STOCK) or manual (INGRESO_MANUAL/EGRESO_MANUAL)." enum:"stock,manual" default:"stock"`
+	Preview         bool          `help:"Work everything out and write the reports (an inventory count's differences against the stock read now: counted, the ERP's, the difference and the movement of every row) without sending anything. Reading the stock takes the API's masses window (10 minutes) before the real run can read it again."`
 	FaltantesEnCero bool          `name:"faltantes-en-cero" help:"In an inventory count, count as 0 every variant with stock in a counted warehouse that the file does not list."`
 }
 
@@ -99,7 +100,7 @@ func (c *runCmd) Run(e *env) error {
 				say(e.stderr, msg.New("rec.run.skipped").In(l))
 			}
 		},
-		Progress: prog, Count: c.countOptions()})
+		Progress: prog, Count: c.countOptions(), Preview: c.Preview})
 
 	var se *runner.StartError
 	if errors.As(sent.NotStarted, &se) {
@@ -119,6 +120,9 @@ func (c *runCmd) Run(e *env) error {
 	if sent.Stopped() && stopErr == nil {
 		// The token was refused reading the catalogs: nothing was sent.
 		stopErr = &exitError{code: exitAborted, err: &msg.Error{Msg: sent.Said}}
+	}
+	if c.Preview && sent.NotStarted == nil {
+		say(e.stdout, msg.New("run.preview").In(l))
 	}
 	return finishRun(e, sent, stopErr, code, l)
 }
