@@ -196,5 +196,6 @@ func init() {
 		"cnt.preview.at.row":     {ES: "fila %d", EN: "row %d"},
 		"cnt.preview.at.variant": {ES: "depósito %d, artículo %d (talle %d, color %d)", EN: "warehouse %d, article %d (size %d, colour %d)"},
 		"cnt.preview.more":       {ES: "  … y %d filas más: vea el informe", EN: "  … and %d more rows: see the report"},
+		"cnt.preview.more.one":   {ES: "  … y %d fila más: vea el informe", EN: "  … and %d more row: see the report"},
 	})
 }

@@ -104,7 +104,7 @@ func previewCount(sh *pipeline.Sheet, p Progress) {
 	}
 	for i := range plan.Lines {
 		if i == previewRows {
-			p.Note(msg.New("cnt.preview.more", len(plan.Lines)-previewRows))
+			p.Note(msg.Count("cnt.preview.more", len(plan.Lines)-previewRows))
 			return
 		}
 		l := &plan.Lines[i]
