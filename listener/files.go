@@ -64,7 +64,7 @@ func refuseLink(path string) error {
 // made exactly 0600 through the open descriptor (fchmod, which cannot be
 // redirected), whatever the umask or the mode it had.
 func openPrivate(path string, flag int) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, fileMode)
+	f, err := os.OpenFile(path, flag|atomicfile.NoFollow, fileMode)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, symlinkErr(path)
 	}
@@ -115,7 +115,7 @@ func mkdirPrivate(dir string) error {
 	if err := os.Mkdir(dir, dirMode); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	d, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	d, err := os.OpenFile(dir, os.O_RDONLY|atomicfile.NoFollowDir, 0)
 	if errors.Is(err, syscall.ELOOP) {
 		return symlinkErr(dir) // swapped for a link right after creating it
 	}

@@ -11,8 +11,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
+
+	"github.com/nxbatch/nxbatch/internal/atomicfile"
 )
 
 // Event is one received event as the log keeps it.
@@ -92,9 +93,9 @@ func openLog(path string, offset int64) (*eventLog, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := atomicfile.Lock(f, false); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, atomicfile.ErrLockHeld) {
 			return nil, fmt.Errorf("%s: %w", path, ErrLocked)
 		}
 		return nil, fmt.Errorf("lock event log %s: %w", path, err)

@@ -19,7 +19,7 @@ import (
 // openLock opens (creating it owner-only, never through a link) the lock
 // file.
 func openLock(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, atomicfile.Private)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|atomicfile.NoFollow, atomicfile.Private)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, atomicfile.ErrSymlink
 	}
@@ -28,9 +28,9 @@ func openLock(path string) (*os.File, error) {
 
 // lockEx takes the lock, waiting for another process's request to end
 // (they hold it only for one).
-func lockEx(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_EX) }
+func lockEx(f *os.File) error { return atomicfile.Lock(f, true) }
 
-func unlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+func unlock(f *os.File) error { return atomicfile.Unlock(f) }
 
 // readSaves is the number of the last save; 0 for a new lock file.
 func readSaves(f *os.File) (uint64, error) {

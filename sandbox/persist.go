@@ -239,7 +239,7 @@ func readState(path string) (*snapshot, error) {
 		return nil, errors.New("not a regular file")
 	}
 	// O_NOFOLLOW too: a link put there after the Lstat is refused as well.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|atomicfile.NoFollow, 0)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
 			return nil, atomicfile.ErrSymlink

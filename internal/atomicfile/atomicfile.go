@@ -107,7 +107,7 @@ func createTemp(dir, base string, perm fs.FileMode) (*os.File, string, error) {
 		}
 		_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
 		name := filepath.Join(tdir, strconv.Itoa(os.Getpid())+"."+hex.EncodeToString(b[:])+"."+base)
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, perm)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, perm)
 		switch {
 		case errors.Is(err, fs.ErrExist), errors.Is(err, fs.ErrNotExist):
 			// A name taken, or the folder removed by another writer that
@@ -187,8 +187,7 @@ func Alive(pid int) bool {
 	if pid == os.Getpid() {
 		return true
 	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return alive(pid)
 }
 
 // syncDir makes the rename durable. Windows cannot fsync a directory, so
@@ -233,6 +232,9 @@ func notLink(path string) error {
 	return nil
 }
 
+// ErrLockHeld is a lock another process holds (Lock without waiting).
+var ErrLockHeld = errors.New("locked by another process")
+
 // linkAt is ErrSymlink naming the link, for a message that quotes its
 // cause without the path.
 func linkAt(path string) error {
@@ -243,7 +245,13 @@ func linkAt(path string) error {
 // link there gives an error matching ErrSymlink (said in the user's
 // words), whatever flag asks (create, append, read and write).
 func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW, perm)
+	if noFollow == 0 {
+		// No O_NOFOLLOW here (Windows): look before opening.
+		if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, linkAt(path)
+		}
+	}
+	f, err := os.OpenFile(path, flag|noFollow, perm)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, linkAt(path)
 	}
