@@ -32,6 +32,9 @@ var derived = map[schema.Kind]map[string]string{
 	schema.Venta: {
 		"numero": "= ordenId (buildVenta; nxbatch.md 3.3)",
 	},
+	schema.Pedido: {
+		"numero": "= ordenId (buildPedido; public-facts.md, Orders)",
+	},
 }
 
 // cellFor returns a valid cell for column c (the k-th of its kind, so that
@@ -96,6 +99,13 @@ func buildOne(t *testing.T, kind schema.Kind, header, cells []string) map[string
 		r := sh.Requests[0]
 		b.reset(r)
 		body = b.buildFacturar(r)
+	case schema.Pedido:
+		r := sh.Requests[0]
+		b.reset(r)
+		body = b.buildPedido(r)
+	case schema.Cancelar:
+		b.reset(sh.Requests[0])
+		body = b.buildCancelar()
 	case schema.Stock:
 		mv := sh.Movements[0]
 		rows := make([]int32, len(mv.Units))

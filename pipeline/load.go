@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -179,6 +180,12 @@ func Load(path string, o LoadOptions) (*File, error) {
 	return f, nil
 }
 
+// fileStem is the file's name without its directory and extension.
+func fileStem(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
 func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg.Message, error) {
 	sr, err := rf.Sheet(name)
 	if err != nil {
@@ -192,6 +199,15 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		info.Header[i] = cell.Unneutralize(h)
 	}
 	kind := o.Kind
+	if kind == "" {
+		// Orders and cancellations share their key columns with sales and
+		// invoicings: the sheet's name, or the file's, picks them.
+		if k, ok := schema.KindOfName(name); ok {
+			kind = k
+		} else if k, ok := schema.KindOfName(fileStem(path)); ok && (name == "" || len(rf.Sheets()) == 1) {
+			kind = k
+		}
+	}
 	if kind == "" {
 		k, ok := schema.DetectKind(info.Header, o.Mapping)
 		if !ok {

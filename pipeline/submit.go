@@ -28,6 +28,8 @@ type Sender interface {
 	Venta(ctx context.Context, body []byte) apiclient.Outcome
 	Facturar(ctx context.Context, body []byte) apiclient.Outcome
 	Stock(ctx context.Context, body []byte) apiclient.Outcome
+	Pedido(ctx context.Context, body []byte) apiclient.Outcome
+	Cancelar(ctx context.Context, body []byte) apiclient.Outcome
 }
 
 // Journal is what submission needs of the journal (*journal.Journal).
@@ -132,9 +134,12 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 	for _, f := range files {
 		for _, sh := range f.Sheets {
 			var err error
-			if sh.Kind == schema.Stock {
+			switch sh.Kind {
+			case schema.Stock:
 				err = prepareStock(f, sh, j, o, seen)
-			} else {
+			case schema.Pedido:
+				err = prepareOrders(f, sh, j, o, seen)
+			default:
 				err = prepareRequests(f, sh, j, o, seen)
 			}
 			if err != nil {
@@ -495,6 +500,9 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		facts = s.o.Facts(string(jb.sh.Kind), sd.Body)
 	}
 	sends, failures := 0, 0
+	if !s.waitHold(ctx, sd) {
+		return // stays pending
+	}
 	for {
 		if ctx.Err() != nil {
 			return // stays pending
@@ -590,6 +598,10 @@ func (s *submitter) post(ctx context.Context, k schema.Kind, body []byte) apicli
 		return s.send.Venta(ctx, body)
 	case schema.Facturar:
 		return s.send.Facturar(ctx, body)
+	case schema.Pedido:
+		return s.send.Pedido(ctx, body)
+	case schema.Cancelar:
+		return s.send.Cancelar(ctx, body)
 	}
 	return s.send.Stock(ctx, body)
 }
@@ -679,6 +691,11 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		}
 		if out.Stock != nil {
 			fid = int64(out.Stock.ID)
+		}
+		if jb.sh.Kind == schema.Cancelar {
+			// The order cancelled is the one the row names, whatever id
+			// the NxResultado carries.
+			fid, _ = strconv.ParseInt(jb.s.Key, 10, 64)
 		}
 		status, outcome = StatusOK, msg.New("sub.ok")
 		s.inARow.Store(0)

@@ -262,7 +262,7 @@ type recentUpload struct {
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	p := &homePage{base: s.base(r, "web.home.title"), MaxMB: s.cfg.Limits.MaxBytes >> 20,
-		MaxRows: thousands(s.cfg.Limits.MaxRows, l), Kinds: []string{"venta", "facturar", "stock"}}
+		MaxRows: thousands(s.cfg.Limits.MaxRows, l), Kinds: []string{"venta", "facturar", "stock", "pedido", "cancelar"}}
 	p.Problem, _ = s.noticeOf(r)
 	now := s.now()
 	for i, u := range s.uploads.all() {

@@ -1,0 +1,46 @@
+package msg
+
+// Orders (POST /Pedido) and their cancellations: validation, requests,
+// reports and reconciliation.
+func init() {
+	register(map[string]Text{
+		"val.pedido.pagadoSinMedio": {
+			ES: "pagado dice que el pedido está pagado pero falta el medio de pago (la API respondería «%s»): complete medioPago.tipo, o deje pagado vacío",
+			EN: "pagado says the order is paid but the payment is missing (the API would answer «%s»): fill in medioPago.tipo, or leave pagado blank",
+		},
+		"row.dupcancel": {
+			ES: "el pedido facturaId %s ya aparece en la fila %d: quite la fila repetida",
+			EN: "order facturaId %s already appears on row %d: remove the repeated row",
+		},
+		"plan.kind.pedido":       {ES: "%d pedidos", EN: "%d orders"},
+		"plan.kind.pedido.one":   {ES: "%d pedido", EN: "%d order"},
+		"plan.kind.cancelar":     {ES: "%d anulaciones de pedidos", EN: "%d order cancellations"},
+		"plan.kind.cancelar.one": {ES: "%d anulación de pedido", EN: "%d order cancellation"},
+		"tpl.intro.pedido": {
+			ES: "Una fila por producto de cada pedido; las filas de un mismo pedido comparten ordenId. Para marcar pagado un pedido ya enviado, vuelva a enviar sus filas con pagado = sí y el medio de pago: se envía una sola vez.",
+			EN: "One row per product of each order; the rows of one order share ordenId. To mark an order already sent as paid, send its rows again with pagado = yes and the payment: it is sent only once.",
+		},
+		"tpl.intro.cancelar": {
+			ES: "Una fila por pedido a anular, con el facturaId que le dio la API al crearlo (columna result.facturaId del informe). Solo se anulan pedidos PENDIENTE o PAGADO.",
+			EN: "One row per order to cancel, with the facturaId the API gave it when it was created (column result.facturaId of the report). Only PENDIENTE or PAGADO orders are cancelled.",
+		},
+		"tpl.col.pagado": {
+			ES: "sí si el pedido está pagado (requiere medioPago.tipo); vacío si no.",
+			EN: "yes if the order is paid (needs medioPago.tipo); blank if not.",
+		},
+		"tpl.col.cancelar.facturaId": {
+			ES: "Id del pedido a anular: el result.facturaId que la API dio al crearlo, en el informe de pedidos. El pedido debe estar PENDIENTE o PAGADO.",
+			EN: "Id of the order to cancel: the result.facturaId the API gave it when created, in the orders report. The order must be PENDIENTE or PAGADO.",
+		},
+		"web.kind.pedido":       {ES: "Pedido", EN: "Order"},
+		"web.kind.cancelar":     {ES: "Anulación de pedido", EN: "Order cancellation"},
+		"web.template.pedido":   {ES: "Plantilla de pedidos (XLSX)", EN: "Orders template (XLSX)"},
+		"web.template.cancelar": {ES: "Plantilla de anulaciones de pedidos (XLSX)", EN: "Order cancellations template (XLSX)"},
+		"rep.sum.orders.created":   {ES: "Pedidos creados", EN: "Orders created"},
+		"rep.sum.orders.paid":      {ES: "Pedidos marcados pagados", EN: "Orders marked paid"},
+		"rep.sum.orders.cancelled": {ES: "Pedidos anulados", EN: "Orders cancelled"},
+		"req.pedido":   {ES: "pedido %s", EN: "order %s"},
+		"req.pago":     {ES: "pago del pedido %s", EN: "payment of order %s"},
+		"req.cancelar": {ES: "anulación del pedido facturaId %s", EN: "cancellation of order facturaId %s"},
+	})
+}
