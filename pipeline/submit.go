@@ -726,6 +726,11 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		s.stop()
 	default: // Unknown
 		st = journal.Unknown
+		if jb.sh.Kind == schema.Pedido && out.Result != nil && out.Result.FacturaID > 0 {
+			// A failure that still names the order: reconcile reads it
+			// back by this id (orders are in no export).
+			fid, num, pv = int64(out.Result.FacturaID), int64(out.Result.Numero), int64(out.Result.PVNumero)
+		}
 		reason := unknownReason(out)
 		text = reason.In(msg.ES)
 		status, outcome = StatusUnknown, msg.New("sub.unknown", reason, resolveHint(jb.key))

@@ -480,7 +480,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key = ep.method + " " + ep.pattern
 	c := &call{r: r, id: id}
-	if r.Method == http.MethodPost {
+	if r.Method == http.MethodPost && r.Body != nil { // nil only from a handler called directly, never from http.Server
 		c.body, c.bodyErr = io.ReadAll(http.MaxBytesReader(sw, r.Body, s.maxBody))
 	}
 	// From here on the request sees and changes the state other Servers
