@@ -67,6 +67,13 @@ func init() {
 			ES: "la anulación del pedido facturaId %s quedó sin respuesta y solo el estado del pedido la mostraría, cuyos códigos no son públicos: verifique en el ERP si el pedido quedó anulado y resuélvala a mano (ok si lo está, failed si sigue PENDIENTE o PAGADO)",
 			EN: "the cancellation of order facturaId %s got no answer and only the order's state would show it, whose codes are not public: check in the ERP whether the order is cancelled and resolve it by hand (ok if it is, failed if still PENDIENTE or PAGADO)",
 		},
+		"sub.ok.pedido":  {ES: "pedido creado por la API, estado %s", EN: "order created by the API, state %s"},
+		"sub.ok.pagado":  {ES: "pedido marcado PAGADO por la API", EN: "order marked PAGADO by the API"},
+		"sub.ok.anulado": {ES: "pedido anulado por la API", EN: "order cancelled by the API"},
+		"sub.unknown.pedido": {
+			ES: "resultado desconocido (%s): el pedido puede haberse registrado, y los pedidos no aparecen en las exportaciones de ventas. No se reenvía: busque en el ERP el pedido número %s y resuelva con «%s»",
+			EN: "outcome unknown (%s): the order may have been recorded, and orders do not appear in the sales exports. It is not resent: look in the ERP for order number %s and settle it with «%s»",
+		},
 		"req.pedido":   {ES: "pedido %s", EN: "order %s"},
 		"req.pago":     {ES: "pago del pedido %s", EN: "payment of order %s"},
 		"req.cancelar": {ES: "anulación del pedido facturaId %s", EN: "cancellation of order facturaId %s"},

@@ -125,6 +125,29 @@ func (s *submitter) waitHold(ctx context.Context, sd *Send) bool {
 	return true
 }
 
+// okOutcome is what the row of an accepted request says: for orders and
+// cancellations, the state the order is in now.
+func okOutcome(jb job) msg.Message {
+	u := jb.s.Units[0]
+	switch {
+	case u.cancel:
+		return msg.New("sub.ok.anulado")
+	case u.order && u.update:
+		return msg.New("sub.ok.pagado")
+	case u.order && u.paid:
+		return msg.New("sub.ok.pedido", "PAGADO")
+	case u.order:
+		return msg.New("sub.ok.pedido", "PENDIENTE")
+	}
+	return msg.New("sub.ok")
+}
+
+// orderOf is the ordenId of an order's business key.
+func orderOf(business string) string {
+	o, _ := sendrules.OrderOf(business)
+	return o
+}
+
 // OrderCounts counts what the API did to orders in this run.
 type OrderCounts struct{ Created, Paid, Cancelled int }
 

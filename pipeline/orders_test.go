@@ -115,6 +115,9 @@ func TestOrders_CreatePayCancelExactlyOnce(t *testing.T) {
 		if paid[i+1] != r.update || (r.update && r.Label().Key != "req.pago") {
 			t.Errorf("order %s: update=%v label %s", r.Key, r.update, r.Label().Key)
 		}
+		if want := map[bool]string{true: "sub.ok.pagado", false: "sub.skipped"}[paid[i+1]]; r.Result().Outcome.Key != want {
+			t.Errorf("order %s says %s, want %s", r.Key, r.Result().Outcome.Key, want)
+		}
 	}
 	f, _ = run(t, "pedidos.csv", pedidos(5, paid), LoadOptions{}, j, send, o)
 	if send.count("pedido") != 7 || statusCount(f)[StatusSkipped] != 5 {
@@ -152,8 +155,8 @@ func TestOrders_UnknownIsNeverResent(t *testing.T) {
 	}}
 	o := fastOptions()
 	f, _ := run(t, "pedidos.csv", pedidos(1, nil), LoadOptions{}, j, send, o)
-	if f.Sheets[0].Requests[0].Status != StatusUnknown {
-		t.Fatalf("status %s", f.Sheets[0].Requests[0].Status)
+	if r := f.Sheets[0].Requests[0]; r.Status != StatusUnknown || r.Result().Outcome.Key != "sub.unknown.pedido" {
+		t.Fatalf("status %s (%s), want unknown saying orders are in no export", r.Status, r.Result().Outcome.Key)
 	}
 	for _, content := range []string{pedidos(1, nil), pedidos(1, map[int]bool{1: true})} {
 		f, _ = run(t, "pedidos.csv", content, LoadOptions{}, j, send, o)

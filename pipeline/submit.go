@@ -697,7 +697,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 			// the NxResultado carries.
 			fid, _ = strconv.ParseInt(jb.s.Key, 10, 64)
 		}
-		status, outcome = StatusOK, msg.New("sub.ok")
+		status, outcome = StatusOK, okOutcome(jb)
 		s.inARow.Store(0)
 	case apiclient.Rejected, apiclient.Resend:
 		// Resend here means the resends ran out: every answer proved the
@@ -734,6 +734,10 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		reason := unknownReason(out)
 		text = reason.In(msg.ES)
 		status, outcome = StatusUnknown, msg.New("sub.unknown", reason, resolveHint(jb.key))
+		if jb.sh.Kind == schema.Pedido {
+			// Orders are in no sales export: say how to find it.
+			outcome = msg.New("sub.unknown.pedido", reason, orderOf(jb.s.Key), resolveHint(jb.key))
+		}
 	}
 	for _, u := range jb.s.Units {
 		u.Conclude(status, outcome)
