@@ -93,6 +93,9 @@ type Cache struct {
 type Need struct {
 	MediosPago bool
 	Motivos    bool
+	// Articulos: the files name articles (sale lines, stock rows), by
+	// code or by id, which the article catalog resolves and checks.
+	Articulos bool
 }
 
 func (c *Cache) path() string { return filepath.Join(c.Dir, c.Tenant+".json") }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/nxbatch/nxbatch/articulos"
+
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/validation"
@@ -45,8 +47,12 @@ func LoadDir(dir string) (*validation.Catalog, error) {
 	}
 	// The article catalog is read by LoadArticulosDir; a folder with only
 	// it is still a catalog folder.
-	if _, err := os.Stat(filepath.Join(dir, ArticulosFile)); err == nil {
+	switch recs, _, err := LoadArticulosDir(dir); {
+	case err == nil:
+		cat.Articulos = articulos.Build(recs)
 		found++
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
 	}
 	if found == 0 {
 		return nil, &msg.Error{Msg: msg.New("cat.dir.empty", dir, MediosPagoFile, MotivosFile)}

@@ -420,7 +420,8 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Catalog returns the catalogs validation checks ids against; a catalog
 // never fetched stays nil, so its checks are skipped.
 func (s *Snapshot) Catalog() *validation.Catalog {
-	return &validation.Catalog{MediosPago: s.MediosPago, Motivos: s.Motivos}
+	deps, _ := s.Warehouses()
+	return &validation.Catalog{MediosPago: s.MediosPago, Motivos: s.Motivos, Depositos: deps}
 }
 
 // Warehouses returns the integration's warehouses: /config/depositos when

@@ -63,6 +63,10 @@ func init() {
 			ES: "%s: nunca se consultó para esta empresa y sin él no se pueden verificar los ids; la API permite una consulta de parámetros por minuto: esperando %s (hasta las %s)",
 			EN: "%s: never fetched for this company, and without it the ids cannot be checked; the API allows one parameter request a minute: waiting %s (until %s)",
 		},
+		"run.articuloswait": {
+			ES: "%s: el catálogo de artículos nunca se leyó para esta empresa y sin él no se pueden verificar los artículos; la API permite una consulta masiva cada 10 minutos: esperando %s (hasta las %s)",
+			EN: "%s: the article catalog was never read for this company, and without it the articles cannot be checked; the API allows one mass read every 10 minutes: waiting %s (until %s)",
+		},
 		"run.interrupted": {ES: "ejecución interrumpida: lo enviado quedó registrado y el resto queda pendiente", EN: "run interrupted: what was sent is journaled and the rest is pending"},
 		"run.maxerrors":   {ES: "se detuvo el envío al llegar al límite de rechazos seguidos (--max-errors %d): revise el motivo en el informe", EN: "sending stopped at the limit of rejections in a row (--max-errors %d): check the reason in the report"},
 	})

@@ -5,6 +5,7 @@ import (
 	"github.com/nxbatch/nxbatch/cell"
 	"strings"
 
+	"github.com/nxbatch/nxbatch/articulos"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/schema"
@@ -38,6 +39,12 @@ type builder struct {
 	// msgs collects the messages of the rows this builder settles; the
 	// sheet merges every builder's map when validation ends.
 	msgs map[int32][]note
+	// refs are the current rows' article keys (code, barcode, size,
+	// colour), by line; unchecked the rows by id no article catalog
+	// checked.
+	refs      []articulos.Query
+	unchecked []int32
+	headerFn  func(path string) string // b.header, made once
 }
 
 type cellKey struct {
@@ -312,9 +319,13 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	// validation names the column to fill.
 	v.MedioPago = medio
 	v.Productos = make([]nxapi.Producto, 0, len(r.Rows))
+	refs := b.refsFor(len(r.Rows))
 	for k := range r.Rows {
 		var p nxapi.Producto
 		b.lineFields(k, func(path string, val cellValue) {
+			if setRef(&refs[k], "productos", path, val.s) {
+				return
+			}
 			switch path {
 			case "productos.articuloId":
 				p.ArticuloID = val.i
@@ -456,13 +467,19 @@ func (b *builder) buildStock() *nxapi.StockMovimiento {
 		}
 	})
 	m.Articulos = make([]nxapi.StockArticulo, 0, len(b.rows))
+	refs := b.refsFor(len(b.rows))
 	for k := range b.rows {
 		var a nxapi.StockArticulo
 		b.lineFields(k, func(path string, val cellValue) {
+			if setRef(&refs[k], "articulos", path, val.s) {
+				return
+			}
 			switch path {
 			case "articulos.articuloId":
 				a.ArticuloID = val.i
-			case "articulos.cantidad":
+			case "articulos.cantidad", schema.CantidadContada:
+				// A count's line carries the counted quantity here until
+				// its difference with the ERP's stock is known (count.go).
 				a.Cantidad = b.dec(val.d)
 			case "articulos.colorId":
 				a.ColorID = val.i

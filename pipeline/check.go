@@ -22,6 +22,7 @@ func (f *File) Validate(cat *validation.Catalog, keepBodies bool) {
 	for _, sh := range f.Sheets {
 		sh.validate(cat, keepBodies)
 	}
+	f.uncheckedWarning()
 }
 
 // parallelFrom is the number of requests above which validation is split
@@ -29,16 +30,22 @@ func (f *File) Validate(cat *validation.Catalog, keepBodies bool) {
 const parallelFrom = 2000
 
 func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
+	sh.startResolution(cat)
 	if sh.Kind == schema.Stock {
+		if sh.byKeys() {
+			sh.reidentify(cat)
+		}
 		// A movement's rows are validated together; movements are few.
 		b := newBuilder(sh)
 		dups := sh.repeatedIdentities()
 		for _, mv := range sh.Movements {
 			b.checkMovement(mv, cat, keepBodies, dups)
 		}
+		b.repeatedCounts()
 		for row, ms := range b.msgs {
 			sh.msgs[row] = append(sh.msgs[row], ms...)
 		}
+		sh.unchecked = b.unchecked
 		return
 	}
 	dups := sh.repeatedKeys()
@@ -69,6 +76,7 @@ func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
 		for row, ms := range b.msgs {
 			sh.msgs[row] = append(sh.msgs[row], ms...)
 		}
+		sh.unchecked = append(sh.unchecked, b.unchecked...)
 	}
 }
 
@@ -105,12 +113,20 @@ func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, du
 	switch sh.Kind {
 	case schema.Venta:
 		v := b.buildVenta(r)
+		b.resolveLines(cat, func(k int) (*int64, *int64, *int64) {
+			p := &v.Productos[k]
+			return &p.ArticuloID, &p.TalleID, &p.ColorID
+		})
 		issues, body = validation.Venta(v, cat), v
 	case schema.Facturar:
 		fa := b.buildFacturar(r)
 		issues, body = validation.Facturar(fa, cat), fa
 	case schema.Pedido:
 		p := b.buildPedido(r)
+		b.resolveLines(cat, func(k int) (*int64, *int64, *int64) {
+			l := &p.Productos[k]
+			return &l.ArticuloID, &l.TalleID, &l.ColorID
+		})
 		issues, body = validation.Pedido(p, cat), p
 		r.paid = p.Pagado
 		if keepBodies && (p.Pagado || p.MedioPago != nil) {

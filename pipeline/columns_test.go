@@ -21,9 +21,24 @@ import (
 
 // notSent are declared columns deliberately absent from the body, with why.
 var notSent = map[schema.Kind]map[string]string{
-	schema.Stock: {
-		schema.Movimiento: "grouping key: rows sharing it are packed into one movement request; the API has no such field",
-	},
+	schema.Venta:  resolvedColumns("productos"),
+	schema.Pedido: resolvedColumns("productos"),
+	schema.Stock: func() map[string]string {
+		m := resolvedColumns("articulos")
+		m[schema.Movimiento] = "grouping key: rows sharing it are packed into one movement request; the API has no such field"
+		return m
+	}(),
+}
+
+// resolvedColumns are the article keys of a line: resolved against the
+// article catalog into its ids (TestArticleColumnsResolveIntoIDs), never
+// sent themselves.
+func resolvedColumns(prefix string) map[string]string {
+	m := map[string]string{}
+	for _, k := range schema.ArticleKeys {
+		m[prefix+"."+k] = "resolved against the article catalog into " + prefix + ".articuloId, talleId and colorId; the API takes ids only"
+	}
+	return m
 }
 
 // derived are body fields that no column fills directly, with where they

@@ -40,7 +40,6 @@ func TestGoldenReports(t *testing.T) {
 		{"errores.csv", msg.ES},
 		{"errores.csv", msg.EN},
 	}
-	fixed := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	for _, s := range samples {
 		name := strings.TrimSuffix(s.file, filepath.Ext(s.file)) + "." + string(s.lang)
 		t.Run(name, func(t *testing.T) {
@@ -49,40 +48,71 @@ func TestGoldenReports(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.Validate(cat, false)
-			dir := t.TempDir()
-			paths, err := f.WriteReports(ReportOptions{Dir: dir, Lang: s.lang, Command: "validate",
-				Tool: "nxbatch test", Started: fixed, Now: func() time.Time { return fixed.Add(time.Second) }})
+			checkGolden(t, f, s.lang)
+		})
+	}
+}
+
+// checkGolden writes f's reports in language lang and compares them with
+// testdata/golden (or rewrites them with -update).
+func checkGolden(t *testing.T, f *File, lang msg.Lang) {
+	t.Helper()
+	fixed := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
+	paths, err := f.WriteReports(ReportOptions{Dir: dir, Lang: lang, Command: "validate",
+		Tool: "nxbatch test", Started: fixed, Now: func() time.Time { return fixed.Add(time.Second) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range append(append([]string{paths.Summary}, paths.CSV...), paths.Errors...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[filepath.Base(p)] = string(b)
+	}
+	got[filepath.Base(paths.XLSX)+".json"] = xlsxCells(t, paths.XLSX)
+	for base, content := range got {
+		golden := filepath.Join(goldenDir, string(lang), base)
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./pipeline -run TestGolden -update)", err)
+		}
+		if d := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(content, "\n")); d != "" {
+			t.Errorf("%s differs from %s (-want +got):\n%s", base, golden, d)
+		}
+	}
+}
+
+// TestGoldenArticleReports validates a sales file and a stock file that
+// name articles by the shop's codes, barcodes and size and colour names,
+// against the sample catalogs and testdata/articulos.json, and compares
+// their reports (the user's columns kept, the resolved ids and the
+// article's name added) with testdata/golden.
+func TestGoldenArticleReports(t *testing.T) {
+	cat, err := catalog.LoadDir("../samples/catalog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat.Articulos = articleCatalog(t).Articulos
+	for _, name := range []string{"ventas-codigo.csv", "stock-codigo.csv"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Load(filepath.Join("testdata", name), LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]string{}
-			for _, p := range append(append([]string{paths.Summary}, paths.CSV...), paths.Errors...) {
-				b, err := os.ReadFile(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got[filepath.Base(p)] = string(b)
-			}
-			got[filepath.Base(paths.XLSX)+".json"] = xlsxCells(t, paths.XLSX)
-			for base, content := range got {
-				golden := filepath.Join(goldenDir, string(s.lang), base)
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, []byte(content), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./pipeline -run TestGoldenReports -update)", err)
-				}
-				if d := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(content, "\n")); d != "" {
-					t.Errorf("%s differs from %s (-want +got):\n%s", base, golden, d)
-				}
-			}
+			f.Validate(cat, false)
+			checkGolden(t, f, msg.ES)
 		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/nxbatch/nxbatch/articulos"
 	"github.com/nxbatch/nxbatch/cell"
 
 	"github.com/nxbatch/nxbatch/msg"
@@ -64,6 +65,9 @@ type Sheet struct {
 	// (prepared).
 	pending  []*Send
 	prepared bool
+	// count is an inventory count's own state (count.go); nil for other
+	// sheets.
+	count    *countSheet
 	problems map[int]*readers.Error // row index → malformed row
 	reqOf    []int32                // row index → index into Requests
 	// msgs holds the messages of the rows that have any; most rows of a
@@ -72,6 +76,14 @@ type Sheet struct {
 	// reqCols and lineCols are the kind's columns present in the header.
 	reqCols, lineCols []presentCol
 	labels            [4096]labelSlot // rendered request labels, see label
+	// resolved holds, by row index, the ids each row's article resolved
+	// to, for a sheet by the shop's keys (nil otherwise); articles is the
+	// catalog they came from, for the article's name; unchecked are the
+	// rows by id that no article catalog checked.
+	resolved  []resolvedRow
+	articles  *articulos.Index
+	unchecked []int32
+	keyed     bool // the sheet names articles by the shop's keys (byKeys)
 }
 
 // presentCol is a column of the kind found in the header at idx.
@@ -234,7 +246,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		return nil, nil, fe
 	}
 	sh := &Sheet{Info: info, Kind: kind, Layout: lay, problems: map[int]*readers.Error{}, msgs: map[int32][]note{}}
-	for _, c := range kind.Columns() {
+	for _, c := range lay.Columns() {
 		i := lay.Col(c.Path)
 		switch {
 		case i < 0 || c.Path == schema.Movimiento:
@@ -245,7 +257,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		}
 	}
 	var det schema.SepDetector
-	numCols := numberColumns(kind, lay)
+	numCols := numberColumns(lay)
 	ncol := len(info.Header)
 	batches, recycle, stop := readAhead(sr)
 	defer stop()
@@ -476,11 +488,11 @@ func fitCells(cells []string, n int) []string {
 	return cells
 }
 
-// numberColumns lists the header indexes of the kind's number columns, the
-// only ones whose text tells the decimal separator.
-func numberColumns(k schema.Kind, lay *schema.Layout) []int {
+// numberColumns lists the header indexes of the layout's number columns,
+// the only ones whose text tells the decimal separator.
+func numberColumns(lay *schema.Layout) []int {
 	var out []int
-	for _, c := range k.Columns() {
+	for _, c := range lay.Columns() {
 		if c.Type == schema.Number {
 			if i := lay.Col(c.Path); i >= 0 {
 				out = append(out, i)

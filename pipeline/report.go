@@ -8,6 +8,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,7 +112,7 @@ func (sh *Sheet) untyped() bool { return !sh.Info.RawNumbers }
 // there, for the columns whose text promote gives a type.
 func (sh *Sheet) typeColumns() map[int]schema.Type {
 	out := map[int]schema.Type{}
-	for _, c := range sh.Kind.Columns() {
+	for _, c := range sh.Layout.Columns() {
 		if c.Type != schema.Number && c.Type != schema.Date {
 			continue
 		}
@@ -154,12 +155,17 @@ var stockResultColumns = []string{
 	"result.status", "result.message", "result.row", "result.rowId", "result.request", "result.movimientoId",
 }
 
-// resultColumns names the sheet's result columns, by kind.
+// resultColumns names the sheet's result columns, by kind; a sheet that
+// names articles by the shop's keys adds what they resolved to.
 func (sh *Sheet) resultColumns() []string {
+	cols := writers.ResultColumns
 	if sh.Kind == schema.Stock {
-		return stockResultColumns
+		cols = stockResultColumns
 	}
-	return writers.ResultColumns
+	if sh.byKeys() {
+		cols = append(slices.Clip(cols), articleResultColumns...)
+	}
+	return cols
 }
 
 // sourceRow is the row number result.row shows for row i: the original
@@ -224,7 +230,8 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText, word
 		if promoteText {
 			types = sh.typeColumns()
 		}
-		res := make([]string, 0, len(stockResultColumns)+1)
+		res := make([]string, 0, len(stockResultColumns)+1+len(articleResultColumns))
+		byKeys := sh.byKeys()
 		for i := 0; i < sh.store.len(); i++ {
 			ri := sh.reqOf[i]
 			r := sh.Requests[ri]
@@ -244,6 +251,9 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText, word
 				res = append(res, r.Key, sh.label(ri, l), idText(out.FacturaID))
 			} else {
 				res = append(res, sh.label(ri, l), idText(out.FacturaID), idText(out.Numero), idText(out.PVNumero))
+			}
+			if byKeys {
+				res = sh.articleResults(res, i)
 			}
 			buf, kbuf = sh.store.cellsKinds(i, n, buf, kbuf)
 			row := writers.Row{
@@ -409,6 +419,9 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 // unitsOf returns the movement type and the quantity of a stock row that
 // was sent (its article line and its movement's head are kept for a run).
 func (sh *Sheet) unitsOf(r *Request) (nxapi.TipoStock, nxapi.Decimal, bool) {
+	if sh.count != nil {
+		return countUnits(r)
+	}
 	if int(r.pack) < 1 || int(r.pack) > len(sh.Movements) {
 		return 0, 0, false
 	}

@@ -72,28 +72,13 @@ var variantFields = []string{"articulos.articuloId", "articulos.colorId", "artic
 // groupStock packs the sheet's rows into movements, one Request per row,
 // and gives each row its identity.
 func groupStock(sh *Sheet) {
-	movCol := sh.Layout.Col(schema.Movimiento)
-	packCols := columns(sh, stockPackFields)
+	movCol, packCols := sh.Layout.Col(schema.Movimiento), columns(sh, stockPackFields)
 	varCols := columns(sh, variantFields)
 	index := map[string]*Movement{}
 	occurrence := map[string]int{} // pack key + variant -> rows seen so far
 	var sb, vb strings.Builder
 	for i := 0; i < sh.store.len(); i++ {
-		sb.Reset()
-		if movCol >= 0 && strings.TrimSpace(sh.store.text(i, movCol)) != "" {
-			sb.WriteString("mov\x00")
-			sb.WriteString(strings.TrimSpace(sh.store.text(i, movCol)))
-		} else {
-			sb.WriteString("cols")
-			for k, c := range packCols {
-				sb.WriteByte(0)
-				if c >= 0 {
-					v, kind := sh.store.cell(i, c)
-					sb.WriteString(packValue(stockPackFields[k], v, kind, sh))
-				}
-			}
-		}
-		pk := sb.String()
+		pk := sh.packKey(i, movCol, packCols, &sb)
 		mv, ok := index[pk]
 		if !ok {
 			mv = &Movement{N: int32(len(sh.Movements) + 1)}
@@ -118,6 +103,36 @@ func groupStock(sh *Sheet) {
 		mv.Units = append(mv.Units, r)
 		sh.Requests = append(sh.Requests, r)
 	}
+	if sh.byKeys() {
+		// Rows by the shop's keys get identities from what they say until
+		// a catalog resolves them (reidentify).
+		sh.reqOf = make([]int32, sh.store.len())
+		for ri := range sh.Requests {
+			sh.reqOf[ri] = int32(ri)
+		}
+		sh.reidentify(nil)
+	}
+}
+
+// packKey is row i's movement: its movimiento cell (at movCol), or else
+// its movement-level fields (at packCols, stockPackFields' columns),
+// canonicalised; sb is scratch.
+func (sh *Sheet) packKey(i, movCol int, packCols []int, sb *strings.Builder) string {
+	sb.Reset()
+	if movCol >= 0 && strings.TrimSpace(sh.store.text(i, movCol)) != "" {
+		sb.WriteString("mov\x00")
+		sb.WriteString(strings.TrimSpace(sh.store.text(i, movCol)))
+		return sb.String()
+	}
+	sb.WriteString("cols")
+	for k, c := range packCols {
+		sb.WriteByte(0)
+		if c >= 0 {
+			v, kind := sh.store.cell(i, c)
+			sb.WriteString(packValue(stockPackFields[k], v, kind, sh))
+		}
+	}
+	return sb.String()
 }
 
 // rowIdentity is a stock row's identity: a short hash of its movement
@@ -168,7 +183,11 @@ func (b *builder) checkMovement(mv *Movement, cat *validation.Catalog, keepBodie
 	}
 	b.resetRows(rows)
 	m := b.buildStock()
-	for _, is := range validation.Stock(m, cat) {
+	b.resolveLines(cat, func(k int) (*int64, *int64, *int64) {
+		a := &m.Articulos[k]
+		return &a.ArticuloID, &a.TalleID, &a.ColorID
+	})
+	for _, is := range b.stockIssues(m, cat) {
 		b.addIssue(rows, is)
 	}
 	for _, u := range mv.Units {
@@ -221,10 +240,14 @@ func (b *builder) checkMovement(mv *Movement, cat *validation.Catalog, keepBodie
 		mv.head = bytes.TrimSuffix(js, []byte(`,"articulos":null}`))
 	}
 	for k, u := range mv.Units {
+		sh.keepCount(u, m, k)
 		u.Status = StatusValid
 		if len(movementBad) > 0 || bad[u.Rows[0]] {
 			u.Status = StatusInvalid
 			continue
+		}
+		if sh.Layout.Count {
+			continue // its body comes from the difference (PrepareCounts)
 		}
 		if mv.head == nil {
 			continue

@@ -134,6 +134,14 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 	for _, f := range files {
 		for _, sh := range f.Sheets {
 			var err error
+			if sh.Layout != nil && sh.Layout.Count {
+				if !sh.prepared {
+					sh.prepareCountUnread()
+				}
+				sh.prepared = true
+				n += len(sh.sends())
+				continue
+			}
 			switch sh.Kind {
 			case schema.Stock:
 				err = prepareStock(f, sh, j, o, seen)
@@ -433,6 +441,10 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 			}
 		}
 	}
+	if err := recordEqual(files, j); err != nil {
+		s.fatal(&msg.Error{Msg: msg.New("sub.journal.intent", "conteo", msg.CauseOf(err)), Err: err})
+		stock, parallel = nil, nil
+	}
 	if len(stock) > 0 {
 		next, err := j.NextAllowed(o.Tenant, string(sendrules.Stock))
 		if err != nil {
@@ -621,7 +633,7 @@ func units(jb job) []journal.Unit {
 	out := make([]journal.Unit, len(jb.s.Units))
 	for k, u := range jb.s.Units {
 		res := u.Result()
-		out[k] = journal.Unit{ID: u.Key, BodyHash: res.BodyHash, Body: string(res.Body), Source: rowSource(jb.sh, u.Rows[0])}
+		out[k] = journal.Unit{ID: u.Key, BodyHash: res.BodyHash, Body: string(res.Body), Source: journalUnitSource(jb.sh, u)}
 	}
 	return out
 }
@@ -740,7 +752,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		}
 	}
 	for _, u := range jb.s.Units {
-		u.Conclude(status, outcome)
+		u.Conclude(status, jb.sh.countOutcome(u, outcome))
 		res := u.Record()
 		res.FacturaID, res.Numero, res.PVNumero = fid, num, pv
 	}

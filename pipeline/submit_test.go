@@ -73,7 +73,7 @@ func okAnswers(kind string, n int) apiclient.Outcome {
 }
 
 // openJournal opens a journal in a temp dir.
-func openJournal(t *testing.T) *journal.Journal {
+func openJournal(t testing.TB) *journal.Journal {
 	t.Helper()
 	j, err := journal.Open(filepath.Join(t.TempDir(), "journal"), journal.Options{})
 	if err != nil {

@@ -69,6 +69,8 @@ type SendOptions struct {
 	AfterSubmit func(ctx context.Context, sent *Sent)
 	// Progress follows the send; nil follows nothing.
 	Progress Progress
+	// Count is how inventory counts become movements.
+	Count CountOptions
 }
 
 // Step is a step of Send that could keep the send from starting.
@@ -163,7 +165,11 @@ func Send(ctx context.Context, s *Session, j journal.Store, o SendOptions) Sent 
 	// A catalog never fetched for this tenant is waited for, not skipped:
 	// without it ids nobody checked would be sent.
 	cat, notes, err := s.LoadCatalogs(ctx, j, Need(out.Files), o.CatalogTTL, func(n catalog.Name, next time.Time) {
-		p.Note(msg.New("run.catalogwait", string(n), msg.Duration(time.Until(next)), next.Format("15:04:05")))
+		key := "run.catalogwait"
+		if n == catalog.Articulos {
+			key = "run.articuloswait"
+		}
+		p.Note(msg.New(key, string(n), msg.Duration(time.Until(next)), next.Format("15:04:05")))
 	})
 	for _, n := range notes {
 		p.Note(n)
@@ -190,6 +196,9 @@ func Send(ctx context.Context, s *Session, j journal.Store, o SendOptions) Sent 
 	so.Tenant, so.Env, so.TimeScale = s.Tenant(), s.Env(), s.TimeScale()
 	if so.Facts == nil {
 		so.Facts = reconcile.IntentFacts
+	}
+	if pipeline.HasCounts(out.Files) {
+		s.prepareCounts(ctx, j, out.Files, so, o.Count, p)
 	}
 	var done atomic.Int64
 	so.Settled = func(st pipeline.Settled) { p.Settled(int(done.Add(1)), st) }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nxbatch/nxbatch/articulos"
+
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
@@ -47,6 +49,10 @@ type Config struct {
 	// StateDir is the folder of what stays on this machine (the journal
 	// file's, or the user's state folder): catalogs and tenants.json.
 	StateDir string
+	// ListenStore is `nxbatch listen`'s store, whose article events since
+	// the article catalog was read are applied over it; "" is listen/ in
+	// StateDir.
+	ListenStore string
 	// Wait is --wait: how long opening the journal and taking the tenant's
 	// lease wait for another process that holds them.
 	Wait time.Duration
@@ -357,6 +363,18 @@ func (s *Session) LoadCatalogs(ctx context.Context, j journal.Store, need catalo
 	cache := s.Catalogs(j, ttl)
 	cache.WaitMissing = waiting
 	cat, notes, err := cache.Get(ctx, need)
+	if err == nil && need.Articulos {
+		var idx *articulos.Index
+		idx, notes, err = s.articulos(ctx, cache, waiting, notes)
+		if cat != nil {
+			cat.Articulos = idx
+		}
+	}
+	if cat != nil && cat.Depositos == nil && s.cfg.Sandbox != nil {
+		// The embedded sandbox's /config is its own, never cached.
+		cfg := s.cfg.Sandbox.Server.Config()
+		cat.Depositos, _ = (&catalog.Snapshot{Config: &cfg}).Warehouses()
+	}
 	s.Observe(j)
 	return cat, notes, err
 }
@@ -430,4 +448,55 @@ func tenantRefusal(err error) (msg.Message, bool) {
 		return ue.Msg, true
 	}
 	return msg.Message{}, false
+}
+
+// articulos loads the article catalog for a send or a validation (one
+// record per variant, with listen's events since it was read) and indexes
+// it. Without one (never read and the masses window closed, or the API
+// failing) the notes say that rows by code cannot be checked, and the run
+// goes on without it: those rows are held back. waiting set waits for the
+// masses window when no copy was ever read (a send: waiting is told),
+// as for the other catalogs. A 401 is returned: nothing would be accepted with that token.
+func (s *Session) articulos(ctx context.Context, cache *catalog.Cache, waiting func(catalog.Name, time.Time),
+	notes []msg.Message) (*articulos.Index, []msg.Message, error) {
+	cache.Events = s.cfg.ListenStore
+	if cache.Events == "" {
+		cache.Events = filepath.Join(s.cfg.StateDir, "listen")
+	}
+	recs, _, err := cache.Articulos(ctx, catalog.ArticulosOptions{Wait: waiting != nil,
+		OnWait: func(next time.Time) {
+			if waiting != nil {
+				waiting(catalog.Articulos, next)
+			}
+		},
+		Note: func(m msg.Message) { notes = append(notes, m) }})
+	var none *catalog.NoArticulosError
+	switch {
+	case errors.As(err, &none):
+		return nil, append(notes, none.Message()), nil
+	case err != nil:
+		return nil, notes, err
+	}
+	return articulos.Build(recs), notes, nil
+}
+
+// ArticulosIndex is the article catalog's index for a preview, which never
+// waits: fetched when the cached copy is older than ttl and the masses
+// window allows (paced in j), else the copy as it is; nil when there is
+// none. With j nil only the cached copy (or the embedded sandbox, which
+// takes no window) is read.
+func (s *Session) ArticulosIndex(ctx context.Context, j journal.Store, ttl time.Duration) *articulos.Index {
+	if j == nil && s.cfg.Local == nil {
+		cp, err := s.Catalogs(nil, ttl).LoadArticulos()
+		if err != nil || cp.Fetched.IsZero() {
+			return nil
+		}
+		return articulos.Build(cp.Articulos)
+	}
+	var w catalog.Windows
+	if j != nil {
+		w = j
+	}
+	idx, _, _ := s.articulos(ctx, s.Catalogs(w, ttl), nil, nil)
+	return idx
 }

@@ -92,8 +92,11 @@ const (
 type Column struct {
 	Path     string // JSON path of the API field, also the column's canonical header
 	Type     Type
-	Required bool // the column must exist in the file
+	Required bool // the column must exist in the file (or one of Or)
 	Level    Level
+	// Or lists the columns that may stand in for a required one: an
+	// article named by its code or barcode instead of its id.
+	Or []string
 }
 
 // Movimiento is the optional stock column that names the user's own
@@ -107,6 +110,34 @@ func line(path string, t Type) Column {
 }
 func lineOpt(path string, t Type) Column {
 	return Column{Path: path, Type: t, Level: LineLevel}
+}
+
+// articleColumns are a line's article: its id (required unless the code
+// or barcode names it), the shop's own keys resolved against the article
+// catalog before sending, and the variant by ids or by size and colour
+// (name or code). Only the ids reach the API.
+func articleColumns(prefix string) []Column {
+	id := line(prefix+".articuloId", Int)
+	id.Or = []string{prefix + ".codigo", prefix + ".codigoBarras"}
+	return []Column{id,
+		lineOpt(prefix+".codigo", Text), lineOpt(prefix+".codigoBarras", Text),
+		lineOpt(prefix+".talle", Text), lineOpt(prefix+".color", Text),
+	}
+}
+
+// ArticleKeys are the leaf names of the columns resolved against the
+// article catalog rather than sent.
+var ArticleKeys = []string{"codigo", "codigoBarras", "talle", "color"}
+
+// IsArticleKey reports whether path is a column resolved against the
+// article catalog (productos.codigo, articulos.talle...).
+func IsArticleKey(path string) bool {
+	for _, k := range ArticleKeys {
+		if path == "productos."+k || path == "articulos."+k {
+			return true
+		}
+	}
+	return false
 }
 
 var medioPago = []Column{
@@ -148,8 +179,9 @@ var columns = map[Kind][]Column{
 		},
 		[]Column{opt("pagado", Bool)},
 		optional(medioPago),
+		articleColumns("productos"),
 		[]Column{
-			line("productos.articuloId", Int), line("productos.precio", Number),
+			line("productos.precio", Number),
 			line("productos.cantidad", Number), lineOpt("productos.talleId", Int),
 			lineOpt("productos.colorId", Int),
 		},
@@ -168,8 +200,9 @@ var columns = map[Kind][]Column{
 			req("envio", Number), req("total", Number),
 		},
 		medioPago,
+		articleColumns("productos"),
 		[]Column{
-			line("productos.articuloId", Int), line("productos.precio", Number),
+			line("productos.precio", Number),
 			line("productos.cantidad", Number), lineOpt("productos.talleId", Int),
 			lineOpt("productos.colorId", Int),
 		},
@@ -182,11 +215,16 @@ var columns = map[Kind][]Column{
 		req("depositoId", Int), req("motivoId", Int), req("tipo", StockTipo), opt("fecha", Date),
 		opt("detalle", Text), opt("sref", Text), opt("depositoDosId", Int), opt("sucursalDosId", Int),
 		opt(Movimiento, Text),
-		line("articulos.articuloId", Int), line("articulos.cantidad", Number),
+	},
+}
+
+func init() {
+	columns[Stock] = concat(columns[Stock], articleColumns("articulos"), []Column{
+		line("articulos.cantidad", Number),
 		lineOpt("articulos.colorId", Int), lineOpt("articulos.talleId", Int),
 		lineOpt("articulos.precio", Number), lineOpt("articulos.detalle", Text),
 		lineOpt("articulos.sref", Text),
-	},
+	})
 }
 
 func concat(parts ...[]Column) []Column {

@@ -3,6 +3,7 @@ package schema
 import (
 	"testing"
 
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
@@ -46,6 +47,8 @@ func FuzzParseDate(f *testing.F) {
 func FuzzMatch(f *testing.F) {
 	f.Add("ordenId,total,Precio,medio pago.tipo")
 	f.Add("Dépósito,,tipo")
+	f.Add("depositoId,motivoId,articuloId,Conteo,cantidad")
+	f.Add("ordenId,Cód. artículo,EAN,Talle,Color,SKU")
 	f.Fuzz(func(t *testing.T, line string) {
 		var header []string
 		start := 0
@@ -56,13 +59,20 @@ func FuzzMatch(f *testing.F) {
 			}
 		}
 		for _, k := range Kinds {
-			lay, _ := Match(k, header, nil)
+			lay, errs := Match(k, header, nil)
+			for _, e := range errs {
+				_ = e.Msg.In(msg.EN) // the missing-columns list renders in both languages
+				_ = e.Msg.In(msg.ES)
+			}
 			for path, i := range lay.Index {
 				if i < 0 || i >= len(header) {
 					t.Fatalf("%s -> index %d outside header", path, i)
 				}
-				if _, ok := k.Column(path); !ok {
+				if _, ok := lay.columnOf(path); !ok {
 					t.Fatalf("matched unknown path %s", path)
+				}
+				if _, ok := k.Column(path); !ok && !lay.Count {
+					t.Fatalf("matched path %s, not of kind %s", path, k)
 				}
 			}
 		}

@@ -229,6 +229,7 @@ var canonicalPaths = sync.OnceValue(func() map[string]string {
 			m[Normalize(c.Path)] = c.Path
 		}
 	}
+	m[Normalize(CantidadContada)] = CantidadContada
 	return m
 })
 
@@ -256,6 +257,9 @@ type Layout struct {
 	Kind    Kind
 	Index   map[string]int // column path -> index into the header
 	Unknown []string       // headers that fill no field, carried through untouched
+	// Count marks a stock header of an inventory count (its line column is
+	// CantidadContada): its columns are CountColumns.
+	Count bool
 }
 
 // Col returns the header index of path, or -1.
@@ -264,6 +268,64 @@ func (l *Layout) Col(path string) int {
 		return i
 	}
 	return -1
+}
+
+// has reports whether the layout has path or any of its stand-ins.
+func (l *Layout) has(path string, or []string) bool {
+	if _, ok := l.Index[path]; ok {
+		return true
+	}
+	for _, p := range or {
+		if _, ok := l.Index[p]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// missingColumns lists the required columns a header lacks, each with the
+// columns that could stand in for it, in the message's language.
+type missingColumns []Column
+
+// In renders the list: "ordenId, productos.articuloId (o productos.codigo
+// o productos.codigoBarras)".
+func (m missingColumns) In(l msg.Lang) string {
+	parts := make([]string, len(m))
+	for i, c := range m {
+		parts[i] = c.Path
+		if len(c.Or) > 0 {
+			parts[i] = msg.New("hdr.missing.or", c.Path, strings.Join(c.Or, msg.New("hdr.or").In(l))).In(l)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// synonyms are the headers Spanish-speaking users write for the article
+// columns, keyed by synonymKey, valued by the column's last path segment:
+// a shop's export says «Código», «Cód. artículo», «SKU», «EAN».
+var synonyms = map[string]string{
+	"cod": "codigo", "codart": "codigo", "codarticulo": "codigo", "codigoarticulo": "codigo",
+	"codigodearticulo": "codigo", "codigodelarticulo": "codigo", "codproducto": "codigo",
+	"codprod": "codigo", "codigoproducto": "codigo", "codigodeproducto": "codigo",
+	"codigodelproducto": "codigo", "sku": "codigo", "codigosku": "codigo",
+	"articulocodigo": "codigo", "productocodigo": "codigo", "codigo": "codigo",
+	"codigodebarras": "codigoBarras", "codigodebarra": "codigoBarras", "codigobarra": "codigoBarras",
+	"codbarras": "codigoBarras", "codbarra": "codigoBarras", "codbar": "codigoBarras",
+	"codigoean": "codigoBarras", "ean": "codigoBarras", "ean13": "codigoBarras", "gtin": "codigoBarras",
+	"upc": "codigoBarras", "barcode": "codigoBarras",
+	"talla": "talle", "talles": "talle", "size": "talle", "talle": "talle",
+	"colores": "color", "colour": "color", "color": "color",
+}
+
+// synonymKey folds a header for the synonyms: Normalize, then only its
+// letters and digits («Cód. artículo» → codarticulo).
+func synonymKey(h string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, Normalize(h))
 }
 
 // HeaderError is a problem with the header row that makes the whole sheet
@@ -277,8 +339,12 @@ func (e *HeaderError) Error() string { return e.Msg.In(msg.EN) }
 // Match matches header against kind k. A header matches a column when its
 // normalized text equals the column's path, a mapping entry names the
 // path, or it equals the last part of exactly one path of the kind
-// ("precio" → productos.precio).
+// ("precio" → productos.precio). A stock header with a counted quantity
+// is an inventory count's, matched against CountColumns (Layout.Count).
 func Match(k Kind, header []string, m Mapping) (*Layout, []*HeaderError) {
+	if k == Stock && IsCount(header, m) {
+		return matchCount(header, m)
+	}
 	cols := k.Columns()
 	full := map[string]string{}
 	leafCount := map[string]int{}
@@ -304,6 +370,8 @@ func Match(k Kind, header []string, m Mapping) (*Layout, []*HeaderError) {
 			if _, clash := full[n]; !clash {
 				path = leaf[n]
 			}
+		} else if l, ok := synonyms[synonymKey(h)]; ok && leafCount[Normalize(l)] == 1 {
+			path = leaf[Normalize(l)]
 		}
 		if path == "" {
 			if strings.TrimSpace(h) != "" {
@@ -317,16 +385,14 @@ func Match(k Kind, header []string, m Mapping) (*Layout, []*HeaderError) {
 		}
 		lay.Index[path] = i
 	}
-	var missing []string
+	var missing missingColumns
 	for _, c := range cols {
-		if c.Required {
-			if _, ok := lay.Index[c.Path]; !ok {
-				missing = append(missing, c.Path)
-			}
+		if c.Required && !lay.has(c.Path, c.Or) {
+			missing = append(missing, c)
 		}
 	}
 	if len(missing) > 0 {
-		errs = append(errs, &HeaderError{Msg: msg.New("hdr.missing", string(k), strings.Join(missing, ", "))})
+		errs = append(errs, &HeaderError{Msg: msg.New("hdr.missing", string(k), missing)})
 	}
 	return lay, errs
 }

@@ -67,7 +67,7 @@ func TestMatch(t *testing.T) {
 	_, errs = Match(Stock, []string{"depositoId", "tipo", "articulos.articuloId", "cantidad"}, nil)
 	var missing []string
 	for _, e := range errs {
-		missing = append(missing, e.Msg.Args[1].(string))
+		missing = append(missing, e.Msg.Args[1].(msg.Localizer).In(msg.EN))
 	}
 	if d := cmp.Diff([]string{"motivoId"}, missing); d != "" {
 		t.Errorf("missing (-want +got):\n%s", d)

@@ -11,6 +11,7 @@
 package validation
 
 import (
+	"github.com/nxbatch/nxbatch/articulos"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
@@ -42,6 +43,19 @@ func HasErrors(issues []Issue) bool {
 type Catalog struct {
 	MediosPago *nxapi.MediosPagoConfig
 	Motivos    []nxapi.Motivo
+	// Depositos are the integration's warehouses (GET /config), which an
+	// inventory count's rows must name.
+	Depositos []nxapi.Deposito
+	// Articulos is the article catalog indexed for resolution (nil: not
+	// known; rows by code cannot be sent, rows by id go unchecked).
+	Articulos *articulos.Index
+}
+
+func (c *Catalog) articulos() *articulos.Index {
+	if c == nil {
+		return nil
+	}
+	return c.Articulos
 }
 
 func (c *Catalog) mediosPago() *nxapi.MediosPagoConfig {

@@ -102,7 +102,9 @@ func TestPageHintsPointAtThePage(t *testing.T) {
 	// --max-errors and "el informe".
 	stock := "depositoId,motivoId,tipo,fecha,detalle,depositoDosId,articulos.articuloId,articulos.colorId,articulos.talleId,articulos.cantidad\n"
 	for i := range 4 {
-		stock += fmt.Sprintf("1,1,INGRESO_STOCK,2026-11-20,Recuento %d,,%d,,,1\n", i, 99990+i)
+		// A warehouse the ERP does not have: the API rejects it (an
+		// unknown article is now held back before sending).
+		stock += fmt.Sprintf("%d,1,INGRESO_STOCK,2026-11-20,Recuento %d,,105,,,1\n", 99990+i, i)
 	}
 	page = b.upload("rechazos.csv", []byte(stock)).location
 	b.post(page+"/send", nil)

@@ -175,6 +175,16 @@ func (s *Server) previewCatalogs(ctx context.Context, need catalog.Need) (*valid
 	if !need.Motivos {
 		cat.Motivos = nil
 	}
+	if need.Articulos {
+		// Rows by code are resolved in the preview as at the send; a send
+		// under way holds the journal, and then the cached copy serves.
+		if j, release, err := s.gate.acquire(0); err == nil {
+			cat.Articulos = s.cfg.Backend.Session.ArticulosIndex(ctx, j, s.cfg.CatalogTTL)
+			release()
+		} else {
+			cat.Articulos = s.cfg.Backend.Session.ArticulosIndex(ctx, nil, s.cfg.CatalogTTL)
+		}
+	}
 	return cat, uses
 }
 

@@ -48,7 +48,7 @@ var ResultColumns = []string{
 // when Excel can hold them exactly.
 var numericResults = map[string]bool{
 	"result.row": true, "result.facturaId": true, "result.numero": true, "result.pvNumero": true,
-	"result.movimientoId": true,
+	"result.movimientoId": true, "result.articuloId": true, "result.talleId": true, "result.colorId": true,
 }
 
 // messageColumn is the result column that may be wider than the others.

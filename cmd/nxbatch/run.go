@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/nxbatch/nxbatch/inventario"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
@@ -31,13 +32,15 @@ type runCmd struct {
 	connFlags
 	sandboxFlags
 	stateFlags
-	Workers       int           `help:"Concurrent venta/facturar requests." default:"4"`
-	Rate          float64       `help:"Venta/facturar requests per second (0: no limit beyond --workers)." default:"20"`
-	RetryUnknown  bool          `help:"Send again requests whose outcome is unknown (only after checking the ERP: this may create a duplicate)."`
-	RetryRejected bool          `help:"Send again requests the API rejected in an earlier run even though they did not change (by default they are not: they would be rejected again)."`
-	MaxErrors     int           `help:"Stop after this many rejected requests in a row (0: never)." default:"50"`
-	CatalogTTL    time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
-	Reconcile     bool          `help:"At the end of the run, settle unknown outcomes older than the key hold from what the API shows, as nxbatch reconcile does."`
+	Workers         int           `help:"Concurrent venta/facturar requests." default:"4"`
+	Rate            float64       `help:"Venta/facturar requests per second (0: no limit beyond --workers)." default:"20"`
+	RetryUnknown    bool          `help:"Send again requests whose outcome is unknown (only after checking the ERP: this may create a duplicate)."`
+	RetryRejected   bool          `help:"Send again requests the API rejected in an earlier run even though they did not change (by default they are not: they would be rejected again)."`
+	MaxErrors       int           `help:"Stop after this many rejected requests in a row (0: never)." default:"50"`
+	CatalogTTL      time.Duration `name:"catalog-ttl" help:"Reuse cached catalogs younger than this." default:"1h"`
+	Reconcile       bool          `help:"At the end of the run, settle unknown outcomes older than the key hold from what the API shows, as nxbatch reconcile does."`
+	Tipos           string        `help:"Movement types an inventory count's differences become: stock (INGRESO_STOCK/EGRESO_STOCK) or manual (INGRESO_MANUAL/EGRESO_MANUAL)." enum:"stock,manual" default:"stock"`
+	FaltantesEnCero bool          `name:"faltantes-en-cero" help:"In an inventory count, count as 0 every variant with stock in a counted warehouse that the file does not list."`
 }
 
 // Run validates, submits and reports (runner.Send). Whatever stops it (a
@@ -96,7 +99,7 @@ func (c *runCmd) Run(e *env) error {
 				say(e.stderr, msg.New("rec.run.skipped").In(l))
 			}
 		},
-		Progress: prog})
+		Progress: prog, Count: c.countOptions()})
 
 	var se *runner.StartError
 	if errors.As(sent.NotStarted, &se) {
@@ -187,4 +190,13 @@ func finishRun(e *env, sent runner.Sent, stopErr error, code int, l msg.Lang) er
 		return &exitError{code: code}
 	}
 	return nil
+}
+
+// countOptions are the inventory count's flags.
+func (c *runCmd) countOptions() runner.CountOptions {
+	o := runner.CountOptions{MissingAsZero: c.FaltantesEnCero}
+	if c.Tipos == "manual" {
+		o.Tipos = inventario.TiposManual
+	}
+	return o
 }

@@ -61,7 +61,7 @@ func TestTemplateRunsCleanly(t *testing.T) {
 	}
 	sale := map[string]any{"ordenId": 880001, "entidadId": 500, "subtotal": 2000, "descuento": 0, "recargo": 0,
 		"envio": 0, "total": 2000, "medioPago.tipo": "DEPOSITO_BANCO", "medioPago.cuentaBancariaId": account,
-		"productos.articuloId": 100, "productos.precio": 1000, "productos.cantidad": 2}
+		"productos.articuloId": 105, "productos.precio": 1000, "productos.cantidad": 2}
 	set("2", sale)
 	if err := f.Save(); err != nil {
 		t.Fatal(err)
