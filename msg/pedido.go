@@ -74,6 +74,10 @@ func init() {
 			ES: "resultado desconocido (%s): el pedido puede haberse registrado, y los pedidos no aparecen en las exportaciones de ventas. No se reenvía: busque en el ERP el pedido número %s y resuelva con «%s»",
 			EN: "outcome unknown (%s): the order may have been recorded, and orders do not appear in the sales exports. It is not resent: look in the ERP for order number %s and settle it with «%s»",
 		},
+		"jrn.pedido.unknown": {
+			ES: "%s; los pedidos no aparecen en las exportaciones de ventas: busque en el ERP el pedido número %s",
+			EN: "%s; orders do not appear in the sales exports: look in the ERP for order number %s",
+		},
 		"req.pedido":   {ES: "pedido %s", EN: "order %s"},
 		"req.pago":     {ES: "pago del pedido %s", EN: "payment of order %s"},
 		"req.cancelar": {ES: "anulación del pedido facturaId %s", EN: "cancellation of order facturaId %s"},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nxbatch/nxbatch/apiclient"
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/schema"
 )
 
@@ -157,6 +158,10 @@ func TestOrders_UnknownIsNeverResent(t *testing.T) {
 	f, _ := run(t, "pedidos.csv", pedidos(1, nil), LoadOptions{}, j, send, o)
 	if r := f.Sheets[0].Requests[0]; r.Status != StatusUnknown || r.Result().Outcome.Key != "sub.unknown.pedido" {
 		t.Fatalf("status %s (%s), want unknown saying orders are in no export", r.Status, r.Result().Outcome.Key)
+	}
+	if e, ok, err := j.Get(journal.Key{Tenant: o.Tenant, Kind: "pedido", Business: "1"}); err != nil || !ok ||
+		e.State != journal.Unknown || !strings.Contains(e.Message, "exportaciones de ventas") {
+		t.Fatalf("journal entry %+v, want unknown saying orders are in no export", e)
 	}
 	for _, content := range []string{pedidos(1, nil), pedidos(1, map[int]bool{1: true})} {
 		f, _ = run(t, "pedidos.csv", content, LoadOptions{}, j, send, o)

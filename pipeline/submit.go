@@ -749,6 +749,7 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		if jb.sh.Kind == schema.Pedido {
 			// Orders are in no sales export: say how to find it.
 			outcome = msg.New("sub.unknown.pedido", reason, orderOf(jb.s.Key), resolveHint(jb.key))
+			text = msg.New("jrn.pedido.unknown", text, orderOf(jb.s.Key)).In(msg.ES)
 		}
 	}
 	for _, u := range jb.s.Units {
