@@ -258,6 +258,15 @@ func TestOrdersDroppedAnswerStaysUnknown(t *testing.T) {
 			t.Errorf("rerun: status %s (%s), want unknown", rows[0]["result.status"], rows[0]["result.message"])
 		}
 	}
+	// reconcile cannot find it (orders are in no export, and its id was
+	// lost with the answer): it stays unknown, saying what to check.
+	rec := w.nx(t, w.recArgs("--kind", "pedido")...)
+	if !strings.Contains(rec.stdout+rec.stderr, "770001") {
+		t.Errorf("reconcile does not name the order:\n%s", rec)
+	}
+	if u := unknownKeys(recEntries(t, w), "pedido"); len(u) != 1 || !strings.Contains(u["770001"].Message, "exportaciones de ventas") {
+		t.Errorf("journal's unknown orders %+v, want 770001 saying orders are in no export", u)
+	}
 	st := sb.Server.State()
 	if n := sum(st, postPedido); n != 1 {
 		t.Errorf("%d requests reached /Pedido, want the one whose answer was lost", n)
