@@ -142,6 +142,15 @@ func okOutcome(jb job) msg.Message {
 	return msg.New("sub.ok")
 }
 
+// JournalKey is the business key under which the journal keeps the
+// request: its Key, or for an order's paid update Key + "/pagado".
+func (r *Request) JournalKey() string {
+	if r.order && r.update {
+		return r.Key + sendrules.PaidSuffix
+	}
+	return r.Key
+}
+
 // orderOf is the ordenId of an order's business key.
 func orderOf(business string) string {
 	o, _ := sendrules.OrderOf(business)
