@@ -123,3 +123,19 @@ func TestSalesAndStockByCode(t *testing.T) {
 }
 
 func itoa(n int64) string { return nxapi.Decimal(n * 10000).String() }
+
+// goneAfterRead reads the article catalog through api into w's cache (so
+// the runs that follow use that copy), then deactivates ids in the
+// sandbox: a row naming one passes local checks and only the API refuses
+// it, as with an article the ERP deactivated after the catalog was read.
+func goneAfterRead(t *testing.T, w *workspace, sb *sandbox.Running, api, timeScale string, ids ...int64) {
+	t.Helper()
+	if r := w.nx(t, "catalog", "pull", "--articulos", "--base-url", api, "--time-scale", timeScale, "--journal", w.journal()); r.code != 0 {
+		t.Fatalf("catalog pull --articulos: %s", r)
+	}
+	for _, id := range ids {
+		if err := sb.Server.DeactivateArticulo(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
