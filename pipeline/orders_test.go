@@ -36,6 +36,15 @@ func TestOrders_KindFromTheName(t *testing.T) {
 		{"Pedidos.csv", pedidos(1, nil), schema.Pedido},
 		{"cancelaciones.csv", "facturaId\n5001\n", schema.Cancelar},
 		{"ventas.csv", oneSale, schema.Venta},
+		// Its reports fed back are orders too, never sales.
+		{"pedidos.errors.csv", pedidos(1, nil), schema.Pedido},
+		{"pedidos.errors-2.csv", pedidos(1, nil), schema.Pedido},
+		{"libro.pedidos.result.csv", pedidos(1, nil), schema.Pedido},
+		{"pedidos (a).result.csv", pedidos(1, nil), schema.Pedido},
+		{"cancelaciones.errors.csv", "facturaId\n5001\n", schema.Cancelar},
+		// A header of another key is what it says.
+		{"pedidos.csv", stockHeader + "1,1,6,2026-11-20,100,1\n", schema.Stock},
+		{"pedidos.cancelaciones.csv", pedidos(1, nil), schema.Venta},
 		{"presales.csv", "facturaId,puntoVentaId,electronica,medioPago.tipo\n1001,1,no,EFECTIVO\n", schema.Facturar},
 	}
 	for _, tt := range tests {
