@@ -78,8 +78,13 @@ func init() {
 			ES: "%s; los pedidos no aparecen en las exportaciones de ventas: busque en el ERP el pedido número %s",
 			EN: "%s; orders do not appear in the sales exports: look in the ERP for order number %s",
 		},
-		"req.pedido":   {ES: "pedido %s", EN: "order %s"},
-		"req.pago":     {ES: "pago del pedido %s", EN: "payment of order %s"},
-		"req.cancelar": {ES: "anulación del pedido facturaId %s", EN: "cancellation of order facturaId %s"},
+		"web.field.pagado":        {ES: "Pagado (SI/NO)", EN: "Paid (SI/NO)"},
+		"web.jrn.ok.pedido":       {ES: "%d pedidos creados o pagados", EN: "%d orders created or paid"},
+		"web.jrn.ok.pedido.one":   {ES: "%d pedido creado o pagado", EN: "%d order created or paid"},
+		"web.jrn.ok.cancelar":     {ES: "%d pedidos anulados", EN: "%d orders cancelled"},
+		"web.jrn.ok.cancelar.one": {ES: "%d pedido anulado", EN: "%d order cancelled"},
+		"req.pedido":              {ES: "pedido %s", EN: "order %s"},
+		"req.pago":                {ES: "pago del pedido %s", EN: "payment of order %s"},
+		"req.cancelar":            {ES: "anulación del pedido facturaId %s", EN: "cancellation of order facturaId %s"},
 	})
 }

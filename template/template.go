@@ -54,6 +54,18 @@ type Options struct {
 	Rows  int           // data rows prepared; 0 means DefaultRows
 	Notes []msg.Message // what happened to the catalogs (skipped, stale), shown in Instrucciones
 	Now   time.Time     // dates the catalogs' age; zero means time.Now
+	// Say rewords every sentence first: msg.ForPage for a template
+	// downloaded from the page, whose user has no terminal. Nil keeps the
+	// command line's wording.
+	Say func(msg.Message) msg.Message
+}
+
+// say is m as o's reader is told it.
+func (o Options) say(m msg.Message) string {
+	if o.Say != nil {
+		m = o.Say(m)
+	}
+	return m.In(lang)
 }
 
 // Needs returns the catalogs whose lists a template of kind k offers, in

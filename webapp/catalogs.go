@@ -226,7 +226,7 @@ func (s *Server) templateFile(w http.ResponseWriter, r *http.Request) {
 			notes = append(notes, msg.New("web.template.nolist", catalogName(n)))
 		}
 	}
-	x, err := template.Build(k, &snap, template.Options{Notes: notes, Now: s.now()})
+	x, err := template.Build(k, &snap, template.Options{Notes: notes, Now: s.now(), Say: msg.ForPage})
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(err)))
 		return
