@@ -21,6 +21,7 @@ package apiclient
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -28,12 +29,14 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // DefaultTimeout bounds one whole exchange (connect, send, read the answer)
@@ -210,6 +213,25 @@ func (c *Client) Facturar(ctx context.Context, body []byte) Outcome {
 // Stock sends POST /stock/movimiento with body as is.
 func (c *Client) Stock(ctx context.Context, body []byte) Outcome {
 	return c.create(ctx, nxapi.PathStock, body, true)
+}
+
+// Pedido sends POST /Pedido with body as is: an order, or the paid update
+// of one (the same ordenId with pagado and medioPago).
+func (c *Client) Pedido(ctx context.Context, body []byte) Outcome {
+	return c.create(ctx, nxapi.PathPedido, body, false)
+}
+
+// Cancelar sends POST /Pedido/cancelar?facturaid=N, without a body, for
+// the nxapi.Cancelar record in body; the answer is an NxResultado.
+func (c *Client) Cancelar(ctx context.Context, body []byte) Outcome {
+	var x nxapi.Cancelar
+	if err := json.Unmarshal(body, &x); err != nil || x.FacturaID <= 0 {
+		// A bug of the caller, not an answer: nothing left.
+		return Outcome{Class: Rejected, Err: fmt.Errorf("cancellation without a facturaId: %s", body)}
+	}
+	path := nxapi.PathPedidoCancelar + "?" + sendrules.CancelQuery + "=" + strconv.FormatInt(x.FacturaID, 10)
+	x2 := c.exchange(ctx, http.MethodPost, path, nil)
+	return Classify(x2.status, x2.body, x2.err, x2.written, true)
 }
 
 func (c *Client) create(ctx context.Context, path string, body []byte, stock bool) Outcome {

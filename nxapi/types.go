@@ -26,6 +26,10 @@ const (
 	PathComprobante = Base + "/comprobante/" // + id
 	PathPuntosVenta = Base + "/puntos-venta"
 	PathEmpleados   = Base + "/empleados"
+	// Orders: the vendor's client writes the path with a capital, and the
+	// API matches paths without regard to case (public-facts.md, "Orders").
+	PathPedido         = Base + "/Pedido"
+	PathPedidoCancelar = Base + "/Pedido/cancelar" // ?facturaid=N, no body
 	// The paginated voucher exports, which share one window.
 	PathVentaTotales  = Base + "/exportar/ventatotales/paginado"
 	PathVentaItems    = Base + "/exportar/ventaitems/paginado"
@@ -171,6 +175,38 @@ type Venta struct {
 	Envio                *Decimal   `json:"envio,omitempty"`
 	Total                *Decimal   `json:"total,omitempty"`
 	MedioPago            *MedioPago `json:"medioPago,omitempty"`
+}
+
+// Pedido is PedidoTerceros, the body of POST /Pedido (API spec 2.1;
+// public-facts.md, "Orders"): a sale's fields without the point of sale,
+// numero equal to ordenId, and optionally pagado with its medioPago, which
+// on an order already created is the update that marks it paid.
+type Pedido struct {
+	OrdenID              int64      `json:"ordenId"`
+	Numero               int64      `json:"numero"`
+	Detalle              string     `json:"detalle,omitempty"`
+	ListaPrecioID        int64      `json:"listaPrecioId,omitempty"`
+	EntidadID            int64      `json:"entidadId,omitempty"`
+	EmpleadoID           int64      `json:"empleadoId,omitempty"`
+	Usuario              *Usuario   `json:"usuario,omitempty"`
+	DireccionEnvio       *Direccion `json:"direccionEnvio,omitempty"`
+	DireccionFacturacion *Direccion `json:"direccionFacturacion,omitempty"`
+	Productos            []Producto `json:"productos"`
+	Subtotal             *Decimal   `json:"subtotal,omitempty"`
+	Descuento            *Decimal   `json:"descuento,omitempty"`
+	Recargo              *Decimal   `json:"recargo,omitempty"`
+	Envio                *Decimal   `json:"envio,omitempty"`
+	Total                *Decimal   `json:"total,omitempty"`
+	Pagado               bool       `json:"pagado,omitempty"`
+	MedioPago            *MedioPago `json:"medioPago,omitempty"`
+}
+
+// Venta is the order's body as a sale's, for the rules both share.
+func (p *Pedido) Venta() *Venta {
+	return &Venta{OrdenID: p.OrdenID, Numero: p.Numero, Detalle: p.Detalle, ListaPrecioID: p.ListaPrecioID,
+		EntidadID: p.EntidadID, EmpleadoID: p.EmpleadoID, Usuario: p.Usuario, DireccionEnvio: p.DireccionEnvio,
+		DireccionFacturacion: p.DireccionFacturacion, Productos: p.Productos, Subtotal: p.Subtotal,
+		Descuento: p.Descuento, Recargo: p.Recargo, Envio: p.Envio, Total: p.Total, MedioPago: p.MedioPago}
 }
 
 // Facturar is FacturarTerceros, the body of POST /facturar.

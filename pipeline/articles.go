@@ -38,7 +38,7 @@ var (
 // without articles).
 func linePrefix(k schema.Kind) string {
 	switch k {
-	case schema.Venta:
+	case schema.Venta, schema.Pedido:
 		return "productos"
 	case schema.Stock:
 		return "articulos"

@@ -333,8 +333,14 @@ func TestArticleColumnsResolveIntoIDs(t *testing.T) {
 	heads := map[schema.Kind][2]string{
 		schema.Venta: {"ordenId,usuario.email,precio,cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo", "1,ana@example.com,10,1,10,0,0,0,10,EFECTIVO"},
 		schema.Stock: {"depositoId,motivoId,tipo,cantidad", "1,3,INGRESO_STOCK,2"},
+		// An order: its file's name picks the kind.
+		schema.Pedido: {"ordenId,usuario.email,precio,cantidad,subtotal,descuento,recargo,envio,total", "1,ana@example.com,10,1,10,0,0,0,10"},
 	}
-	for _, kind := range []schema.Kind{schema.Venta, schema.Stock} {
+	for _, kind := range []schema.Kind{schema.Venta, schema.Stock, schema.Pedido} {
+		name := map[schema.Kind]string{schema.Pedido: "pedidos.csv"}[kind]
+		if name == "" {
+			name = "f.csv"
+		}
 		p := linePrefix(kind)
 		for _, tt := range []struct {
 			key, text             string
@@ -348,12 +354,15 @@ func TestArticleColumnsResolveIntoIDs(t *testing.T) {
 		} {
 			content := heads[kind][0] + "," + p + "." + tt.key + "," + p + ".talle," + p + ".color\n" +
 				heads[kind][1] + "," + tt.text + "," + tt.talle + "," + tt.color + "\n"
-			f := loadWith(t, "f.csv", content, cat)
+			f := loadWith(t, name, content, cat)
 			sh := f.Sheets[0]
+			if sh.Kind != kind {
+				t.Fatalf("%s loaded as %s", name, sh.Kind)
+			}
 			body := sh.Requests[0].Result().Body
 			var line map[string]any
 			switch kind {
-			case schema.Venta:
+			case schema.Venta, schema.Pedido:
 				var v map[string]any
 				if err := json.Unmarshal(body, &v); err != nil {
 					t.Fatalf("%s %s: %v (%s)", kind, tt.key, err, sh.RowMessage(0, msg.EN))

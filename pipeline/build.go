@@ -445,6 +445,40 @@ func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 	return f
 }
 
+// buildPedido builds the order of the request's rows: a sale's fields
+// (numero = ordenId), pagado and the optional payment.
+func (b *builder) buildPedido(r *Request) *nxapi.Pedido {
+	v := b.buildVenta(r)
+	p := &nxapi.Pedido{OrdenID: v.OrdenID, Numero: v.OrdenID, Detalle: v.Detalle, ListaPrecioID: v.ListaPrecioID,
+		EntidadID: v.EntidadID, EmpleadoID: v.EmpleadoID, Usuario: v.Usuario, DireccionEnvio: v.DireccionEnvio,
+		DireccionFacturacion: v.DireccionFacturacion, Productos: v.Productos, Subtotal: v.Subtotal,
+		Descuento: v.Descuento, Recargo: v.Recargo, Envio: v.Envio, Total: v.Total, MedioPago: v.MedioPago}
+	for i := range b.sh.reqCols {
+		c := &b.sh.reqCols[i]
+		if c.Path != "pagado" {
+			continue
+		}
+		if text, kind, at, ok := b.requestValue(c); ok {
+			var val cellValue
+			if b.value(at, &c.Column, text, kind, &val) {
+				p.Pagado = val.b
+			}
+		}
+	}
+	return p
+}
+
+// buildCancelar builds the cancellation of the current row.
+func (b *builder) buildCancelar() *nxapi.Cancelar {
+	x := &nxapi.Cancelar{}
+	b.requestFields(func(path string, val *cellValue) {
+		if path == "facturaId" {
+			x.FacturaID = val.i
+		}
+	})
+	return x
+}
+
 // buildStock builds the movement of the current rows, one article line per
 // row.
 func (b *builder) buildStock() *nxapi.StockMovimiento {

@@ -85,7 +85,7 @@ func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
 // the rest as in progress). The value is the first row's index.
 func (sh *Sheet) repeatedKeys() map[*Request]int32 {
 	dups := map[*Request]int32{}
-	if sh.Kind != schema.Facturar {
+	if sh.Kind != schema.Facturar && sh.Kind != schema.Cancelar {
 		return dups
 	}
 	first := map[string]int32{}
@@ -121,9 +121,34 @@ func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, du
 	case schema.Facturar:
 		fa := b.buildFacturar(r)
 		issues, body = validation.Facturar(fa, cat), fa
+	case schema.Pedido:
+		p := b.buildPedido(r)
+		b.resolveLines(cat, func(k int) (*int64, *int64, *int64) {
+			l := &p.Productos[k]
+			return &l.ArticuloID, &l.TalleID, &l.ColorID
+		})
+		issues, body = validation.Pedido(p, cat), p
+		r.paid = p.Pagado
+		if keepBodies && (p.Pagado || p.MedioPago != nil) {
+			// The order as created without its payment: what a paid
+			// update must match (see prepareOrders).
+			base := *p
+			base.Pagado, base.MedioPago = false, nil
+			if js, err := json.Marshal(&base); err == nil {
+				sum := sha256.Sum256(js)
+				r.Record().BaseHash = hex.EncodeToString(sum[:])
+			}
+		}
+	case schema.Cancelar:
+		x := b.buildCancelar()
+		issues, body = validation.Cancelar(x), x
 	}
 	if dup {
-		b.fail(r.Rows[0], "facturaId", msg.New("row.dupfactura", r.Key, sh.store.rowNumber(int(dupOf))))
+		key := "row.dupfactura"
+		if sh.Kind == schema.Cancelar {
+			key = "row.dupcancel"
+		}
+		b.fail(r.Rows[0], "facturaId", msg.New(key, r.Key, sh.store.rowNumber(int(dupOf))))
 	}
 	for _, is := range issues {
 		b.addValidation(r, is)
@@ -149,6 +174,9 @@ func (b *builder) check(r *Request, cat *validation.Catalog, keepBodies bool, du
 	res := r.Record()
 	res.BodyHash = hex.EncodeToString(sum[:])
 	res.Body = js
+	if res.BaseHash == "" {
+		res.BaseHash = res.BodyHash
+	}
 }
 
 // addValidation maps a validation issue onto the rows it concerns.

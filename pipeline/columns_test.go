@@ -21,7 +21,8 @@ import (
 
 // notSent are declared columns deliberately absent from the body, with why.
 var notSent = map[schema.Kind]map[string]string{
-	schema.Venta: resolvedColumns("productos"),
+	schema.Venta:  resolvedColumns("productos"),
+	schema.Pedido: resolvedColumns("productos"),
 	schema.Stock: func() map[string]string {
 		m := resolvedColumns("articulos")
 		m[schema.Movimiento] = "grouping key: rows sharing it are packed into one movement request; the API has no such field"
@@ -45,6 +46,9 @@ func resolvedColumns(prefix string) map[string]string {
 var derived = map[schema.Kind]map[string]string{
 	schema.Venta: {
 		"numero": "= ordenId (buildVenta; nxbatch.md 3.3)",
+	},
+	schema.Pedido: {
+		"numero": "= ordenId (buildPedido; public-facts.md, Orders)",
 	},
 }
 
@@ -110,6 +114,13 @@ func buildOne(t *testing.T, kind schema.Kind, header, cells []string) map[string
 		r := sh.Requests[0]
 		b.reset(r)
 		body = b.buildFacturar(r)
+	case schema.Pedido:
+		r := sh.Requests[0]
+		b.reset(r)
+		body = b.buildPedido(r)
+	case schema.Cancelar:
+		b.reset(sh.Requests[0])
+		body = b.buildCancelar()
 	case schema.Stock:
 		mv := sh.Movements[0]
 		rows := make([]int32, len(mv.Units))

@@ -30,6 +30,10 @@ type Request struct {
 	// sale and presale tell a request's kind in a byte rather than a
 	// string: a file of a million one-line sales has a million requests.
 	sale, presale bool
+	// order and cancel tell an order (by ordenId) and a cancellation (by
+	// facturaId); paid marks an order row with pagado, update an order
+	// already created whose send is its paid update.
+	order, cancel, paid, update bool
 	// res is what sending produced, allocated only for the requests that
 	// have one: a file of a million valid one-line sales being validated
 	// carries none of it.
@@ -44,6 +48,10 @@ type Result struct {
 	// Body is the exact JSON sent (a stock row: its article line), kept only
 	// while a run needs it.
 	Body []byte
+	// BaseHash is an order's body hash without pagado and medioPago: the
+	// order as it was created, which its paid update must match. For
+	// other kinds it is BodyHash.
+	BaseHash string
 	// Ids the API returned (or the journal remembered).
 	FacturaID, Numero, PVNumero int64
 }
@@ -80,6 +88,12 @@ func (r *Request) Label() msg.Message {
 		return msg.New("req.venta", r.Key)
 	case r.presale:
 		return msg.New("req.facturar", r.Key)
+	case r.order && r.update:
+		return msg.New("req.pago", r.Key)
+	case r.order:
+		return msg.New("req.pedido", r.Key)
+	case r.cancel:
+		return msg.New("req.cancelar", r.Key)
 	}
 	if r.chunks == 0 {
 		return msg.New("req.stockmov", int(r.pack))
@@ -92,7 +106,9 @@ func group(sh *Sheet) {
 	switch sh.Kind {
 	case schema.Venta:
 		groupByKey(sh, sendrules.KeyColumn(string(schema.Venta)))
-	case schema.Facturar:
+	case schema.Pedido:
+		groupByKey(sh, sendrules.KeyColumn(string(schema.Pedido)))
+	case schema.Facturar, schema.Cancelar:
 		groupByRow(sh)
 	case schema.Stock:
 		groupStock(sh)
@@ -136,7 +152,7 @@ func groupByKey(sh *Sheet, path string) {
 	var counts []int32
 	var slab requestSlab
 	newReq := func(k string, row int) int32 {
-		sh.Requests = append(sh.Requests, slab.new(Request{sale: sh.Kind == schema.Venta, Key: k, firstRow: int32(sh.store.rowNumber(row))}))
+		sh.Requests = append(sh.Requests, slab.new(Request{sale: sh.Kind == schema.Venta, order: sh.Kind == schema.Pedido, Key: k, firstRow: int32(sh.store.rowNumber(row))}))
 		counts = append(counts, 0)
 		return int32(len(sh.Requests) - 1)
 	}
@@ -218,12 +234,12 @@ func (s *requestSlab) new(r Request) *Request {
 	return &s.block[len(s.block)-1]
 }
 
-// groupByRow makes one request per row (facturar).
+// groupByRow makes one request per row (facturar, cancelar).
 func groupByRow(sh *Sheet) {
-	col := sh.Layout.Col(sendrules.KeyColumn(string(schema.Facturar)))
+	col := sh.Layout.Col(sendrules.KeyColumn(string(sh.Kind)))
 	for i := 0; i < sh.store.len(); i++ {
 		k := keyText(sh.store.cell(i, col))
-		sh.Requests = append(sh.Requests, &Request{presale: true, Key: k, Rows: []int32{int32(i)},
+		sh.Requests = append(sh.Requests, &Request{presale: sh.Kind == schema.Facturar, cancel: sh.Kind == schema.Cancelar, Key: k, Rows: []int32{int32(i)},
 			firstRow: int32(sh.store.rowNumber(i))})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -192,6 +193,35 @@ func Load(path string, o LoadOptions) (*File, error) {
 	return f, nil
 }
 
+// kindOfFile is the kind a file's name picks: one of the dot-separated
+// parts of its name (a report's NAME.result.csv, NAME.SHEET.errors-2.csv,
+// "NAME (a).result.csv") names it, and no other part names another.
+func kindOfFile(path string) (schema.Kind, bool) {
+	var found schema.Kind
+	for part := range strings.SplitSeq(filepath.Base(path), ".") {
+		part = strings.TrimSpace(part)
+		if i := strings.LastIndex(part, " ("); i > 0 && strings.HasSuffix(part, ")") {
+			part = part[:i]
+		}
+		k, ok := schema.KindOfName(part)
+		switch {
+		case !ok:
+		case found != "" && found != k:
+			return "", false
+		default:
+			found = k
+		}
+	}
+	return found, found != ""
+}
+
+// sameKey reports whether a header detected as kind detected may be of
+// kind named: an order's header is a sale's, a cancellation's has a
+// presale's key.
+func sameKey(named, detected schema.Kind) bool {
+	return named.KeyColumn() == detected.KeyColumn()
+}
+
 func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg.Message, error) {
 	sr, err := rf.Sheet(name)
 	if err != nil {
@@ -206,7 +236,21 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 	}
 	kind := o.Kind
 	if kind == "" {
+		// Orders and cancellations share their key columns with sales and
+		// invoicings: the sheet's name picks them.
+		if k, ok := schema.KindOfName(name); ok {
+			kind = k
+		}
+	}
+	if kind == "" {
 		k, ok := schema.DetectKind(info.Header, o.Mapping)
+		if ok {
+			// Or the file's name, its reports' included (pedidos.errors.csv,
+			// libro.pedidos.result.csv): never may an order go as a sale.
+			if byName, named := kindOfFile(path); named && sameKey(byName, k) {
+				k = byName
+			}
+		}
 		if !ok {
 			if name != "" && len(rf.Sheets()) > 1 {
 				if rf.Hidden(name) || schema.IsTemplateSheet(name) || isReportSummary(name, info.Header) {

@@ -97,5 +97,5 @@ func RunLeastTime(files []*File, p Pacing) time.Duration {
 // invoicings at the rate, the two alongside each other.
 func KindsLeastTime(counts map[schema.Kind]int, p Pacing) time.Duration {
 	return max(LeastTime(schema.Stock, counts[schema.Stock], p),
-		LeastTime(schema.Venta, counts[schema.Venta]+counts[schema.Facturar], p))
+		LeastTime(schema.Venta, counts[schema.Venta]+counts[schema.Facturar]+counts[schema.Pedido]+counts[schema.Cancelar], p))
 }

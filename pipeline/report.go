@@ -430,6 +430,10 @@ func (f *File) Summary(o ReportOptions) writers.Summary {
 	if kinds[string(schema.Venta)] {
 		s.TotalInvoiced = total.String()
 	}
+	if kinds[string(schema.Pedido)] || kinds[string(schema.Cancelar)] {
+		oc := f.Orders()
+		s.Orders = &writers.OrderCounts{Created: oc.Created, Paid: oc.Paid, Cancelled: oc.Cancelled}
+	}
 	if kinds[string(schema.Stock)] {
 		s.UnitsMoved = map[string]string{}
 		for tipo, q := range moved {

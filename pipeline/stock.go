@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
@@ -54,6 +55,9 @@ type Send struct {
 	// Sent counts the times this run put the request on the wire (a resend
 	// after a refusal that proved it unprocessed counts again).
 	Sent int
+	// NotBefore, when set, is the earliest moment the request may leave:
+	// an order's paid update waits out the hold its creation took.
+	NotBefore time.Time
 }
 
 // stockPackFields are the movement-level fields whose equal values put rows

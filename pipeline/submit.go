@@ -28,6 +28,8 @@ type Sender interface {
 	Venta(ctx context.Context, body []byte) apiclient.Outcome
 	Facturar(ctx context.Context, body []byte) apiclient.Outcome
 	Stock(ctx context.Context, body []byte) apiclient.Outcome
+	Pedido(ctx context.Context, body []byte) apiclient.Outcome
+	Cancelar(ctx context.Context, body []byte) apiclient.Outcome
 }
 
 // Journal is what submission needs of the journal (*journal.Journal).
@@ -140,9 +142,12 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 				n += len(sh.sends())
 				continue
 			}
-			if sh.Kind == schema.Stock {
+			switch sh.Kind {
+			case schema.Stock:
 				err = prepareStock(f, sh, j, o, seen)
-			} else {
+			case schema.Pedido:
+				err = prepareOrders(f, sh, j, o, seen)
+			default:
 				err = prepareRequests(f, sh, j, o, seen)
 			}
 			if err != nil {
@@ -507,6 +512,9 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		facts = s.o.Facts(string(jb.sh.Kind), sd.Body)
 	}
 	sends, failures := 0, 0
+	if !s.waitHold(ctx, sd) {
+		return // stays pending
+	}
 	for {
 		if ctx.Err() != nil {
 			return // stays pending
@@ -602,6 +610,10 @@ func (s *submitter) post(ctx context.Context, k schema.Kind, body []byte) apicli
 		return s.send.Venta(ctx, body)
 	case schema.Facturar:
 		return s.send.Facturar(ctx, body)
+	case schema.Pedido:
+		return s.send.Pedido(ctx, body)
+	case schema.Cancelar:
+		return s.send.Cancelar(ctx, body)
 	}
 	return s.send.Stock(ctx, body)
 }
@@ -692,7 +704,12 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		if out.Stock != nil {
 			fid = int64(out.Stock.ID)
 		}
-		status, outcome = StatusOK, msg.New("sub.ok")
+		if jb.sh.Kind == schema.Cancelar {
+			// The order cancelled is the one the row names, whatever id
+			// the NxResultado carries.
+			fid, _ = strconv.ParseInt(jb.s.Key, 10, 64)
+		}
+		status, outcome = StatusOK, okOutcome(jb)
 		s.inARow.Store(0)
 	case apiclient.Rejected, apiclient.Resend:
 		// Resend here means the resends ran out: every answer proved the
@@ -721,9 +738,19 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 		s.stop()
 	default: // Unknown
 		st = journal.Unknown
+		if jb.sh.Kind == schema.Pedido && out.Result != nil && out.Result.FacturaID > 0 {
+			// A failure that still names the order: reconcile reads it
+			// back by this id (orders are in no export).
+			fid, num, pv = int64(out.Result.FacturaID), int64(out.Result.Numero), int64(out.Result.PVNumero)
+		}
 		reason := unknownReason(out)
 		text = reason.In(msg.ES)
 		status, outcome = StatusUnknown, msg.New("sub.unknown", reason, resolveHint(jb.key))
+		if jb.sh.Kind == schema.Pedido {
+			// Orders are in no sales export: say how to find it.
+			outcome = msg.New("sub.unknown.pedido", reason, orderOf(jb.s.Key), resolveHint(jb.key))
+			text = msg.New("jrn.pedido.unknown", text, orderOf(jb.s.Key)).In(msg.ES)
+		}
 	}
 	for _, u := range jb.s.Units {
 		u.Conclude(status, jb.sh.countOutcome(u, outcome))

@@ -50,6 +50,12 @@ func (f *fakeSender) Facturar(_ context.Context, b []byte) apiclient.Outcome {
 	return f.do("facturar", b)
 }
 func (f *fakeSender) Stock(_ context.Context, b []byte) apiclient.Outcome { return f.do("stock", b) }
+func (f *fakeSender) Pedido(_ context.Context, b []byte) apiclient.Outcome {
+	return f.do("pedido", b)
+}
+func (f *fakeSender) Cancelar(_ context.Context, b []byte) apiclient.Outcome {
+	return f.do("cancelar", b)
+}
 
 func (f *fakeSender) count(kind string) int {
 	f.mu.Lock()
@@ -60,7 +66,7 @@ func (f *fakeSender) count(kind string) int {
 // okAnswers answers every request ok, with ids counting from 1000.
 func okAnswers(kind string, n int) apiclient.Outcome {
 	id := nxapi.ID(1000 + n)
-	if kind == "stock" {
+	if kind == "stock" || kind == "cancelar" {
 		return apiclient.Outcome{Class: apiclient.OK, Status: 200, Written: true, Stock: &nxapi.NxResultado{Tipo: nxapi.NxOK, ID: id}}
 	}
 	return apiclient.Outcome{Class: apiclient.OK, Status: 200, Written: true, Result: &nxapi.FacturaResult{FacturaID: id, Numero: id, PVNumero: 1}}

@@ -114,6 +114,11 @@ func Execute(ctx context.Context, api API, j Journal, p *Plan) *Result {
 		}
 	})
 	wg.Go(func() { x.ventas(run) })
+	wg.Go(func() {
+		for _, e := range p.Pedidos {
+			x.pedido(run, e)
+		}
+	})
 	wg.Wait()
 	if err := x.stock(); err != nil && x.res.Err == nil {
 		x.res.Err = err

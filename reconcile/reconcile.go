@@ -26,7 +26,7 @@ const (
 )
 
 // Kinds lists the kinds reconciliation knows, in the order it reports them.
-var Kinds = []string{KindFacturar, KindVenta, KindStock}
+var Kinds = []string{KindFacturar, KindVenta, KindStock, KindPedido, KindCancelar}
 
 // DefaultSettleAfter is how long after a sale's last attempt an export must
 // have been read before the sale's absence from it counts: exports may lag
@@ -273,8 +273,14 @@ type Plan struct {
 
 	Facturar []journal.Entry
 	Stock    []journal.Entry
-	sales    []*sale
-	Scans    []Scan
+	// Pedidos are the unknown order requests: creations, paid updates and
+	// cancellations.
+	Pedidos []journal.Entry
+	// pedidoIDs are the facturaIds of the orders the journal has created,
+	// by ordenId: what a paid update reads back.
+	pedidoIDs map[string]int64
+	sales     []*sale
+	Scans     []Scan
 	// Recent are the unknown entries still inside the key hold of their
 	// last attempt: the API may be processing them; they are left for a
 	// later reconciliation.
@@ -305,7 +311,7 @@ func (p *Plan) Ventas() []journal.Entry {
 
 // Empty reports whether there is nothing to settle or show.
 func (p *Plan) Empty() bool {
-	return len(p.Facturar)+len(p.sales)+len(p.Stock)+len(p.Recent) == 0
+	return len(p.Facturar)+len(p.sales)+len(p.Stock)+len(p.Pedidos)+len(p.Recent) == 0
 }
 
 // Prepare lists the tenant's unknown entries that o asks for and plans the
@@ -318,7 +324,7 @@ func Prepare(j Journal, o Options) (*Plan, error) {
 	}
 	now := o.Now()
 	p := &Plan{o: o, okFacturas: map[int64]journal.Entry{}, presales: map[int64]bool{},
-		okOrdenes: map[int64]journal.Entry{}, planned: now}
+		okOrdenes: map[int64]journal.Entry{}, pedidoIDs: map[string]int64{}, planned: now}
 	hold := o.scaled(sendrules.KeyHold)
 	for _, e := range all {
 		if e.Key.Tenant != o.Tenant {
@@ -327,6 +333,11 @@ func Prepare(j Journal, o Options) (*Plan, error) {
 		id, idErr := strconv.ParseInt(e.Key.Business, 10, 64)
 		if e.Key.Kind == KindFacturar && idErr == nil {
 			p.presales[id] = true
+		}
+		if e.Key.Kind == KindPedido && e.State == journal.OK && e.FacturaID > 0 {
+			if orden, paid := sendrules.OrderOf(e.Key.Business); !paid {
+				p.pedidoIDs[orden] = e.FacturaID
+			}
 		}
 		if e.State == journal.OK {
 			// A stock entry's FacturaID is its movement's id, numbered apart
@@ -352,6 +363,8 @@ func Prepare(j Journal, o Options) (*Plan, error) {
 			p.Facturar = append(p.Facturar, e)
 		case KindStock:
 			p.Stock = append(p.Stock, e)
+		case KindPedido, KindCancelar:
+			p.Pedidos = append(p.Pedidos, e)
 		case KindVenta:
 			s := &sale{e: e, orden: id}
 			if idErr != nil || id <= 0 {

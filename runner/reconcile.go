@@ -130,7 +130,7 @@ func ReconcileAfterSend(ctx context.Context, s *Session, j journal.Store, files 
 	if err := sendrules.Sleep(ctx, hold); err != nil {
 		return Reconciled{}, 0, err
 	}
-	o.Kinds = []string{reconcile.KindFacturar, reconcile.KindVenta}
+	o.Kinds = []string{reconcile.KindFacturar, reconcile.KindVenta, reconcile.KindPedido}
 	o.Facts = SendFacts(files)
 	rec, err = Reconcile(ctx, s, j, o)
 	if rec.Result == nil || rec.Result.Unauthorized {
@@ -142,11 +142,11 @@ func ReconcileAfterSend(ctx context.Context, s *Session, j journal.Store, files 
 	}
 	for _, f := range files {
 		for _, sh := range f.Sheets {
-			if sh.Kind != schema.Venta && sh.Kind != schema.Facturar {
+			if sh.Kind != schema.Venta && sh.Kind != schema.Facturar && sh.Kind != schema.Pedido {
 				continue
 			}
 			for _, r := range sh.Requests {
-				d, ok := verdicts[journal.Key{Tenant: s.Tenant(), Kind: string(sh.Kind), Business: r.Key}]
+				d, ok := verdicts[journal.Key{Tenant: s.Tenant(), Kind: string(sh.Kind), Business: r.JournalKey()}]
 				if !ok || r.Status != pipeline.StatusUnknown {
 					continue
 				}

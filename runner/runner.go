@@ -24,8 +24,9 @@ import (
 	"github.com/nxbatch/nxbatch/schema"
 )
 
-// Need returns the catalogs the files' kinds check ids against: sales and
-// invoicings need /medios-pago, stock needs /motivos.
+// Need returns the catalogs the files' kinds check ids against: sales,
+// orders and invoicings need /medios-pago, stock needs /motivos; the lines
+// of sales, orders and stock the article catalog.
 func Need(files []*pipeline.File) catalog.Need {
 	var n catalog.Need
 	for _, f := range files {
@@ -35,7 +36,7 @@ func Need(files []*pipeline.File) catalog.Need {
 			} else {
 				n.MediosPago = true
 			}
-			if sh.Kind == schema.Stock || sh.Kind == schema.Venta {
+			if sh.Kind == schema.Stock || sh.Kind == schema.Venta || sh.Kind == schema.Pedido {
 				n.Articulos = true
 			}
 		}

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -111,13 +112,15 @@ func TestInspectionEndpoint(t *testing.T) {
 // something that is not JSON.
 func FuzzServeHTTP(f *testing.F) {
 	for _, s := range []string{`{"ordenId":1}`, `{"facturaId":1001,"puntoVentaId":1,"electronica":true,"medioPago":{"tipo":1}}`,
-		`{"depositoId":1,"motivoId":1,"tipo":10,"articulos":[{"articuloId":100,"cantidad":1e3}]}`, `{"url":"http://a","topic":"articulos","headers":[{}]}`, `[]`, `"`} {
+		`{"depositoId":1,"motivoId":1,"tipo":10,"articulos":[{"articuloId":100,"cantidad":1e3}]}`, `{"url":"http://a","topic":"articulos","headers":[{}]}`, `[]`, `"`,
+		`{"ordenId":9,"numero":9,"entidadId":500,"productos":[{"articuloId":100,"precio":1,"cantidad":1}],"subtotal":1,"descuento":0,"recargo":0,"envio":0,"total":1,"pagado":true}`, `50001`} {
 		f.Add(s)
 	}
 	paths := []string{nxapi.PathVenta, nxapi.PathFacturar, nxapi.PathStock, nxapi.PathWebhooks, nxapi.PathWebhooks + "/1"}
 	f.Fuzz(func(t *testing.T, body string) {
 		h := newHarness(t, Options{})
-		for _, p := range paths {
+		// An order's cancellation takes its id in the query, not the body.
+		for _, p := range append(paths, nxapi.PathPedido, nxapi.PathPedidoCancelar+"?facturaid="+url.QueryEscape(body)) {
 			r := h.do("POST", p, body)
 			if r.status >= 500 || !json.Valid([]byte(r.body)) {
 				t.Fatalf("%s %q: %d %s", p, body, r.status, r.body)

@@ -41,6 +41,11 @@ type DataConfig struct {
 	PuntoVentaID  int64  `json:"puntoVentaId"`
 	ListaPrecioID int64  `json:"listaPrecioId"`
 	MultiDeposito bool   `json:"multiDeposito"`
+	// Pedidos is what POST /Pedido creates, per the integration's
+	// configuration (public-facts.md, "Orders"): "preventa" (the default,
+	// a presale, comprobanteTipo 33, which /facturar converts) or
+	// "reserva" (a reservation, PedidoReserva).
+	Pedidos string `json:"pedidos,omitempty"`
 }
 
 // DataSucursal is a branch of the tenant; Habilitada says whether the ERP
@@ -195,6 +200,11 @@ func (d *Data) validate() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
+	switch d.Config.Pedidos {
+	case "", PedidoPreventa, PedidoReserva:
+	default:
+		bad("config.pedidos %q: use %s or %s", d.Config.Pedidos, PedidoPreventa, PedidoReserva)
+	}
 	sucs := map[int64]bool{}
 	for _, s := range d.Sucursales {
 		if s.SucursalID <= 0 || sucs[s.SucursalID] {

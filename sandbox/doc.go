@@ -33,6 +33,19 @@
 //     and takes its lines' units out of the stock (of the main warehouse
 //     when it is in the point of sale's branch, else of that branch's
 //     first warehouse of the integration), sending the articles' events.
+//   - POST /Pedido (any case) creates an order as the data's
+//     config.pedidos says: a presale (comprobanteTipo 33, the default,
+//     which /facturar converts) or a reservation (PedidoTipoReserva, the
+//     sandbox's own code), PENDIENTE, or PAGADO when sent with pagado and
+//     medioPago; no stock moves and no export shows it. Its 30 s hold is
+//     per numero. The same ordenId again after the hold is the paid update
+//     when it carries pagado (a PENDIENTE order becomes PAGADO), and is
+//     otherwise refused with errores=true, nothing created; a second
+//     update is refused too. POST /Pedido/cancelar?facturaid=N (any case
+//     of the parameter, no body) cancels an order of this integration in
+//     PENDIENTE or PAGADO (state ANULADO, the sandbox's own name) with an
+//     NxResultado tipo 1; any other state is tipo 2, an id that is no
+//     order of the integration 404. State.Pedidos lists the orders.
 //   - Rate windows come from the one table of the API's limits, package
 //     sendrules (which endpoint has which window: sendrules.WindowOf; how
 //     long, per environment: sendrules.Env.Limit): 3 s for stock

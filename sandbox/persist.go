@@ -71,6 +71,7 @@ type snapshot struct {
 	NextWebhook  int64                `json:"nextWebhook"`
 	OrdenSeen    map[int64]time.Time  `json:"ordenSeen"`   // anti-duplicate holds of /venta
 	FacturaSeen  map[int64]time.Time  `json:"facturaSeen"` // anti-duplicate holds of /facturar
+	PedidoSeen   map[int64]time.Time  `json:"pedidoSeen"`  // anti-duplicate holds of /Pedido, per numero
 	Windows      map[string]time.Time `json:"windows"`     // rate windows, when each ends
 	FaultDraws   map[uint64]int       `json:"faultDraws"`  // bodySeen: so a seeded run meets the same faults across a restart
 }
@@ -79,6 +80,8 @@ type snapshot struct {
 type savedComprobante struct {
 	C         nxapi.Comprobante `json:"c"`
 	Propio    bool              `json:"propio"`
+	Pedido    bool              `json:"pedido,omitempty"`
+	Pagos     int               `json:"pagos,omitempty"`
 	EntidadID int64             `json:"entidadId,omitempty"`
 	Usuario   *nxapi.Usuario    `json:"usuario,omitempty"`
 	Detalle   string            `json:"detalle,omitempty"`
@@ -266,7 +269,7 @@ func (s *Server) snapshotLocked() *snapshot {
 	snap := &snapshot{Version: stateVersion, Instance: s.inst,
 		Vouchers: s.vouchers, Movements: s.movements, Webhooks: s.webhooks,
 		NextFactura: s.nextFactura, NextMov: s.nextMov, NextWebhook: s.nextWebhook,
-		OrdenSeen: s.ordenSeen, FacturaSeen: s.facturaSeen, Windows: s.windows, FaultDraws: s.bodySeen}
+		OrdenSeen: s.ordenSeen, FacturaSeen: s.facturaSeen, PedidoSeen: s.pedidoSeen, Windows: s.windows, FaultDraws: s.bodySeen}
 	for _, id := range s.artOrder {
 		snap.Articulos = append(snap.Articulos, *s.articulos[id])
 	}
@@ -281,7 +284,7 @@ func (s *Server) snapshotLocked() *snapshot {
 	})
 	snap.Comprobantes = make([]savedComprobante, 0, len(s.comprobantes))
 	for _, cp := range s.comprobantes {
-		snap.Comprobantes = append(snap.Comprobantes, savedComprobante{C: cp.c, Propio: cp.propio,
+		snap.Comprobantes = append(snap.Comprobantes, savedComprobante{C: cp.c, Propio: cp.propio, Pedido: cp.pedido, Pagos: cp.pagos,
 			EntidadID: cp.entidadID, Usuario: cp.usuario, Detalle: cp.detalle, Medio: cp.medio,
 			Fecha: cp.fecha, Created: cp.created})
 	}
@@ -316,7 +319,7 @@ func (s *Server) restore(snap *snapshot) error {
 		if _, dup := comprobantes[c.C.FacturaID]; dup || c.C.FacturaID <= 0 || c.C.FacturaID >= snap.NextFactura {
 			return fmt.Errorf("damaged: comprobante %d", c.C.FacturaID)
 		}
-		comprobantes[c.C.FacturaID] = &comprobante{c: c.C, propio: c.Propio, entidadID: c.EntidadID,
+		comprobantes[c.C.FacturaID] = &comprobante{c: c.C, propio: c.Propio, pedido: c.Pedido, pagos: c.Pagos, entidadID: c.EntidadID,
 			usuario: c.Usuario, detalle: c.Detalle, medio: c.Medio, fecha: c.Fecha, created: c.Created}
 	}
 	for _, m := range snap.Movements {
@@ -339,6 +342,7 @@ func (s *Server) restore(snap *snapshot) error {
 	s.vouchers, s.movements, s.webhooks = snap.Vouchers, snap.Movements, snap.Webhooks
 	s.nextFactura, s.nextMov, s.nextWebhook = snap.NextFactura, snap.NextMov, snap.NextWebhook
 	s.ordenSeen, s.facturaSeen = orEmpty(snap.OrdenSeen), orEmpty(snap.FacturaSeen)
+	s.pedidoSeen = orEmpty(snap.PedidoSeen)
 	s.windows, s.bodySeen = orEmpty(snap.Windows), orEmpty(snap.FaultDraws)
 	return nil
 }

@@ -127,6 +127,7 @@ type Server struct {
 	nextWebhook  int64
 	ordenSeen    map[int64]time.Time
 	facturaSeen  map[int64]time.Time
+	pedidoSeen   map[int64]time.Time // anti-duplicate holds of /Pedido, per numero
 	// windows holds when each rate window ends: its end, not its start,
 	// so that a window taken by a process with another time scale (a
 	// saved state, Options.StateFile) lasts what it lasted there, as the
@@ -295,6 +296,7 @@ func (s *Server) seed(d *Data) {
 	}
 	s.nextMov, s.nextWebhook = 1, 1
 	s.ordenSeen, s.facturaSeen = map[int64]time.Time{}, map[int64]time.Time{}
+	s.pedidoSeen = map[int64]time.Time{}
 	s.windows = map[string]time.Time{}
 	s.requests = map[string]map[int]int{}
 	s.bodySeen = map[uint64]int{}
@@ -357,6 +359,8 @@ var endpoints = []endpoint{
 	{"POST", nxapi.PathVenta, nil, (*Server).prepareVenta},
 	{"POST", nxapi.PathFacturar, nil, (*Server).prepareFacturar},
 	{"POST", nxapi.PathStock, nil, (*Server).prepareMovimiento},
+	{"POST", strings.ToLower(nxapi.PathPedido), nil, (*Server).preparePedido},
+	{"POST", strings.ToLower(nxapi.PathPedidoCancelar), nil, (*Server).prepareCancelar},
 	{"GET", nxapi.PathMediosPago, (*Server).mediosPago, nil},
 	{"GET", nxapi.PathMotivos, (*Server).listMotivos, nil},
 	{"GET", nxapi.PathConfig, (*Server).config, nil},
@@ -476,7 +480,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key = ep.method + " " + ep.pattern
 	c := &call{r: r, id: id}
-	if r.Method == http.MethodPost {
+	if r.Method == http.MethodPost && r.Body != nil { // nil only from a handler called directly, never from http.Server
 		c.body, c.bodyErr = io.ReadAll(http.MaxBytesReader(sw, r.Body, s.maxBody))
 	}
 	// From here on the request sees and changes the state other Servers
@@ -536,7 +540,12 @@ func (s *Server) create(w http.ResponseWriter, ep *endpoint, c *call) {
 		ref.write(w)
 		return
 	}
-	h := s.faultHash(ep.pattern, c.body)
+	fb := c.body
+	if q := c.r.URL.RawQuery; q != "" {
+		// A cancellation has no body: its query tells one from another.
+		fb = append(append(append([]byte(nil), c.body...), '?'), q...)
+	}
+	h := s.faultHash(ep.pattern, fb)
 	now := s.now()
 	s.mu.Lock()
 	if ref := op.check(now); ref != nil {

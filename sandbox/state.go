@@ -21,6 +21,7 @@ type State struct {
 	Requests   map[string]map[int]int `json:"requests"`   // "POST /integraciones/terceros/venta" -> status -> count; status 0 = no answer
 	Deliveries []Delivery             `json:"deliveries"` // webhook deliveries attempted, in order
 	Webhooks   []nxapi.Webhook        `json:"webhooks"`   // the integration's webhooks
+	Pedidos    []Pedido               `json:"pedidos"`    // the orders created by POST /Pedido, by facturaId
 }
 
 // Voucher is a FACTURA_VENTA the sandbox created: by POST /venta (OrdenID
@@ -75,7 +76,9 @@ func (s *Server) State() State {
 		Deliveries: slices.Clone(s.deliveries),
 		Requests:   make(map[string]map[int]int, len(s.requests)),
 		Webhooks:   s.webhookList(),
+		Pedidos:    s.pedidosLocked(),
 	}
+	slices.SortFunc(st.Pedidos, func(a, b Pedido) int { return cmp.Compare(a.FacturaID, b.FacturaID) })
 	for k, m := range s.requests {
 		st.Requests[k] = maps.Clone(m)
 	}

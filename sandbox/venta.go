@@ -66,6 +66,8 @@ const (
 type comprobante struct {
 	c         nxapi.Comprobante
 	propio    bool // created by this integration (appId in exports)
+	pedido    bool // created by POST /Pedido (an order)
+	pagos     int  // paid updates applied to the order
 	entidadID int64
 	usuario   *nxapi.Usuario   // the customer data of a sale without entidadId
 	detalle   string           // the sale's free text
@@ -199,39 +201,50 @@ func (o *ventaOp) check(now time.Time) *refusal {
 	if ref := s.checkMedio(v.MedioPago); ref != nil {
 		return ref
 	}
-	if v.EntidadID != 0 {
-		if e, ok := s.entidades[v.EntidadID]; !ok || !e.Activo {
-			return refuse(http.StatusForbidden, msgEntidad, v.EntidadID)
-		}
-	} else if u := v.Usuario; u == nil || (u.DNI == "" && u.CUIT == "" && u.Email == "") {
-		return refuse(http.StatusBadRequest, msgUsuarioReq)
-	}
-	if ref := s.checkEmpleado(v.EmpleadoID); ref != nil {
-		return ref
-	}
 	pvID := v.PuntoVentaID
 	if pvID == 0 {
 		pvID = s.cfg.PuntoVentaID // 4.1.5
 	}
-	pv, ref := s.checkPuntoVenta(pvID)
+	pv, items, ref := s.checkCuerpo(v, pvID)
 	if ref != nil {
 		return ref
+	}
+	o.pv, o.items = pv, items
+	return nil
+}
+
+// checkCuerpo applies the rules a sale and an order share: the customer,
+// the seller, the point of sale pvID, the articles and the totals. It
+// returns the point of sale and the voucher's lines.
+func (s *Server) checkCuerpo(v *nxapi.Venta, pvID int64) (DataPuntoVenta, []nxapi.ComprobanteItem, *refusal) {
+	if v.EntidadID != 0 {
+		if e, ok := s.entidades[v.EntidadID]; !ok || !e.Activo {
+			return DataPuntoVenta{}, nil, refuse(http.StatusForbidden, msgEntidad, v.EntidadID)
+		}
+	} else if u := v.Usuario; u == nil || (u.DNI == "" && u.CUIT == "" && u.Email == "") {
+		return DataPuntoVenta{}, nil, refuse(http.StatusBadRequest, msgUsuarioReq)
+	}
+	if ref := s.checkEmpleado(v.EmpleadoID); ref != nil {
+		return DataPuntoVenta{}, nil, ref
+	}
+	pv, ref := s.checkPuntoVenta(pvID)
+	if ref != nil {
+		return pv, nil, ref
 	}
 	items := make([]nxapi.ComprobanteItem, 0, len(v.Productos))
 	for _, p := range v.Productos {
 		a, ok := s.articulos[p.ArticuloID]
 		if !ok || a.Eliminado {
-			return refuse(http.StatusNotFound, msgArticuloNo, p.ArticuloID)
+			return pv, nil, refuse(http.StatusNotFound, msgArticuloNo, p.ArticuloID)
 		}
 		line, _ := p.Precio.Mul(*p.Cantidad)
 		items = append(items, nxapi.ComprobanteItem{ArticuloID: p.ArticuloID, Descripcion: a.Nombre,
 			TalleID: p.TalleID, ColorID: p.ColorID, Cantidad: *p.Cantidad, Precio: *p.Precio, Subtotal: line})
 	}
 	if (*v.Subtotal + *v.Envio + *v.Recargo - *v.Descuento).Cents() != v.Total.Cents() {
-		return refuse(http.StatusOK, nxapi.MsgTotales)
+		return pv, nil, refuse(http.StatusOK, nxapi.MsgTotales)
 	}
-	o.pv, o.items = pv, items
-	return nil
+	return pv, items, nil
 }
 
 func (o *ventaOp) hold(now time.Time) { o.s.ordenSeen[o.v.OrdenID] = now }

@@ -19,10 +19,32 @@ const (
 	Venta    Kind = "venta"
 	Facturar Kind = "facturar"
 	Stock    Kind = "stock"
+	// Pedido is an order (POST /Pedido): a sale's columns, the payment and
+	// pagado optional. Its key column is a sale's (ordenId), so a header
+	// does not tell it from a sale: --kind or a sheet or file named
+	// "pedidos" picks it (KindOfName).
+	Pedido Kind = "pedido"
+	// Cancelar is the cancellation of orders by facturaId; like Pedido it
+	// is picked by --kind or by a sheet or file named "cancelaciones".
+	Cancelar Kind = "cancelar"
 )
 
-// Kinds lists every kind in a stable order.
-var Kinds = []Kind{Venta, Facturar, Stock}
+// Kinds lists every kind in a stable order. DetectKind tries them in it:
+// the kinds a header tells apart come first.
+var Kinds = []Kind{Venta, Facturar, Stock, Pedido, Cancelar}
+
+// KindOfName returns the kind a sheet or file name picks: "pedidos" (or
+// "pedido") an order, "cancelaciones" (or "cancelar") a cancellation. The
+// other kinds are told by their headers.
+func KindOfName(name string) (Kind, bool) {
+	switch Normalize(name) {
+	case "pedidos", "pedido":
+		return Pedido, true
+	case "cancelaciones", "cancelacion", "cancelar":
+		return Cancelar, true
+	}
+	return "", false
+}
 
 // ParseKind returns the kind named s.
 func ParseKind(s string) (Kind, error) {
@@ -33,8 +55,12 @@ func ParseKind(s string) (Kind, error) {
 		return Facturar, nil
 	case Stock:
 		return Stock, nil
+	case Pedido:
+		return Pedido, nil
+	case Cancelar:
+		return Cancelar, nil
 	}
-	return "", fmt.Errorf("unknown kind %q: use venta, facturar or stock", s)
+	return "", fmt.Errorf("unknown kind %q: use venta, facturar, stock, pedido or cancelar", s)
 }
 
 // Type is how a column's cells are parsed.
@@ -128,7 +154,39 @@ func direccion(prefix string) []Column {
 	}
 }
 
+// optional makes every column of cols optional (an order's payment).
+func optional(cols []Column) []Column {
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		c.Required = false
+		out[i] = c
+	}
+	return out
+}
+
 var columns = map[Kind][]Column{
+	Pedido: concat(
+		[]Column{
+			req("ordenId", Int), opt("detalle", Text), opt("listaPrecioId", Int),
+			opt("entidadId", Int), opt("empleadoId", Int),
+			opt("usuario.nombre", Text), opt("usuario.email", Text), opt("usuario.dni", Digits),
+			opt("usuario.cuit", Digits), opt("usuario.telefono", Text), opt("usuario.condicion", Condicion),
+		},
+		direccion("direccionEnvio"), direccion("direccionFacturacion"),
+		[]Column{
+			req("subtotal", Number), req("descuento", Number), req("recargo", Number),
+			req("envio", Number), req("total", Number),
+		},
+		[]Column{opt("pagado", Bool)},
+		optional(medioPago),
+		articleColumns("productos"),
+		[]Column{
+			line("productos.precio", Number),
+			line("productos.cantidad", Number), lineOpt("productos.talleId", Int),
+			lineOpt("productos.colorId", Int),
+		},
+	),
+	Cancelar: {req("facturaId", Int)},
 	Venta: concat(
 		[]Column{
 			req("ordenId", Int), opt("detalle", Text), opt("listaPrecioId", Int),
@@ -194,9 +252,9 @@ func (k Kind) Column(path string) (Column, bool) {
 // value is the request's business key.
 func (k Kind) KeyColumn() string {
 	switch k {
-	case Venta:
+	case Venta, Pedido:
 		return "ordenId"
-	case Facturar:
+	case Facturar, Cancelar:
 		return "facturaId"
 	}
 	return "depositoId"
@@ -209,6 +267,10 @@ func (k Kind) Endpoint() string {
 		return "/integraciones/terceros/venta"
 	case Facturar:
 		return "/integraciones/terceros/facturar"
+	case Pedido:
+		return "/integraciones/Terceros/Pedido"
+	case Cancelar:
+		return "/integraciones/Terceros/Pedido/cancelar"
 	}
 	return "/integraciones/terceros/stock/movimiento"
 }

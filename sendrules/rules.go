@@ -168,31 +168,58 @@ func contains(list []string, s string) bool {
 // 4.2.4, 8).
 const KeyHold = 30 * time.Second
 
-// HoldOf is the key hold of a kind ("venta", "facturar", "stock"): KeyHold
-// for sales and invoicings, none for stock movements, which the API only
-// spaces by time (the Stock window).
+// HoldOf is the key hold of a kind ("venta", "facturar", "pedido",
+// "cancelar", "stock"): KeyHold for sales, invoicings and orders (30 s per
+// numero, which is the ordenId: spec 3, 8), none for cancellations, whose
+// only guard is the order's state, and none for stock movements, which the
+// API only spaces by time (the Stock window).
 func HoldOf(kind string) time.Duration {
 	switch kind {
-	case "venta", "facturar":
+	case "venta", "facturar", "pedido":
 		return KeyHold
 	}
 	return 0
 }
 
+// PaidSuffix ends the business key of an order's paid update: the update
+// of order N is journaled as "N/pagado", apart from its creation "N", so
+// that each is sent exactly once; both share the API's hold on the numero.
+const PaidSuffix = "/pagado"
+
+// OrderOf is the ordenId of an order's business key, creation ("N") or
+// paid update ("N/pagado"), and whether the key is the update.
+func OrderOf(business string) (orden string, paid bool) {
+	if o, ok := strings.CutSuffix(business, PaidSuffix); ok {
+		return o, true
+	}
+	return business, false
+}
+
 // KeyColumn is the column whose value is a kind's business key, the one the
 // API's anti-duplicate guard and the journal use: ordenId for a sale,
-// facturaId for a presale. A stock row has no such column: its identity is
+// facturaId for a presale or an order's cancellation, ordenId for an
+// order. A stock row has no such column: its identity is
 // built from the row (see the pipeline), and the movement request carrying
 // it is transport only.
 func KeyColumn(kind string) string {
 	switch kind {
 	case "venta":
 		return "ordenId"
-	case "facturar":
+	case "facturar", "cancelar":
 		return "facturaId"
+	case "pedido":
+		return "ordenId"
 	}
 	return ""
 }
+
+// CancelQuery is the query parameter of POST /Pedido/cancelar, in lower
+// case as the vendor writes it.
+const CancelQuery = "facturaid"
+
+// Cancellable reports whether an order in state estado (by name) may be
+// cancelled: only PENDIENTE or PAGADO (spec 3).
+func Cancellable(estado string) bool { return estado == "PENDIENTE" || estado == "PAGADO" }
 
 // Export limits (spec 8; public facts, "Reading back").
 const (

@@ -46,6 +46,8 @@ func TestWindowOf(t *testing.T) {
 		{"POST", nxapi.PathStock, Stock},
 		{"POST", nxapi.PathVenta, NoWindow},
 		{"POST", nxapi.PathFacturar, NoWindow},
+		{"POST", nxapi.PathPedido, NoWindow},
+		{"POST", strings.ToLower(nxapi.PathPedidoCancelar), NoWindow},
 		{"GET", nxapi.PathConfig, Params},
 		{"GET", nxapi.PathDepositos, Params},
 		{"GET", nxapi.PathMediosPago, Params},
@@ -76,13 +78,38 @@ func TestWindowOf(t *testing.T) {
 }
 
 func TestHoldAndKey(t *testing.T) {
-	for kind, want := range map[string]time.Duration{"venta": KeyHold, "facturar": KeyHold, "stock": 0} {
+	for kind, want := range map[string]time.Duration{"venta": KeyHold, "facturar": KeyHold, "pedido": KeyHold, "cancelar": 0, "stock": 0} {
 		if got := HoldOf(kind); got != want {
 			t.Errorf("HoldOf(%s) = %v, want %v", kind, got, want)
 		}
 	}
 	if KeyColumn("venta") != "ordenId" || KeyColumn("facturar") != "facturaId" || KeyColumn("stock") != "" {
 		t.Error("KeyColumn: wrong business key columns")
+	}
+	if KeyColumn("pedido") != "ordenId" || KeyColumn("cancelar") != "facturaId" {
+		t.Error("KeyColumn: wrong order key columns")
+	}
+}
+
+func TestOrderKeys(t *testing.T) {
+	tests := []struct {
+		business string
+		orden    string
+		paid     bool
+	}{
+		{"77003", "77003", false},
+		{"77003" + PaidSuffix, "77003", true},
+		{"pagado", "pagado", false},
+	}
+	for _, tt := range tests {
+		if o, p := OrderOf(tt.business); o != tt.orden || p != tt.paid {
+			t.Errorf("OrderOf(%q) = %q, %v; want %q, %v", tt.business, o, p, tt.orden, tt.paid)
+		}
+	}
+	for estado, want := range map[string]bool{"PENDIENTE": true, "PAGADO": true, "ANULADO": false, "FACTURA_VENTA": false} {
+		if Cancellable(estado) != want {
+			t.Errorf("Cancellable(%s) = %v", estado, !want)
+		}
 	}
 }
 

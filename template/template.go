@@ -77,6 +77,11 @@ func Needs(k schema.Kind) []catalog.Name {
 		return []catalog.Name{catalog.Motivos, catalog.Depositos}
 	case schema.Facturar:
 		return []catalog.Name{catalog.MediosPago, catalog.PuntosVenta}
+	case schema.Pedido:
+		// An order takes its point of sale from the configuration.
+		return []catalog.Name{catalog.MediosPago, catalog.Empleados}
+	case schema.Cancelar:
+		return nil
 	}
 	// A sale's template lists points of sale and employees too.
 	return []catalog.Name{catalog.MediosPago, catalog.PuntosVenta, catalog.Empleados}

@@ -134,6 +134,14 @@ func Venta(v *nxapi.Venta, cat *Catalog) []Issue {
 		c.add("", request, "val.request.nil")
 		return c.issues
 	}
+	c.cuerpo(v)
+	c.medioPago(v.MedioPago, true, cat.mediosPago())
+	return c.issues
+}
+
+// cuerpo checks what a sale and an order share: the order id, the customer,
+// the lines and the totals.
+func (c *checker) cuerpo(v *nxapi.Venta) {
 	c.requiredID("ordenId", request, v.OrdenID)
 	c.optionalID("listaPrecioId", request, v.ListaPrecioID)
 	c.optionalID("puntoVentaId", request, v.PuntoVentaID)
@@ -159,9 +167,6 @@ func Venta(v *nxapi.Venta, cat *Catalog) []Issue {
 	c.amount("total", request, v.Total)
 	c.totals(v)
 	c.subtotalOfLines(v)
-
-	c.medioPago(v.MedioPago, true, cat.mediosPago())
-	return c.issues
 }
 
 // Facturar checks the body of POST /facturar (contract 3.4 and 4, API spec

@@ -56,7 +56,7 @@ func (s *Server) catalogs(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, notes []string, problem string) {
 	l := lang(r)
-	d := &catalogsData{base: s.base(r, "web.catalogs.title"), Notes: notes, Problem: problem, Kinds: []string{"venta", "facturar", "stock"}}
+	d := &catalogsData{base: s.base(r, "web.catalogs.title"), Notes: notes, Problem: problem, Kinds: []string{"venta", "facturar", "stock", "pedido", "cancelar"}}
 	snap, ok := s.snapshot(r)
 	if !ok && problem == "" {
 		d.Problem = msg.New("web.catalogs.notenant").In(l)

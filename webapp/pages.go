@@ -271,7 +271,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, status int, problem string) {
 	l := lang(r)
 	p := &homePage{base: s.base(r, "web.home.title"), MaxMB: s.cfg.Limits.MaxBytes >> 20, MaxBytes: s.cfg.Limits.MaxBytes,
-		MaxRows: thousands(s.cfg.Limits.MaxRows, l), Kinds: []string{"venta", "facturar", "stock"}}
+		MaxRows: thousands(s.cfg.Limits.MaxRows, l), Kinds: []string{"venta", "facturar", "stock", "pedido", "cancelar"}}
 	p.Problem = problem
 	now := s.now()
 	for i, u := range s.uploads.all() {

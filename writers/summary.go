@@ -30,7 +30,10 @@ type Summary struct {
 	// UnitsMoved is, for stock, the units this run moved per movement type
 	// (INGRESO_STOCK, EGRESO_STOCK, ...), exact decimal text.
 	UnitsMoved map[string]string `json:"unitsMoved,omitempty"`
-	Created    []Created         `json:"created"` // ids the API returned
+	// Orders counts, for orders and their cancellations, the orders this
+	// run created, marked paid and cancelled.
+	Orders  *OrderCounts `json:"orders,omitempty"`
+	Created []Created    `json:"created"` // ids the API returned
 	// Stopped says why the run stopped before sending everything; empty
 	// when it did not.
 	Stopped string `json:"stopped,omitempty"`
@@ -123,4 +126,12 @@ func WriteSummaryJSON(path string, s Summary) error {
 		enc.SetEscapeHTML(false) // API messages are quoted as they are, "<" included
 		return enc.Encode(s)
 	})
+}
+
+// OrderCounts are the orders a run created, marked paid (created paid, or
+// by their paid update) and cancelled.
+type OrderCounts struct {
+	Created   int `json:"created"`
+	Paid      int `json:"paid"`
+	Cancelled int `json:"cancelled"`
 }

@@ -74,6 +74,11 @@ func (b *book) writeSummary(s Summary, lang msg.Lang) error {
 		set(2, amountValue(s.UnitsMoved[tipo]), b.st.money)
 		row++
 	}
+	if o := s.Orders; o != nil {
+		pair("rep.sum.orders.created", o.Created, 0)
+		pair("rep.sum.orders.paid", o.Paid, 0)
+		pair("rep.sum.orders.cancelled", o.Cancelled, 0)
+	}
 	pair("rep.sum.created", len(s.Created), 0)
 	if s.RejectedBefore > 0 {
 		pair("rep.sum.rejectedbefore", s.RejectedBefore, 0)

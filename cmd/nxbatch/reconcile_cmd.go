@@ -21,7 +21,7 @@ type reconcileCmd struct {
 	stateFlags
 	langFlag
 	Since       string        `help:"Only unknown entries whose last attempt is at or after this: a duration back from now (24h) or a date (2026-11-20, 20/11/2026, RFC 3339)."`
-	Kind        string        `help:"Only entries of this kind: venta, facturar or stock." enum:",venta,facturar,stock" default:""`
+	Kind        string        `help:"Only entries of this kind: venta, facturar, stock, pedido or cancelar." enum:",venta,facturar,stock,pedido,cancelar" default:""`
 	DryRun      bool          `name:"dry-run" help:"Read and print the decisions without writing them to the journal."`
 	SettleAfter time.Duration `name:"settle-after" help:"A sale absent from the sales export counts as not created only if the export was read at least this long after its last attempt (exports may lag behind)." default:"10m"`
 	Store       string        `help:"listen's store directory: show what the local stock snapshot knows of the articles of unknown stock movements." type:"path"`

@@ -22,7 +22,7 @@ const sandboxTemplateScale = 0.001
 // templateCmd writes an XLSX template for a kind.
 type templateCmd struct {
 	apiFlags
-	Kind       string        `arg:"" help:"Kind of template: venta, facturar or stock." enum:"venta,facturar,stock"`
+	Kind       string        `arg:"" help:"Kind of template: venta, facturar, stock, pedido or cancelar." enum:"venta,facturar,stock,pedido,cancelar"`
 	Output     string        `short:"o" help:"Workbook to write (default: KIND.xlsx)." type:"path"`
 	Rows       int           `help:"Rows prepared with formats and drop-downs." default:"1000"`
 	Offline    bool          `help:"Use only the cached catalogs; never ask the API."`

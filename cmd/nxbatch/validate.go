@@ -24,7 +24,7 @@ import (
 // inputFlags say how input files are read; shared by validate and run.
 type inputFlags struct {
 	Files        []string `arg:"" name:"file" help:"Input files (.csv, .txt, .xlsx)." type:"path"`
-	Kind         string   `help:"Kind of every input file (venta, facturar, stock); detected from the headers when not given." enum:",venta,facturar,stock" default:""`
+	Kind         string   `help:"Kind of every input file (venta, facturar, stock, pedido, cancelar); detected from the headers, or from a sheet or file named pedidos or cancelaciones, when not given." enum:",venta,facturar,stock,pedido,cancelar" default:""`
 	Map          string   `help:"Mapping file (JSON or YAML) from your own column names to API field paths, e.g. {\"Nro Orden\": \"ordenId\"}; or the NAME of a mapping profile saved from nxbatch serve's column screen."`
 	Delimiter    string   `help:"CSV delimiter: ',' ';' or 'tab'; detected when not given."`
 	Encoding     string   `help:"CSV encoding: utf-8 or windows-1252; detected when not given." enum:",utf-8,windows-1252" default:""`
