@@ -124,7 +124,7 @@ func TestFailuresSpeakSpanish(t *testing.T) {
 		{"a catalog folder without catalogs", nil, []string{"validate", "--catalog", noCatalog, sales}},
 		{"an unknown kind", nil, []string{"validate", "--kind", "otra", sales}},
 		{"an unknown flag", nil, []string{"validate", "--trabajadores", "3", sales}},
-		{"no command", nil, []string{}},
+		{"an unknown command", nil, []string{"importar"}},
 		{"run without the API's address", []string{"NX_BASE_URL="}, []string{"run", "--journal", w.journal(), sales}},
 		{"run without a token", []string{"NX_TOKEN="}, []string{"run", "--base-url", sb.URL, "--journal", w.journal(), sales}},
 		{"a token file others can read", nil, []string{"run", "--base-url", sb.URL, "--token-file", openToken, "--journal", w.journal(), sales}},
