@@ -36,6 +36,10 @@ func init() {
 			ES: "La hoja «Artículos» tiene el catálogo de artículos (una fila por variante: código, nombre, talle, color y código de barras). Puede identificar cada artículo por su código o su código de barras, y la variante por el nombre del talle y del color.",
 			EN: "The «Artículos» sheet holds the article catalog (one row per variant: code, name, size, colour and barcode). Name each article by its code or barcode, and the variant by its size's and colour's names.",
 		},
+		"tpla.fetchfailed": {
+			ES: "no se pudo consultar el catálogo de artículos (%s): la plantilla no tiene hoja «Artículos» ni lista de códigos",
+			EN: "the article catalog could not be fetched (%s): the template has no «Artículos» sheet nor list of codes",
+		},
 		"tpla.catalog": {ES: "Catálogo de artículos", EN: "Article catalog"},
 	})
 }

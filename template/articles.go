@@ -20,6 +20,11 @@ const ArticlesSheet = schema.ArticlesSheet
 // sale's products and the stock movement's articles.
 var articlePrefixes = []string{"productos", "articulos"}
 
+// NeedsArticulos reports whether a template of kind k lists the article
+// catalog (its rows name articles by code): then Options.Articulos gives
+// it an «Artículos» sheet.
+func NeedsArticulos(k schema.Kind) bool { return hasArticles(k) }
+
 // hasArticles reports whether kind k names articles by code.
 func hasArticles(k schema.Kind) bool {
 	for _, c := range k.Columns() {
