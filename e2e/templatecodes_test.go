@@ -1,0 +1,145 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/nxbatch/nxbatch/sandbox"
+)
+
+// demoVariant is the ids the sandbox's demo data gives an article named by
+// code and a variant named by its size and colour names: what a row filled
+// by code must resolve to.
+func demoVariant(t *testing.T, codigo, talle, color string) (art, talleID, colorID int64) {
+	t.Helper()
+	d := sandbox.DemoData()
+	id := func(list []sandbox.DataNombre, name string) int64 {
+		if name == "" {
+			return 0
+		}
+		for _, n := range list {
+			if strings.EqualFold(n.Nombre, name) {
+				return n.ID
+			}
+		}
+		t.Fatalf("the demo data has no size or colour %q", name)
+		return 0
+	}
+	for _, a := range d.Articulos {
+		if a.Codigo == codigo {
+			return a.ArticuloID, id(d.Talles, talle), id(d.Colores, color)
+		}
+	}
+	t.Fatalf("the demo data has no article %q", codigo)
+	return 0, 0, 0
+}
+
+// TestTemplateFilledByCodeThroughLibreOffice: the sale template made from
+// the embedded sandbox lists its articles on the «Artículos» sheet and
+// checks the code column against them; a sale filled by code, size and
+// colour names from that sheet, saved by LibreOffice, is sent by run
+// --sandbox with every row ok and the ids the demo data gives those codes.
+func TestTemplateFilledByCodeThroughLibreOffice(t *testing.T) {
+	w := newWorkspace(t, "")
+	book := filepath.Join(w.dir, "venta.xlsx")
+	if r := w.nx(t, "template", "venta", "--sandbox", "-o", book, "--journal", w.journal()); r.code != 0 {
+		t.Fatalf("template: %s", r)
+	}
+	f, err := excelize.OpenFile(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arts, err := f.GetRows("Artículos")
+	if err != nil || len(arts) < 3 {
+		t.Fatalf("«Artículos» sheet: %d rows, %v", len(arts), err)
+	}
+	// A varianted article (size and colour) and one without variants.
+	var withVar, plain []string
+	for _, r := range arts[1:] {
+		r = append(r, make([]string, 5)...)
+		switch {
+		case withVar == nil && r[2] != "" && r[3] != "":
+			withVar = r[:5]
+		case plain == nil && r[2] == "" && r[3] == "":
+			plain = r[:5]
+		}
+	}
+	if withVar == nil || plain == nil {
+		t.Fatalf("the demo catalog should have varianted and plain articles: %v", arts)
+	}
+	header, _ := f.GetRows("venta")
+	col := map[string]string{}
+	for i, h := range header[0] {
+		n, _ := excelize.ColumnNumberToName(i + 1)
+		col[h] = n
+	}
+	dvs, err := f.GetDataValidations("venta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := false
+	for _, dv := range dvs {
+		if strings.HasPrefix(dv.Sqref, col["productos.codigo"]+"2:") && strings.HasPrefix(dv.Formula1, "'Listas'!$") {
+			checked = true
+		}
+	}
+	if !checked {
+		t.Errorf("productos.codigo has no list from a range: %+v", dvs)
+	}
+	account, _ := f.GetCellValue("Listas", "C2")
+	set := func(row int, values map[string]any) {
+		for k, v := range values {
+			if col[k] == "" {
+				t.Fatalf("the template has no column %s", k)
+			}
+			if err := f.SetCellValue("venta", col[k]+strconv.Itoa(row), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	set(2, map[string]any{"ordenId": 990001, "entidadId": 500, "subtotal": 3500, "descuento": 0, "recargo": 0,
+		"envio": 0, "total": 3500, "medioPago.tipo": "DEPOSITO_BANCO", "medioPago.cuentaBancariaId": account,
+		"productos.codigo": withVar[0], "productos.talle": withVar[2], "productos.color": strings.ToUpper(withVar[3]),
+		"productos.precio": 1000, "productos.cantidad": 2})
+	set(3, map[string]any{"ordenId": 990001, "productos.codigo": plain[0], "productos.precio": 1500, "productos.cantidad": 1})
+	filled := filepath.Join(w.dir, "filled", "venta.xlsx")
+	if err := os.MkdirAll(filepath.Dir(filled), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SaveAs(filled); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	// LibreOffice writes the workbook the user sends: its own XLSX, with
+	// the streamed sheets and validations as it understood them.
+	lo := convert(t, filled, "xlsx", "", filepath.Join(w.dir, "lo"))
+
+	r := w.nx(t, "run", "--sandbox", "--journal", w.journal(), "--report-dir", w.reportDir(), "--no-xlsx", lo)
+	if r.code != 0 {
+		t.Fatalf("run: %s", r)
+	}
+	rows := w.readReport(t, lo)
+	if len(rows) != 2 {
+		t.Fatalf("report has %d rows, want 2: %v", len(rows), rows)
+	}
+	for i, want := range [][]string{withVar, plain} {
+		art, talle, color := demoVariant(t, want[0], want[2], want[3])
+		got := rows[i]
+		if got["result.status"] != "ok" {
+			t.Errorf("row %d: %s %s", i+2, got["result.status"], got["result.message"])
+		}
+		for k, v := range map[string]int64{"result.articuloId": art, "result.talleId": talle, "result.colorId": color} {
+			if id := strconv.FormatInt(v, 10); got[k] != id && (v != 0 || got[k] != "") {
+				t.Errorf("row %d (%s %s %s): %s = %q, want %s", i+2, want[0], want[2], want[3], k, got[k], id)
+			}
+		}
+		if got["result.articulo"] == "" || !strings.Contains(got["result.articulo"], want[1]) {
+			t.Errorf("row %d: result.articulo %q, want the name %q", i+2, got["result.articulo"], want[1])
+		}
+	}
+}
