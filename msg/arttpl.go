@@ -40,6 +40,17 @@ func init() {
 			ES: "no se pudo consultar el catálogo de artículos (%s): la plantilla no tiene hoja «Artículos» ni lista de códigos",
 			EN: "the article catalog could not be fetched (%s): the template has no «Artículos» sheet nor list of codes",
 		},
-		"tpla.catalog": {ES: "Catálogo de artículos", EN: "Article catalog"},
+		"web.arts.none": {
+			ES: "Todavía no hay catálogo de artículos guardado: se consulta al revisar o enviar un archivo que nombra artículos por código (la API permite una consulta cada 10 minutos).",
+			EN: "There is no cached article catalog yet: it is fetched when a file naming articles by code is checked or sent (the API allows one request every 10 minutes).",
+		},
+		"web.arts.search":    {ES: "Buscar por código, nombre o código de barras", EN: "Search by code, name or barcode"},
+		"web.arts.find":      {ES: "Buscar", EN: "Search"},
+		"web.arts.state":     {ES: "Estado", EN: "State"},
+		"web.arts.active":    {ES: "activo", EN: "active"},
+		"web.arts.eliminado": {ES: "dado de baja", EN: "deactivated"},
+		"web.arts.count":     {ES: "%d variantes en el catálogo", EN: "%d variants in the catalog"},
+		"web.arts.found":     {ES: "%d de %d variantes coinciden con la búsqueda", EN: "%d of %d variants match the search"},
+		"tpla.catalog":       {ES: "Catálogo de artículos", EN: "Article catalog"},
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
@@ -87,6 +88,10 @@ type cellData struct {
 	ID    string // of the cell's fix input, "" when it has none
 	Label string
 	Focus bool
+	// Article is the name of the article a code or barcode cell names,
+	// once the row resolved against the catalog: the user sees which
+	// article the code is before sending.
+	Article string
 }
 
 func (s *Server) importData(r *http.Request, u *upload, v *version, q query, alert string) *importData {
@@ -157,6 +162,7 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
 	var kinds []cell.Kind
+	artCols := articleColumns(sh)
 	for k := lo; k < hi; k++ {
 		i := k
 		if q.Only {
@@ -178,8 +184,17 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 			}
 		}
 		kinds = sh.CellKinds(i, kinds)
+		var article string
+		if len(artCols) > 0 {
+			if a, ok := sh.ArticleOf(i); ok {
+				article = a.Nombre
+			}
+		}
 		for c, text := range rv.Cells {
 			cd := cellData{Text: shownCell(text, kinds[c], sh.Info.Date1904, l), Issue: issues[c], Col: c}
+			if artCols[c] && strings.TrimSpace(text) != "" {
+				cd.Article = article
+			}
 			if cd.Issue != "" && !result {
 				cd.ID = "fix-" + strconv.Itoa(i) + "-" + strconv.Itoa(c)
 				cd.Label = msg.New("web.fix.label", rv.SourceRow, sh.Info.Header[c]).In(l)
@@ -208,6 +223,21 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	}
 	d.Caption = counted(msg.New(caption, d.Page, d.Pages, thousands(d.Shown, l)), l).In(l)
 	return d
+}
+
+// articleColumns are the columns of sh that name an article by the shop's
+// keys (productos.codigo, articulos.codigoBarras...), beside which the
+// preview shows the article's name.
+func articleColumns(sh *pipeline.Sheet) map[int]bool {
+	out := map[int]bool{}
+	for _, p := range []string{"productos", "articulos"} {
+		for _, key := range []string{"codigo", "codigoBarras"} {
+			if c := sh.Layout.Col(p + "." + key); c >= 0 {
+				out[c] = true
+			}
+		}
+	}
+	return out
 }
 
 // idsText says what the API created for a row.
