@@ -1,15 +1,22 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/template"
 )
 
 // demoVariant is the ids the sandbox's demo data gives an article named by
@@ -140,6 +147,64 @@ func TestTemplateFilledByCodeThroughLibreOffice(t *testing.T) {
 		}
 		if got["result.articulo"] == "" || !strings.Contains(got["result.articulo"], want[1]) {
 			t.Errorf("row %d: result.articulo %q, want the name %q", i+2, got["result.articulo"], want[1])
+		}
+	}
+}
+
+// TestTemplateWith50000VariantsInLibreOffice: a sale template with a
+// 50,000-variant catalog opens in LibreOffice, which writes it back with
+// every variant on «Artículos» and the code and barcode columns still
+// checked by a list from a range of «Listas» holding every code.
+func TestTemplateWith50000VariantsInLibreOffice(t *testing.T) {
+	dir := t.TempDir()
+	var recs []nxapi.ArticuloConCurva
+	for a := range 10000 {
+		for v := range 5 {
+			recs = append(recs, nxapi.ArticuloConCurva{ArticuloID: int64(a + 1), Codigo: fmt.Sprintf("%06d", a), Nombre: fmt.Sprintf("Remera %d", a),
+				TalleID: int64(v + 1), TalleNombre: []string{"S", "M", "L", "XL", "XXL"}[v], CodigoBarras: fmt.Sprintf("779%07d%d", a, v)})
+		}
+	}
+	book := filepath.Join(dir, "venta.xlsx")
+	if err := template.Write(book, schema.Venta, &catalog.Snapshot{}, template.Options{Articulos: recs, ArticulosFetched: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	lo := convert(t, book, "xlsx", "", filepath.Join(dir, "lo"))
+	f, err := excelize.OpenFile(lo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("Artículos")
+	if err != nil || len(rows) != 50001 {
+		t.Fatalf("«Artículos» as LibreOffice wrote it: %d rows, %v", len(rows), err)
+	}
+	header, _ := f.GetRows("venta")
+	col := map[string]string{}
+	for i, h := range header[0] {
+		n, _ := excelize.ColumnNumberToName(i + 1)
+		col[h] = n
+	}
+	dvs, err := f.GetDataValidations("venta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]int{"productos.codigo": 10000, "productos.codigoBarras": 50000} {
+		var formula string
+		for _, dv := range dvs {
+			if dv.Type == "list" && strings.HasPrefix(dv.Sqref, col[path]+"2:") {
+				formula = dv.Formula1
+			}
+		}
+		m := regexp.MustCompile(`^'?Listas'?!\$([A-Z]+)\$2:\$([A-Z]+)\$(\d+)$`).FindStringSubmatch(formula)
+		if m == nil {
+			t.Errorf("%s: LibreOffice kept no list from a range: %q", path, formula)
+			continue
+		}
+		if last, _ := strconv.Atoi(m[3]); last != want+1 {
+			t.Errorf("%s: the list runs to row %d, want %d", path, last, want+1)
+		}
+		if v, _ := f.GetCellValue("Listas", m[1]+strconv.Itoa(want+1)); v == "" {
+			t.Errorf("%s: the list's last cell %s%d is empty", path, m[1], want+1)
 		}
 	}
 }
