@@ -208,3 +208,105 @@ func TestTemplateWith50000VariantsInLibreOffice(t *testing.T) {
 		}
 	}
 }
+
+// demoBarcode is the ids the demo data gives barcode bc.
+func demoBarcode(t *testing.T, bc string) (art, talleID, colorID int64) {
+	t.Helper()
+	for _, a := range sandbox.DemoData().Articulos {
+		if a.CodigoBarras == bc {
+			return a.ArticuloID, 0, 0
+		}
+		for _, v := range a.Variantes {
+			if v.CodigoBarras == bc {
+				return a.ArticuloID, v.TalleID, v.ColorID
+			}
+		}
+	}
+	t.Fatalf("the demo data has no barcode %q", bc)
+	return 0, 0, 0
+}
+
+// TestStockTemplateFilledByCodeThroughLibreOffice: the stock template's
+// «Artículos» sheet names the variants; a count filled by code with size
+// and colour names, and by barcode, saved by LibreOffice, is sent by run
+// --sandbox with every row ok and the demo data's ids.
+func TestStockTemplateFilledByCodeThroughLibreOffice(t *testing.T) {
+	w := newWorkspace(t, "")
+	book := filepath.Join(w.dir, "stock.xlsx")
+	if r := w.nx(t, "template", "stock", "--sandbox", "-o", book, "--journal", w.journal()); r.code != 0 {
+		t.Fatalf("template: %s", r)
+	}
+	f, err := excelize.OpenFile(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arts, err := f.GetRows("Artículos")
+	if err != nil || len(arts) < 3 {
+		t.Fatalf("«Artículos» sheet: %d rows, %v", len(arts), err)
+	}
+	var byName, byBarcode []string
+	for _, r := range arts[1:] {
+		r = append(r, make([]string, 5)...)[:5]
+		switch {
+		case byName == nil && r[2] != "" && r[3] != "":
+			byName = r
+		case byName != nil && byBarcode == nil && r[4] != "" && r[0] != byName[0]:
+			byBarcode = r
+		}
+	}
+	if byName == nil || byBarcode == nil {
+		t.Fatalf("the demo catalog should have varianted articles and barcodes: %v", arts)
+	}
+	header, _ := f.GetRows("stock")
+	col := map[string]string{}
+	for i, h := range header[0] {
+		n, _ := excelize.ColumnNumberToName(i + 1)
+		col[h] = n
+	}
+	fecha := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	for row, values := range map[int]map[string]any{
+		2: {"depositoId": 1, "motivoId": 1, "tipo": "INGRESO_STOCK", "fecha": fecha, "articulos.codigo": byName[0],
+			"articulos.talle": strings.ToLower(byName[2]), "articulos.color": byName[3], "articulos.cantidad": 4},
+		3: {"depositoId": 1, "motivoId": 1, "tipo": "INGRESO_STOCK", "fecha": fecha, "articulos.codigoBarras": byBarcode[4], "articulos.cantidad": 3},
+	} {
+		for k, v := range values {
+			if col[k] == "" {
+				t.Fatalf("the stock template has no column %s", k)
+			}
+			if err := f.SetCellValue("stock", col[k]+strconv.Itoa(row), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	filled := filepath.Join(w.dir, "filled", "stock.xlsx")
+	if err := os.MkdirAll(filepath.Dir(filled), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SaveAs(filled); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	lo := convert(t, filled, "xlsx", "", filepath.Join(w.dir, "lo"))
+
+	r := w.nx(t, "run", "--sandbox", "--journal", w.journal(), "--report-dir", w.reportDir(), "--no-xlsx", lo)
+	if r.code != 0 {
+		t.Fatalf("run: %s", r)
+	}
+	rows := w.readReport(t, lo)
+	if len(rows) != 2 {
+		t.Fatalf("report has %d rows, want 2: %v", len(rows), rows)
+	}
+	a1, t1, c1 := demoVariant(t, byName[0], byName[2], byName[3])
+	a2, t2, c2 := demoBarcode(t, byBarcode[4])
+	for i, want := range [][3]int64{{a1, t1, c1}, {a2, t2, c2}} {
+		got := rows[i]
+		if got["result.status"] != "ok" {
+			t.Errorf("row %d: %s %s", i+2, got["result.status"], got["result.message"])
+		}
+		for j, k := range []string{"result.articuloId", "result.talleId", "result.colorId"} {
+			if id := strconv.FormatInt(want[j], 10); got[k] != id && (want[j] != 0 || got[k] != "") {
+				t.Errorf("row %d: %s = %q, want %s", i+2, k, got[k], id)
+			}
+		}
+	}
+}
