@@ -51,7 +51,8 @@ func TestArticleCatalogPullShowAndListen(t *testing.T) {
 	}
 
 	// listen receives the sandbox's events.
-	store := filepath.Join(w.dir, "listen")
+	// listen's default store, which every command reads the events from.
+	store := filepath.Join(w.stateHome(), "nxbatch", "listen")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	lc := exec.CommandContext(ctx, binary, "listen", "--addr", "127.0.0.1:0", "--store", store)
@@ -130,5 +131,22 @@ func TestArticleCatalogPullShowAndListen(t *testing.T) {
 	recs, err := nxapi.DecodeGetDataCurva(b)
 	if err != nil || len(recs) != 50 {
 		t.Fatalf("articulos.json: %d records, %v", len(recs), err)
+	}
+
+	// A run uses the cached catalog with listen's events: the article
+	// deactivated since the read is refused before any request, and the
+	// catalog is not read again.
+	sales := writeFile(t, w.dir, "ventas.csv",
+		"ordenId,usuario.email,productos.codigo,productos.talle,productos.color,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n"+
+			"82001,a@example.com,A101,M,Negro,100,1,100,0,0,0,100,EFECTIVO\n"+
+			"82002,b@example.com,A100,M,Negro,100,1,100,0,0,0,100,EFECTIVO\n")
+	r = w.nx(t, w.runArgs(sales)...)
+	rows := w.readReport(t, sales)
+	if r.code != 1 || len(rows) != 2 || rows[0]["result.status"] != "invalid" || !strings.Contains(rows[0]["result.message"], "A101") ||
+		rows[1]["result.status"] != "ok" {
+		t.Fatalf("run after the deactivation: exit %d, rows %v\n%s", r.code, rows, r)
+	}
+	if n := getDataCurva(sb); n != 1 {
+		t.Errorf("the run read the article catalog again (%d reads), want the cached copy with listen's events", n)
 	}
 }

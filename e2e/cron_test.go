@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,10 +18,13 @@ import (
 func TestCronDoesNotResendAnUnchangedRejection(t *testing.T) {
 	sb := startSandbox(t, sandbox.Options{})
 	w := newWorkspace(t, sb.URL)
-	bad := "820001,cliente@example.com,999999,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
+	// 121 and 119 are deactivated after the catalog was read: only the
+	// API refuses them.
+	goneAfterRead(t, w, sb, sb.URL, strconv.FormatFloat(scale, 'g', -1, 64), 121, 119)
+	bad := "820001,cliente@example.com,121,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
 	good := "820002,cliente@example.com,105,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
-	newBad := "820003,cliente@example.com,999998,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
-	fixed := strings.Replace(bad, "999999", "105", 1)
+	newBad := "820003,cliente@example.com,119,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
+	fixed := strings.Replace(bad, ",121,", ",105,", 1)
 	nights := []struct {
 		name       string
 		content    string

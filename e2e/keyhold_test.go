@@ -27,9 +27,10 @@ func TestKeyHoldCountsFromTheAnswer(t *testing.T) {
 	})
 	w := newWorkspace(t, px.url)
 	input := filepath.Join(w.dir, "ventas.csv")
-	// Article 999999 does not exist: the API refuses the sale after taking
-	// its ordenId.
-	sale := salesHeader + "810001,cliente@example.com,999999,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
+	// Article 121 is deactivated after the catalog was read: the API
+	// refuses the sale after taking its ordenId.
+	goneAfterRead(t, w, sb, px.url, timeScale, 121)
+	sale := salesHeader + "810001,cliente@example.com,121,1500.00,1,1500.00,0,0,0,1500.00,EFECTIVO\n"
 	if err := os.WriteFile(input, []byte(sale), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -297,11 +297,20 @@ func TestStockErrorsFileRefed(t *testing.T) {
 	for i := range 30 {
 		art := 105 + i%15
 		if i == 25 {
-			art = 9999 // no such article: its movement is refused
+			art = 121 // deactivated after the catalog was read: its movement is refused
 		}
 		fmt.Fprintf(&b, "1,1,INGRESO_STOCK,2026-11-20,Recuento,%d,%d\n", art, i+1)
 	}
 	count := writeFile(t, w.dir, "conteo.csv", b.String())
+	// The article catalog is read while 121 is active; the ERP deactivates
+	// it afterwards, which only the API can then say.
+	pull := []string{"catalog", "pull", "--articulos", "--base-url", sb.URL, "--time-scale", strconv.FormatFloat(scale, 'g', -1, 64), "--journal", w.journal()}
+	if res := w.nx(t, pull...); res.code != 0 {
+		t.Fatalf("catalog pull: %s", res)
+	}
+	if err := sb.Server.DeactivateArticulo(121); err != nil {
+		t.Fatal(err)
+	}
 	if res := w.nx(t, w.runArgs("--max-articulos", "10", count)...); res.code != 1 {
 		t.Fatalf("first run: exit %d, want 1 (one movement refused)\n%s", res.code, res)
 	}
@@ -315,7 +324,7 @@ func TestStockErrorsFileRefed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fixed := writeFile(t, w.dir, "conteo.errors.csv", strings.Replace(string(errs), ";9999;", ";110;", 1))
+	fixed := writeFile(t, w.dir, "conteo.errors.csv", strings.Replace(string(errs), ";121;", ";110;", 1))
 	if res := w.nx(t, w.runArgs("--max-articulos", "10", fixed)...); res.code != 0 {
 		t.Fatalf("the fixed errors file: %s", res)
 	}

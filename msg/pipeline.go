@@ -75,6 +75,7 @@ func init() {
 		"plan.kind.venta.one":    {ES: "%d venta", EN: "%d sale"},
 		"plan.kind.facturar":     {ES: "%d preventas a facturar", EN: "%d presales to invoice"},
 		"plan.kind.facturar.one": {ES: "%d preventa a facturar", EN: "%d presale to invoice"},
+		"plan.kind.count":        {ES: "un conteo de inventario (los movimientos salen de comparar con el stock del ERP)", EN: "an inventory count (its movements come from comparing it with the ERP's stock)"},
 		"plan.kind.stock":        {ES: "%d movimientos de stock", EN: "%d stock movement requests"},
 		"plan.kind.stock.one":    {ES: "%d movimiento de stock", EN: "%d stock movement request"},
 		"n.rows":                 {ES: "%d filas", EN: "%d rows"},

@@ -10,6 +10,7 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/validation"
+	"github.com/nxbatch/nxbatch/writers"
 )
 
 // An inventory count (a stock sheet whose Layout.Count is set) goes through
@@ -356,4 +357,44 @@ func CountWarehouses(files []*File) int {
 		}
 	}
 	return len(deps)
+}
+
+// AddedTable is the rows --faltantes-en-cero added to the count sheet, for
+// a report of their own beside the result (they have no row in the input):
+// the warehouse and variant, counted as 0, the movement fields of the
+// count, and what became of each (its message says the ERP's stock and the
+// movement). Its Rows is empty when none was added.
+func (sh *Sheet) AddedTable(l msg.Lang) writers.Table {
+	t := writers.Table{Lang: l,
+		Header: []string{"depositoId", "motivoId", "fecha", "detalle", "articulos.articuloId", "articulos.talleId",
+			"articulos.colorId", "articulos.cantidadContada"},
+		Result: []string{"result.status", "result.message", "result.rowId"}}
+	added := sh.CountAdded()
+	p := sh.CountPlan()
+	t.Rows = func(yield func(writers.Row) bool) {
+		if p == nil || len(added) == 0 {
+			return
+		}
+		first := len(p.Lines) - len(added)
+		for i, r := range added {
+			c := p.Lines[first+i].Count
+			id := func(n int64) string {
+				if n == 0 {
+					return ""
+				}
+				return strconv.FormatInt(n, 10)
+			}
+			res := r.Result()
+			row := writers.Row{
+				Cells: []string{id(c.DepositoID), id(c.MotivoID), c.Fecha, c.Detalle, id(c.ArticuloID), id(c.TalleID),
+					id(c.ColorID), c.Counted.String()},
+				Result: []string{r.Status.String(), res.Outcome.In(l), r.Key},
+				Tone:   r.Status.Tone(),
+			}
+			if !yield(row) {
+				return
+			}
+		}
+	}
+	return t
 }

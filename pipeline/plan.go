@@ -15,6 +15,9 @@ type PlanLine struct {
 	Rows        int
 	Requests    int
 	Invalid     int
+	// Count: an inventory count, whose movements are known only once the
+	// ERP's stock is read (PrepareCounts).
+	Count bool
 }
 
 // Plan lists, per sheet, the requests the file becomes: for a stock sheet,
@@ -25,6 +28,9 @@ func (f *File) Plan() []PlanLine {
 		pl := PlanLine{File: f.Path, Sheet: sh.Info.Name, Kind: sh.Kind, Rows: sh.store.len(), Requests: len(sh.Requests)}
 		if sh.Kind == schema.Stock {
 			pl.Requests = sh.stockRequests(sh.maxArticulos)
+		}
+		if sh.Layout != nil && sh.Layout.Count {
+			pl.Count = true
 		}
 		for _, r := range sh.Requests {
 			if r.Status == StatusInvalid {
@@ -45,6 +51,9 @@ func (p PlanLine) Message() msg.Message {
 	invalid := msg.Count("n.witherrors", p.Invalid)
 	if p.Kind == schema.Stock {
 		invalid = msg.Count("n.rowswitherrors", p.Invalid)
+	}
+	if p.Count {
+		return msg.New("plan.line", where, msg.Count("n.rows", p.Rows), msg.New("plan.kind.count"), invalid)
 	}
 	return msg.New("plan.line", where, msg.Count("n.rows", p.Rows), msg.Count("plan.kind."+string(p.Kind), p.Requests), invalid)
 }

@@ -475,6 +475,15 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 		}
 		tables = append(tables, sh.XLSXTable(o.Lang))
 		p.CSV = append(p.CSV, res)
+		if len(sh.CountAdded()) > 0 {
+			// The variants --faltantes-en-cero counted as 0 have no input
+			// row: they are listed in a report of their own.
+			added := rn.Prefix(sheets[i]) + ".faltantes.csv"
+			if err := writers.WriteCSV(added, sh.AddedTable(o.Lang)); err != nil {
+				return p, err
+			}
+			p.CSV = append(p.CSV, added)
+		}
 		// No errors file when no row needs attention: a header-only file
 		// would send the user looking for rows to fix. One left by an
 		// earlier run of the same input is removed, so that it is never

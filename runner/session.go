@@ -49,6 +49,10 @@ type Config struct {
 	// StateDir is the folder of what stays on this machine (the journal
 	// file's, or the user's state folder): catalogs and tenants.json.
 	StateDir string
+	// ListenStore is `nxbatch listen`'s store, whose article events since
+	// the article catalog was read are applied over it; "" is listen/ in
+	// StateDir.
+	ListenStore string
 	// Wait is --wait: how long opening the journal and taking the tenant's
 	// lease wait for another process that holds them.
 	Wait time.Duration
@@ -455,7 +459,10 @@ func tenantRefusal(err error) (msg.Message, bool) {
 // as for the other catalogs. A 401 is returned: nothing would be accepted with that token.
 func (s *Session) articulos(ctx context.Context, cache *catalog.Cache, waiting func(catalog.Name, time.Time),
 	notes []msg.Message) (*articulos.Index, []msg.Message, error) {
-	cache.Events = filepath.Join(s.cfg.StateDir, "listen")
+	cache.Events = s.cfg.ListenStore
+	if cache.Events == "" {
+		cache.Events = filepath.Join(s.cfg.StateDir, "listen")
+	}
 	recs, _, err := cache.Articulos(ctx, catalog.ArticulosOptions{Wait: waiting != nil,
 		OnWait: func(next time.Time) {
 			if waiting != nil {

@@ -165,10 +165,9 @@ func matchCount(header []string, m Mapping) (*Layout, []*HeaderError) {
 	}
 	var missing []string
 	for _, c := range cols {
-		if c.Required {
-			if _, ok := lay.Index[c.Path]; !ok {
-				missing = append(missing, c.Path)
-			}
+		if c.Required && !lay.has(c.Path, c.Or) {
+			// An article by code or barcode stands in for its id.
+			missing = append(missing, c.Path)
 		}
 	}
 	if len(missing) > 0 {
@@ -213,8 +212,13 @@ func matchPath(h string, m Mapping, cols []Column, full, leaf map[string]string)
 	if p, ok := full[n]; ok {
 		return p
 	}
-	if _, clash := full[n]; !clash {
+	if _, clash := full[n]; !clash && leaf[n] != "" {
 		return leaf[n]
+	}
+	// The article columns' Spanish names (Código de barras, SKU, EAN), as
+	// Match reads them.
+	if l, ok := synonyms[synonymKey(h)]; ok {
+		return leaf[Normalize(l)]
 	}
 	return ""
 }

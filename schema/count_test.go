@@ -59,6 +59,9 @@ func TestMatchCount(t *testing.T) {
 		{"a movement file with a contado column", []string{"depositoId", "motivoId", "tipo", "articuloId", "cantidad", "contado"}, nil, false, -1, nil},
 		{"mapped beside cantidad is mixed", []string{"depositoId", "motivoId", "articuloId", "cantidad", "Lo que hay"}, Mapping{Normalize("Lo que hay"): CantidadContada}, true, 4, []string{"hdr.count.mixed"}},
 		{"missing motivo", []string{"depositoId", "articuloId", "conteo"}, nil, true, 2, []string{"hdr.count.missing"}},
+		{"articles by code", []string{"depositoId", "motivoId", "articulos.codigo", "Talle", "Color", "Conteo"}, nil, true, 5, nil},
+		{"articles by barcode", []string{"depositoId", "motivoId", "Código de barras", "Stock contado"}, nil, true, 3, nil},
+		{"no article column", []string{"depositoId", "motivoId", "Talle", "Conteo"}, nil, true, 3, []string{"hdr.count.missing"}},
 		{"counted twice", []string{"depositoId", "motivoId", "articuloId", "conteo", "Cantidad contada"}, nil, true, 3, []string{"hdr.duplicate"}},
 	}
 	for _, tt := range tests {

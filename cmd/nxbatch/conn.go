@@ -196,6 +196,11 @@ func openSession(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journa
 	if cfg.StateDir, err = stateDirOf(e, path); err != nil {
 		return nil, nil, err
 	}
+	// listen's own default store, whatever --journal says: the events it
+	// received keep the article catalog current between reads.
+	if err := defaultStore(e, &cfg.ListenStore); err != nil {
+		cfg.ListenStore = ""
+	}
 	cfg.OpenJournal = func(wait time.Duration) (journal.Store, error) {
 		j, _, err := openStore(e, path, wait, jo)
 		return j, err
