@@ -3,6 +3,7 @@ package webapp
 import (
 	"cmp"
 	"context"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -43,16 +44,21 @@ type articlesView struct {
 // a send needs.
 func (s *Server) articleCopy(ctx context.Context) ([]nxapi.ArticuloConCurva, time.Time) {
 	cache := s.catalogCache(nil)
-	if cache.Local != nil {
-		if recs, fetched, err := cache.Articulos(ctx, catalog.ArticulosOptions{}); err == nil {
-			return recs, fetched
+	cache.Events = s.cfg.Backend.Session.ArticleEvents()
+	o := catalog.ArticulosOptions{}
+	if cache.Local == nil {
+		// Only a copy there is, whatever its age, with what listen
+		// received since: never a read of the API.
+		if cp, err := cache.LoadArticulos(); err != nil || cp.Fetched.IsZero() {
+			return nil, time.Time{}
 		}
+		o.MaxAge = math.MaxInt64
 	}
-	cp, err := cache.LoadArticulos()
-	if err != nil || cp.Fetched.IsZero() {
+	recs, fetched, err := cache.Articulos(ctx, o)
+	if err != nil {
 		return nil, time.Time{}
 	}
-	return cp.Articulos, cp.Fetched
+	return recs, fetched
 }
 
 // articlesData builds the article catalog's section for the request's

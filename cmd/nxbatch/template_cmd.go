@@ -84,6 +84,7 @@ func (c *templateCmd) Run(e *env) error {
 	}
 	o := template.Options{Rows: c.Rows}
 	if template.NeedsArticulos(k) {
+		cache.Events = cn.ArticleEvents()
 		o.Articulos, o.ArticulosFetched, notes = c.articulos(e, cache, notes)
 	}
 	o.Notes = notes
