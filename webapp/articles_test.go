@@ -154,3 +154,19 @@ func TestArticleListPages(t *testing.T) {
 		t.Errorf("without a catalog: %+v", none)
 	}
 }
+
+// BenchmarkListArticles searches a 100,000-variant catalog by name, as
+// the catalogs page does on every search.
+func BenchmarkListArticles(b *testing.B) {
+	var recs []nxapi.ArticuloConCurva
+	for i := range 100000 {
+		recs = append(recs, nxapi.ArticuloConCurva{ArticuloID: int64(i + 1), Codigo: fmt.Sprintf("C%06d", i), Nombre: fmt.Sprintf("Pantalón %d", i),
+			CodigoBarras: fmt.Sprintf("779%010d", i)})
+	}
+	now := time.Now()
+	for b.Loop() {
+		if d := listArticles(recs, now, "pantalon 99", 1, now, msg.ES); len(d.Rows) == 0 {
+			b.Fatal("nothing found")
+		}
+	}
+}
