@@ -50,6 +50,8 @@ func init() {
 		"web.arts.active":    {ES: "activo", EN: "active"},
 		"web.arts.eliminado": {ES: "dado de baja", EN: "deactivated"},
 		"web.arts.count":     {ES: "%d variantes en el catálogo", EN: "%d variants in the catalog"},
+		"web.arts.count.one": {ES: "%d variante en el catálogo", EN: "%d variant in the catalog"},
+		"web.arts.found.one": {ES: "%d de %d variantes coincide con la búsqueda", EN: "%d of %d variants matches the search"},
 		"web.arts.found":     {ES: "%d de %d variantes coinciden con la búsqueda", EN: "%d of %d variants match the search"},
 		"tpla.catalog":       {ES: "Catálogo de artículos", EN: "Article catalog"},
 	})

@@ -106,9 +106,9 @@ func listArticles(recs []nxapi.ArticuloConCurva, fetched time.Time, q string, pa
 		d.Rows = append(d.Rows, []string{strings.TrimSpace(rec.Codigo), cmp.Or(rec.Nombre, rec.Descripcion),
 			cmp.Or(rec.TalleNombre, rec.TalleCodigo), cmp.Or(rec.ColorNombre, rec.ColorCodigo), rec.CodigoBarras, state})
 	}
-	m := msg.New("web.arts.count", len(recs))
+	m := msg.Count("web.arts.count", len(recs))
 	if d.Query != "" {
-		m = msg.New("web.arts.found", len(found), len(recs))
+		m = msg.Count("web.arts.found", len(found), len(recs))
 	}
 	d.Count = counted(m, l).In(l)
 	d.PageText = msg.New("web.table.page", page, pages).In(l)

@@ -150,6 +150,9 @@ func TestArticleListPages(t *testing.T) {
 	if !strings.Contains(d.Count, "100.000") || d.Age == "" {
 		t.Errorf("count %q, age %q", d.Count, d.Age)
 	}
+	if one := listArticles(recs, now, "C099999", 1, now, msg.ES); one.Count != "1 de 100.000 variantes coincide con la búsqueda" {
+		t.Errorf("one found: %q", one.Count)
+	}
 	if none := listArticles(nil, time.Time{}, "", 1, now, msg.ES); none.Known || none.Note == "" {
 		t.Errorf("without a catalog: %+v", none)
 	}
