@@ -53,6 +53,18 @@ func init() {
 		"web.arts.count.one": {ES: "%d variante en el catálogo", EN: "%d variant in the catalog"},
 		"web.arts.found.one": {ES: "%d de %d variantes coincide con la búsqueda", EN: "%d of %d variants matches the search"},
 		"web.arts.found":     {ES: "%d de %d variantes coinciden con la búsqueda", EN: "%d of %d variants match the search"},
-		"tpla.catalog":       {ES: "Catálogo de artículos", EN: "Article catalog"},
+		"web.page.tpla.error.codigo": {
+			ES: "Ese código no está en el catálogo de artículos de la hoja «Artículos». Revise el código; la página lo verifica contra el catálogo actual al subir el archivo.",
+			EN: "That code is not in the article catalog on the «Artículos» sheet. Check the code; the page checks it against the current catalog when the file is uploaded.",
+		},
+		"web.page.tpla.error.barras": {
+			ES: "Ese código de barras no está en la hoja «Artículos». Revíselo; la página lo verifica contra el catálogo actual al subir el archivo.",
+			EN: "That barcode is not on the «Artículos» sheet. Check it; the page checks it against the current catalog when the file is uploaded.",
+		},
+		"web.page.tpla.unknown": {
+			ES: "no hay catálogo de artículos guardado, así que no hay hoja «Artículos» ni lista de códigos: se consulta al revisar o enviar en la página un archivo que nombra artículos por código; después descargue de nuevo la plantilla",
+			EN: "there is no cached article catalog, so there is no «Artículos» sheet nor list of codes: it is fetched when the page checks or sends a file naming articles by code; then download the template again",
+		},
+		"tpla.catalog": {ES: "Catálogo de artículos", EN: "Article catalog"},
 	})
 }

@@ -47,6 +47,7 @@ import (
 var completions = map[string]func() [][]string{
 	"plan.kind.*":    kinds,
 	"web.kind.*":     kinds,
+	"web.jrn.ok.*":   kinds,
 	"web.template.*": kinds,
 	"tpl.intro.*":    kinds, // looked up: a kind may have no intro
 	"rep.status.*":   statuses,
@@ -56,6 +57,7 @@ var completions = map[string]func() [][]string{
 	"web.cat.*":      catalogNames,
 	"web.catname.*":  catalogNames,
 	"tpl.col.*":      columnPaths,
+	"web.field.*":    columnPaths,
 	"tpl.col.*.*":    kindColumnPaths, // looked up: a kind's own wording, when it has one
 }
 

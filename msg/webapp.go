@@ -37,15 +37,15 @@ func init() {
 
 		// Guards.
 		"web.crossorigin":    {ES: "Pedido rechazado: vino de otro sitio. Use la página de nxbatch directamente.", EN: "Request refused: it came from another site. Use the nxbatch page directly."},
-		"web.host":           {ES: "Pedido rechazado: el nombre %q no es el de este servidor. Abra la página por 127.0.0.1 o localhost (o agregue el nombre con --allow-host).", EN: "Request refused: the name %q is not this server's. Open the page through 127.0.0.1 or localhost (or add the name with --allow-host)."},
+		"web.host":           {ES: "Pedido rechazado: el nombre %q no es el de este servidor. Abra la página por 127.0.0.1 o localhost; para entrar con otro nombre, quien instaló nxbatch debe permitirlo en su configuración.", EN: "Request refused: the name %q is not this server's. Open the page through 127.0.0.1 or localhost; to come in by another name, whoever installed nxbatch must allow it in its configuration."},
 		"web.busy":           {ES: "El servidor está leyendo otras planillas, todas las que su memoria permite a la vez: vuelva a intentar en un momento.", EN: "The server is reading other spreadsheets, as many as its memory allows at once: try again in a moment."},
 		"web.streams":        {ES: "Hay demasiadas páginas de progreso abiertas a la vez: esta se actualiza sola cada 2 segundos.", EN: "Too many progress pages are open at once: this one refreshes itself every 2 seconds."},
 		"web.login.title":    {ES: "Ingresar a nxbatch", EN: "Log in to nxbatch"},
-		"web.login.owner":    {ES: "Quien inició nxbatch serve entra con la dirección que el comando mostró al empezar (también guardada, legible solo por su dueño, en el archivo serve-url.txt de su carpeta de estado).", EN: "Whoever started nxbatch serve gets in with the address the command printed at start (also kept, readable by its owner only, in the file serve-url.txt of their state folder)."},
+		"web.login.owner":    {ES: "Quien inició nxbatch entra con la dirección que se abrió en su navegador al iniciarlo (también guardada, legible solo por su dueño, en el archivo serve-url.txt de su carpeta de estado): vuelva a abrir nxbatch para entrar.", EN: "Whoever started nxbatch gets in with the address its browser opened at start (also kept, readable by its owner only, in the file serve-url.txt of their state folder): open nxbatch again to get in."},
 		"web.login.user":     {ES: "Usuario", EN: "User"},
 		"web.login.password": {ES: "Contraseña", EN: "Password"},
 		"web.login.submit":   {ES: "Ingresar", EN: "Log in"},
-		"web.login.badkey":   {ES: "Esa dirección no tiene la clave de este servidor: use la que nxbatch serve mostró al empezar esta vez (cambia cada vez que se inicia).", EN: "That address does not carry this server's key: use the one nxbatch serve printed when it started this time (it changes at every start)."},
+		"web.login.badkey":   {ES: "Esa dirección no tiene la clave de este servidor: la clave cambia cada vez que se inicia nxbatch; use la dirección que se abrió al iniciarlo esta vez, o vuelva a abrir nxbatch.", EN: "That address does not carry this server's key: the key changes at every start of nxbatch; use the address opened when it started this time, or open nxbatch again."},
 
 		// Layout.
 		"web.skip":         {ES: "Ir al contenido", EN: "Skip to content"},
@@ -72,7 +72,7 @@ func init() {
 		"web.upload.nofile":  {ES: "No llegó ningún archivo: elija uno y vuelva a intentar.", EN: "No file arrived: pick one and try again."},
 		"web.upload.gone":    {ES: "Esa importación no existe (o se borró su carpeta).", EN: "That import does not exist (or its folder was deleted)."},
 		"web.toolarge":       {ES: "El archivo supera el máximo de %d MB: divídalo en partes más chicas.", EN: "The file is over the %d MB limit: split it into smaller parts."},
-		"web.toomanyrows":    {ES: "El archivo tiene %d filas, más que las %d que acepta la página: divídalo, o envíelo con «nxbatch run».", EN: "The file has %d rows, more than the %d the page takes: split it, or send it with \"nxbatch run\"."},
+		"web.toomanyrows":    {ES: "El archivo tiene %d filas, más que las %d que acepta la página: divídalo en archivos más chicos y súbalos de a uno.", EN: "The file has %d rows, more than the %d the page takes: split it into smaller files and upload them one at a time."},
 		"web.readfailed":     {ES: "No se pudo leer el archivo: %s", EN: "The file could not be read: %s"},
 
 		// The plan and the preview.
@@ -142,7 +142,7 @@ func init() {
 		// The column screen.
 		"web.columns.title":      {ES: "Columnas de %s", EN: "Columns of %s"},
 		"web.columns.heading":    {ES: "¿Qué es cada columna de %s?", EN: "What is each column of %s?"},
-		"web.columns.intro":      {ES: "Las columnas no coinciden con los campos de la API. Confirme o cambie el campo que completa cada una; se guarda con un nombre y se ofrece otra vez para archivos con las mismas columnas (también sirve en la terminal: nxbatch run --map NOMBRE).", EN: "The columns do not match the API's fields. Confirm or change the field each one fills; it is saved under a name and offered again for files with the same columns (it also works in a terminal: nxbatch run --map NAME)."},
+		"web.columns.intro":      {ES: "Las columnas no coinciden con los campos de la API. Confirme o cambie el campo que completa cada una; se guarda con un nombre y se aplica solo a los próximos archivos con las mismas columnas.", EN: "The columns do not match the API's fields. Confirm or change the field each one fills; it is saved under a name and applied by itself to the next files with the same columns."},
 		"web.columns.profiles":   {ES: "Perfiles guardados para estas columnas", EN: "Profiles saved for these columns"},
 		"web.columns.use":        {ES: "Usar el perfil «%s»", EN: "Use profile \"%s\""},
 		"web.columns.kind":       {ES: "Tipo de archivo", EN: "Kind of file"},
@@ -152,7 +152,6 @@ func init() {
 		"web.columns.example":    {ES: "Ejemplo (primera fila)", EN: "Example (first row)"},
 		"web.columns.field":      {ES: "Campo de la API", EN: "API field"},
 		"web.columns.none":       {ES: "— no usar —", EN: "— do not use —"},
-		"web.columns.required":   {ES: "%s (obligatorio)", EN: "%s (required)"},
 		"web.columns.name.label": {ES: "Nombre del perfil", EN: "Profile name"},
 		"web.columns.name.help":  {ES: "Letras, números, espacios, - _ o . (hasta 60).", EN: "Letters, digits, blanks, - _ or . (up to 60)."},
 		"web.columns.name":       {ES: "Falta el nombre del perfil, o tiene caracteres que no se aceptan (use letras, números, espacios, - _ o .).", EN: "The profile name is missing, or has characters that are not accepted (use letters, digits, blanks, - _ or .)."},
@@ -182,7 +181,7 @@ func init() {
 		"web.send.line":        {ES: "Envío %s: %s; %s.", EN: "Send %s: %s; %s."},
 		"web.send.busy":        {ES: "Otra importación se está enviando desde esta página: espere a que termine.", EN: "Another import is being sent from this page: wait for it to finish."},
 		"web.send.locked":      {ES: "No se envió nada: otro proceso de nxbatch (por ejemplo una tarea programada) está enviando con el mismo diario. Vuelva a intentar cuando termine; así nunca se envía lo mismo dos veces.", EN: "Nothing was sent: another nxbatch process (a scheduled job, for example) is sending with the same journal. Try again when it finishes; this way nothing is ever sent twice."},
-		"web.send.leased":      {ES: "No se envió nada: otra ejecución de nxbatch está enviando para esta empresa desde otra máquina (%s). Vuelva a intentar cuando termine; así nunca se envía lo mismo dos veces.", EN: "Nothing was sent: another nxbatch run is sending for this company from another machine (%s). Try again when it finishes; this way nothing is ever sent twice."},
+		"web.send.leased":      {ES: "No se envió nada: otra ejecución de nxbatch está enviando para esta empresa desde otra máquina (%s). Vuelva a intentar cuando termine; así nunca se envía lo mismo dos veces.", EN: "Nothing was sent: another nxbatch process is sending for this company from another machine (%s). Try again when it finishes; this way nothing is ever sent twice."},
 		"web.send.nojournal":   {ES: "No se envió nada: no se pudo usar el diario: %s", EN: "Nothing was sent: the journal could not be used: %s"},
 		"web.send.notenant":    {ES: "No se envió nada: no se pudo saber a qué empresa apunta la conexión: %s", EN: "Nothing was sent: which company the connection points at could not be learned: %s"},
 		"web.send.noread":      {ES: "No se envió nada: %s", EN: "Nothing was sent: %s"},
@@ -203,7 +202,7 @@ func init() {
 		"web.history.heading":   {ES: "Historial de importaciones", EN: "Import history"},
 		"web.history.imports":   {ES: "Desde esta página", EN: "From this page"},
 		"web.history.runs":      {ES: "Desde la terminal y tareas programadas", EN: "From the terminal and scheduled jobs"},
-		"web.history.nodirs":    {ES: "Para ver aquí las ejecuciones programadas, inicie la página con --report-dir CARPETA (la misma que usa la tarea).", EN: "To see scheduled runs here, start the page with --report-dir FOLDER (the one the job uses)."},
+		"web.history.nodirs":    {ES: "Las ejecuciones programadas aparecen aquí cuando esta página lee la carpeta donde la tarea programada guarda sus informes; pida a quien instaló la tarea que la configure.", EN: "Scheduled runs appear here when this page reads the folder where the scheduled job keeps its reports; ask whoever set up the job to configure it."},
 		"web.history.none":      {ES: "Todavía no hay importaciones.", EN: "No imports yet."},
 		"web.history.fromweb":   {ES: "desde la página", EN: "from the page"},
 		"web.history.notsent":   {ES: "Todavía no se envió.", EN: "Not sent yet."},

@@ -62,9 +62,10 @@ func (sh *Sheet) byKeys() bool {
 }
 
 // setRef records an article key column's text on the line's query; it
-// reports whether path was one.
+// reports whether path was one. prefix ends in its dot ("productos."): it
+// is called for every line cell, and is not concatenated per call.
 func setRef(q *articulos.Query, prefix, path, text string) bool {
-	k, ok := strings.CutPrefix(path, prefix+".")
+	k, ok := strings.CutPrefix(path, prefix)
 	if !ok {
 		return false
 	}

@@ -45,6 +45,21 @@ type builder struct {
 	refs      []articulos.Query
 	unchecked []int32
 	headerFn  func(path string) string // b.header, made once
+	// sale is the body buildVenta fills, reused request after request:
+	// nothing keeps a body past check (a run keeps its JSON), so a file of
+	// a million sales allocates no sale, customer or address per request.
+	sale saleScratch
+	val  cellValue // the cell being parsed, handed to the field setters
+}
+
+// saleScratch holds a sale's body and the parts it points to.
+type saleScratch struct {
+	v           nxapi.Venta
+	usuario     nxapi.Usuario
+	envio, fact nxapi.Direccion
+	medio       nxapi.MedioPago
+	condicion   int
+	productos   []nxapi.Producto
 }
 
 type cellKey struct {
@@ -93,7 +108,7 @@ func (b *builder) fail(row int32, field string, m msg.Message) {
 // requestValue returns the request-level cell of column c: the first
 // non-blank value among the request's rows; two different non-blank values
 // are an error on every row.
-func (b *builder) requestValue(c presentCol) (string, cell.Kind, int32, bool) {
+func (b *builder) requestValue(c *presentCol) (string, cell.Kind, int32, bool) {
 	val, kind, at := "", cell.Empty, int32(-1)
 	conflict := false
 	for k, r := range b.rows {
@@ -106,7 +121,7 @@ func (b *builder) requestValue(c presentCol) (string, cell.Kind, int32, bool) {
 			val, kind, at = v, vk, r
 			continue
 		}
-		if v != val && !sameValue(b.sh, c.Column, v, vk, val, kind) {
+		if v != val && !sameValue(b.sh, &c.Column, v, vk, val, kind) {
 			conflict = true
 		}
 	}
@@ -131,8 +146,8 @@ func (b *builder) requestValue(c presentCol) (string, cell.Kind, int32, bool) {
 // requestText returns the request-level text of path and its kind, if
 // present.
 func (b *builder) requestText(path string) (string, cell.Kind, bool) {
-	for _, c := range b.sh.reqCols {
-		if c.Path == path {
+	for i := range b.sh.reqCols {
+		if c := &b.sh.reqCols[i]; c.Path == path {
 			v, k, _, ok := b.requestValue(c)
 			return v, k, ok
 		}
@@ -142,9 +157,10 @@ func (b *builder) requestText(path string) (string, cell.Kind, bool) {
 
 // sameValue reports whether two spellings of a request-level value mean the
 // same ("1500" and "1.500,00").
-func sameValue(sh *Sheet, col schema.Column, a string, ka cell.Kind, c string, kc cell.Kind) bool {
-	va, ea := parseCell(sh, col, a, ka)
-	vc, ec := parseCell(sh, col, c, kc)
+func sameValue(sh *Sheet, col *schema.Column, a string, ka cell.Kind, c string, kc cell.Kind) bool {
+	var va, vc cellValue
+	ea := parseCell(sh, col, a, ka, &va)
+	ec := parseCell(sh, col, c, kc, &vc)
 	return ea == nil && ec == nil && va == vc
 }
 
@@ -167,9 +183,12 @@ type cellValue struct {
 // parseCell converts a non-blank cell of kind k to the column's value: a
 // cell the spreadsheet stored as a number or a date is read as that, text
 // as what the user typed, in the file's conventions.
-func parseCell(sh *Sheet, c schema.Column, s string, k cell.Kind) (cellValue, error) {
+//
+// It fills *v, which it first clears: a value's 48 bytes are not copied
+// through every call of a million-row file.
+func parseCell(sh *Sheet, c *schema.Column, s string, k cell.Kind, v *cellValue) error {
 	raw := k == cell.Number || k == cell.Date
-	var v cellValue
+	*v = cellValue{}
 	var err error
 	switch c.Type {
 	case schema.Int:
@@ -182,7 +201,7 @@ func parseCell(sh *Sheet, c schema.Column, s string, k cell.Kind) (cellValue, er
 		v.s, err = schema.ParseDate(s, raw, sh.Info.Date1904)
 	case schema.MedioTipo:
 		var t nxapi.TipoMedio
-		t, err = schema.ParseTipoMedio(s)
+		t, err = schema.ParseTipoMedioFor(s, sh.Kind)
 		v.i = int64(t)
 	case schema.StockTipo:
 		var t nxapi.TipoStock
@@ -197,47 +216,48 @@ func parseCell(sh *Sheet, c schema.Column, s string, k cell.Kind) (cellValue, er
 	default:
 		v.s = s
 	}
-	return v, err
+	return err
 }
 
 // value parses a non-blank cell of column c at row into its Go value; ok
 // is false when the cell is blank or could not be parsed (the problem is
 // recorded).
-func (b *builder) value(row int32, c schema.Column, text string, k cell.Kind) (cellValue, bool) {
+func (b *builder) value(row int32, c *schema.Column, text string, k cell.Kind, v *cellValue) bool {
 	if strings.TrimSpace(text) == "" {
-		return cellValue{}, false
+		return false
 	}
-	v, err := parseCell(b.sh, c, text, k)
-	if err != nil {
+	if err := parseCell(b.sh, c, text, k, v); err != nil {
 		var ce *schema.CellError
 		if errors.As(err, &ce) {
 			b.fail(row, c.Path, msg.New("row.cell", b.header(c.Path), ce.Msg))
 		} else {
 			b.fail(row, c.Path, msg.New("row.cell", b.header(c.Path), err.Error()))
 		}
-		return cellValue{}, false
+		return false
 	}
-	return v, true
+	return true
 }
 
 // requestFields parses every request-level column of the request.
-func (b *builder) requestFields(set func(path string, v cellValue)) {
-	for _, c := range b.sh.reqCols {
+func (b *builder) requestFields(set func(path string, v *cellValue)) {
+	for i := range b.sh.reqCols {
+		c := &b.sh.reqCols[i] // a pointer: a column is 72 bytes to copy
 		text, kind, at, ok := b.requestValue(c)
 		if !ok {
 			continue
 		}
-		if v, ok := b.value(at, c.Column, text, kind); ok {
-			set(c.Path, v)
+		if b.value(at, &c.Column, text, kind, &b.val) {
+			set(c.Path, &b.val)
 		}
 	}
 }
 
 // lineFields parses the line-level columns of the request's k-th row.
-func (b *builder) lineFields(k int, set func(path string, v cellValue)) {
-	for _, c := range b.sh.lineCols {
-		if v, ok := b.value(b.rows[k], c.Column, b.cells[k][c.idx], b.kinds[k][c.idx]); ok {
-			set(c.Path, v)
+func (b *builder) lineFields(k int, set func(path string, v *cellValue)) {
+	for i := range b.sh.lineCols {
+		c := &b.sh.lineCols[i]
+		if b.value(b.rows[k], &c.Column, b.cells[k][c.idx], b.kinds[k][c.idx], &b.val) {
+			set(c.Path, &b.val)
 		}
 	}
 }
@@ -252,12 +272,17 @@ func (b *builder) dec(d nxapi.Decimal) *nxapi.Decimal {
 	return &b.slab[len(b.slab)-1]
 }
 
-// buildVenta builds the sale of the request's rows; numero = ordenId.
+// buildVenta builds the sale of the request's rows; numero = ordenId. The
+// sale is the builder's own, valid until the next request.
 func (b *builder) buildVenta(r *Request) *nxapi.Venta {
-	v := &nxapi.Venta{}
-	usuario, envio, fact := &nxapi.Usuario{}, &nxapi.Direccion{}, &nxapi.Direccion{}
+	sc := &b.sale
+	sc.v, sc.usuario, sc.envio, sc.fact = nxapi.Venta{}, nxapi.Usuario{}, nxapi.Direccion{}, nxapi.Direccion{}
+	v, usuario, envio, fact := &sc.v, &sc.usuario, &sc.envio, &sc.fact
+	// The previous sale's amounts are no longer referenced (its body was
+	// checked, and marshalled if kept): their slab is reused.
+	b.slab = b.slab[:0]
 	var medio *nxapi.MedioPago
-	b.requestFields(func(path string, val cellValue) {
+	b.requestFields(func(path string, val *cellValue) {
 		switch path {
 		case "ordenId":
 			v.OrdenID = val.i
@@ -282,8 +307,8 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 		case "usuario.telefono":
 			usuario.Telefono = val.s
 		case "usuario.condicion":
-			c := int(val.i)
-			usuario.Condicion = &c
+			sc.condicion = int(val.i)
+			usuario.Condicion = &sc.condicion
 		case "subtotal":
 			v.Subtotal = b.dec(val.d)
 		case "descuento":
@@ -295,7 +320,13 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 		case "total":
 			v.Total = b.dec(val.d)
 		default:
-			if setMedioPago(&medio, path, val) {
+			m := medio
+			if m == nil {
+				sc.medio = nxapi.MedioPago{}
+				m = &sc.medio
+			}
+			if setMedioPago(&m, path, val) {
+				medio = m
 				return
 			}
 			if d, ok := strings.CutPrefix(path, "direccionEnvio."); ok {
@@ -318,12 +349,15 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 	// A medioPago with only ids and no tipo is still sent as missing tipo:
 	// validation names the column to fill.
 	v.MedioPago = medio
-	v.Productos = make([]nxapi.Producto, 0, len(r.Rows))
+	if sc.productos == nil {
+		sc.productos = make([]nxapi.Producto, 0, len(r.Rows))
+	}
+	v.Productos = sc.productos[:0]
 	refs := b.refsFor(len(r.Rows))
 	for k := range r.Rows {
 		var p nxapi.Producto
-		b.lineFields(k, func(path string, val cellValue) {
-			if setRef(&refs[k], "productos", path, val.s) {
+		b.lineFields(k, func(path string, val *cellValue) {
+			if setRef(&refs[k], "productos.", path, val.s) {
 				return
 			}
 			switch path {
@@ -341,13 +375,14 @@ func (b *builder) buildVenta(r *Request) *nxapi.Venta {
 		})
 		v.Productos = append(v.Productos, p)
 	}
+	sc.productos = v.Productos
 	return v
 }
 
 // setMedioPago sets the medioPago field of column path on *m, creating the
 // medioPago at its first field, and reports whether path is a medioPago
 // column. Venta and facturar share it (schema's medioPago columns).
-func setMedioPago(m **nxapi.MedioPago, path string, val cellValue) bool {
+func setMedioPago(m **nxapi.MedioPago, path string, val *cellValue) bool {
 	if !strings.HasPrefix(path, "medioPago.") {
 		return false
 	}
@@ -388,7 +423,7 @@ func setDireccion(d *nxapi.Direccion, field, val string) {
 func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 	f := &nxapi.Facturar{}
 	var medio *nxapi.MedioPago
-	b.requestFields(func(path string, val cellValue) {
+	b.requestFields(func(path string, val *cellValue) {
 		switch path {
 		case "facturaId":
 			f.FacturaID = val.i
@@ -414,7 +449,7 @@ func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 // row.
 func (b *builder) buildStock() *nxapi.StockMovimiento {
 	m := &nxapi.StockMovimiento{}
-	b.requestFields(func(path string, val cellValue) {
+	b.requestFields(func(path string, val *cellValue) {
 		switch path {
 		case "depositoId":
 			m.DepositoID = val.i
@@ -438,8 +473,8 @@ func (b *builder) buildStock() *nxapi.StockMovimiento {
 	refs := b.refsFor(len(b.rows))
 	for k := range b.rows {
 		var a nxapi.StockArticulo
-		b.lineFields(k, func(path string, val cellValue) {
-			if setRef(&refs[k], "articulos", path, val.s) {
+		b.lineFields(k, func(path string, val *cellValue) {
+			if setRef(&refs[k], "articulos.", path, val.s) {
 				return
 			}
 			switch path {

@@ -141,6 +141,12 @@ func groupByKey(sh *Sheet, path string) {
 		return int32(len(sh.Requests) - 1)
 	}
 	var digits [24]byte
+	// Files usually list their sales by increasing ordenId, a sale's rows
+	// together: while every new integer key is above the last one, a key is
+	// either the last one or new, and no map is needed. The first key below
+	// the last fills byInt from the rows so far and the map takes over.
+	ascending := true
+	last, lastReq, seen := int64(0), int32(0), false
 	for i := range n {
 		c, kind := sh.store.cell(i, col)
 		c = strings.TrimSpace(c)
@@ -149,15 +155,35 @@ func groupByKey(sh *Sheet, path string) {
 		case c == "":
 			ri = newReq("", i)
 		case err == nil:
+			if seen && num == last {
+				ri = lastReq
+				break
+			}
+			if ascending && seen && num < last {
+				ascending = false
+				for j := range i {
+					jc, jk := sh.store.cell(j, col)
+					jc = strings.TrimSpace(jc)
+					if jn, jerr := schema.ParseInt(jc, jk == cell.Number); jc != "" && jerr == nil {
+						byInt[jn] = reqOf[j]
+					}
+				}
+			}
 			var ok bool
-			if ri, ok = byInt[num]; !ok {
+			if !ascending {
+				ri, ok = byInt[num]
+			}
+			if !ok {
 				k := c
 				if canon := strconv.AppendInt(digits[:0], num, 10); string(canon) != c {
 					k = string(canon)
 				}
 				ri = newReq(k, i)
-				byInt[num] = ri
+				if !ascending {
+					byInt[num] = ri
+				}
 			}
+			last, lastReq, seen = num, ri, true
 		default:
 			var ok bool
 			if ri, ok = byText[c]; !ok {

@@ -179,9 +179,14 @@ func (sh *Sheet) sourceRow(i int) int {
 
 // ErrorsTable is Table with only the rows that need attention, chosen
 // before any row is rendered.
-func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table {
+func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table { return sh.ErrorsTableFor(l, nil) }
+
+// ErrorsTableFor is ErrorsTable with every row message passed through say
+// first (msg.ForPage: a workbook downloaded from the page points at the
+// page, not at a terminal).
+func (sh *Sheet) ErrorsTableFor(l msg.Lang, say func(msg.Message) msg.Message) writers.Table {
 	t := sh.Table(l)
-	t.Rows = sh.rowsWhere(l, NeedsAttention, false, false)
+	t.Rows = sh.rowsSaid(l, NeedsAttention, false, false, say)
 	return t
 }
 
@@ -195,9 +200,37 @@ func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l,
 func (sh *Sheet) label(ri int32, l msg.Lang) string {
 	slot := &sh.labels[ri%int32(len(sh.labels))]
 	if slot.s == "" || slot.ri != ri || slot.l != l {
-		*slot = labelSlot{ri: ri, l: l, s: sh.Requests[ri].Label().In(l)}
+		*slot = labelSlot{ri: ri, l: l, s: sh.renderLabel(sh.Requests[ri], l)}
 	}
 	return slot.s
+}
+
+// renderLabel is r.Label().In(l). A sale's label, rendered once per row of
+// a file of one-line sales, is its template's text around the key, split
+// once per language: one allocation instead of a message and fmt's work.
+func (sh *Sheet) renderLabel(r *Request, l msg.Lang) string {
+	if !r.sale || r.Key == "" {
+		return r.Label().In(l)
+	}
+	t := &sh.saleLabel
+	if !t.ok || t.l != l {
+		const mark = "\x00"
+		s := msg.New("req.venta", mark).In(l)
+		pre, suf, found := strings.Cut(s, mark)
+		*t = labelTemplate{l: l, pre: pre, suf: suf, ok: true, usable: found && !strings.Contains(suf, mark)}
+	}
+	if !t.usable {
+		return r.Label().In(l)
+	}
+	return t.pre + r.Key + t.suf
+}
+
+// labelTemplate is a label's template in language l split around its one
+// argument.
+type labelTemplate struct {
+	l          msg.Lang
+	pre, suf   string
+	ok, usable bool
 }
 
 // labelSlot is one entry of a sheet's label cache.
@@ -222,6 +255,11 @@ func (sh *Sheet) rowText(i int, out Result, l msg.Lang, say func(msg.Message) ms
 // that has no types (see XLSXTable); words puts the status's word in
 // language l where the CSV reports put its code.
 func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText, words bool) iter.Seq[writers.Row] {
+	return sh.rowsSaid(l, keep, promoteText, words, nil)
+}
+
+// rowsSaid is rowsWhere with the row messages passed through say.
+func (sh *Sheet) rowsSaid(l msg.Lang, keep func(Status) bool, promoteText, words bool, say func(msg.Message) msg.Message) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
 		n := len(sh.Info.Header)
 		buf := make([]string, 0, n)
@@ -240,7 +278,7 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText, word
 			}
 			// The outcome of sending comes first, then what the row itself says.
 			out := r.Result()
-			text := sh.rowText(i, out, l, nil)
+			text := sh.rowText(i, out, l, say)
 			res = res[:0]
 			code := r.Status.String()
 			if words {

@@ -32,6 +32,11 @@ type RowView struct {
 // sheet asks it of every row.
 func (sh *Sheet) RowStatus(i int) Status { return sh.Requests[sh.reqOf[i]].Status }
 
+// CellAndKind returns row i's cell in column col (an index into
+// Info.Header) and its kind: what the page adds up (the amount to
+// invoice) without rendering the row.
+func (sh *Sheet) CellAndKind(i, col int) (string, cell.Kind) { return sh.store.cell(i, col) }
+
 // RowView returns row i rendered in language l. It only reads the sheet,
 // so pages may call it from several goroutines at once.
 func (sh *Sheet) RowView(i int, l msg.Lang) RowView { return sh.RowViewFor(i, l, nil) }
@@ -62,3 +67,23 @@ func (sh *Sheet) CellKinds(i int, dst []cell.Kind) []cell.Kind {
 // HasPriorIDs reports whether the sheet came with stock row identities of
 // an earlier report (result.rowId), which a copy of the sheet must keep.
 func (sh *Sheet) HasPriorIDs() bool { return len(sh.priorIDs) > 0 }
+
+// Cell returns the text of cell col of row i (as RowView's Cells hold it)
+// without rendering the row: a page counting the rows that share one
+// value asks it of every row of a large sheet.
+func (sh *Sheet) Cell(i, col int) string {
+	if col < 0 || col >= len(sh.Info.Header) {
+		return ""
+	}
+	return sh.store.text(i, col)
+}
+
+// RowCells returns row i's cells and their kinds (into dst and kdst,
+// reused), its row in the file read (Row) and in the accountant's original
+// (SourceRow), and the identity an earlier report gave it: what a copy of
+// the sheet needs, without rendering the row's messages as RowView does
+// (a fixed version of a 100,000-row file copies every row).
+func (sh *Sheet) RowCells(i int, dst []string, kdst []cell.Kind) (cells []string, kinds []cell.Kind, row, sourceRow int, priorID string) {
+	cells, kinds = sh.store.cellsKinds(i, len(sh.Info.Header), dst, kdst)
+	return cells, kinds, sh.store.rowNumber(i), sh.sourceRow(i), sh.priorID(i)
+}

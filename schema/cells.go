@@ -85,8 +85,17 @@ func (d *SepDetector) Result() Sep {
 
 // sepEvidence says which separator a single number's text proves, if any.
 func sepEvidence(s string) Sep {
-	lc, ld := strings.LastIndexByte(s, ','), strings.LastIndexByte(s, '.')
-	nc, nd := strings.Count(s, ","), strings.Count(s, ".")
+	// One pass for both separators' counts and last positions: this runs
+	// on every amount of the file while it is read.
+	lc, ld, nc, nd := -1, -1, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ',':
+			lc, nc = i, nc+1
+		case '.':
+			ld, nd = i, nd+1
+		}
+	}
 	switch {
 	case nc > 0 && nd > 0:
 		if lc > ld {
@@ -345,6 +354,18 @@ func ParseTipoMedio(s string) (nxapi.TipoMedio, error) {
 		return t, nil
 	}
 	return 0, cellErr("cell.badmedio", s)
+}
+
+// ParseTipoMedioFor reads a TipoMedio of a request of kind k: a value it
+// does not know is answered with the types k accepts, never one its
+// endpoint refuses (POST /venta takes no TARJETA nor CUENTA_CORRIENTE,
+// API spec 4.1 item 4).
+func ParseTipoMedioFor(s string, k Kind) (nxapi.TipoMedio, error) {
+	t, err := ParseTipoMedio(s)
+	if err != nil && k == Venta {
+		return 0, cellErr("cell.badmedio.venta", s)
+	}
+	return t, err
 }
 
 // ParseTipoStock reads a TipoStockTransaccion name or number.

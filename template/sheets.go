@@ -227,12 +227,12 @@ func (b *builder) writeData(ls []list, refs map[string]string) error {
 		dv := excelize.NewDataValidation(true)
 		dv.SetSqref(name + "2:" + name + lastRow)
 		dv.SetSqrefDropList(refs[c.Path])
-		dv.SetInput(clip(c.Path, maxPromptTitle), prompt(l))
+		dv.SetInput(clip(c.Path, maxPromptTitle), b.prompt(l))
 		style := excelize.DataValidationErrorStyleWarning
 		if l.strict {
 			style = excelize.DataValidationErrorStyleStop
 		}
-		dv.SetError(style, clip(c.Path, maxPromptTitle), clip(errorText(l), maxPrompt))
+		dv.SetError(style, clip(c.Path, maxPromptTitle), clip(b.errorText(l), maxPrompt))
 		if err := b.f.AddDataValidation(b.data, dv); err != nil {
 			return err
 		}
@@ -250,12 +250,12 @@ func requiredWord(c schema.Column) string {
 
 // prompt is the note Excel shows on a cell of a list column: the entries
 // with what they are, as many as fit.
-func prompt(l list) string {
+func (b *builder) prompt(l list) string {
 	if l.hint.Key != "" && l.note.Key == "" {
-		return clip(l.hint.In(lang), maxPrompt)
+		return clip(b.opts.say(l.hint), maxPrompt)
 	}
 	if l.note.Key != "" {
-		return clip(l.note.In(lang), maxPrompt)
+		return clip(b.opts.say(l.note), maxPrompt)
 	}
 	more := msg.New("tpl.prompt.more").In(lang)
 	var s strings.Builder
@@ -273,17 +273,17 @@ func prompt(l list) string {
 	return s.String()
 }
 
-func errorText(l list) string {
+func (b *builder) errorText(l list) string {
 	if l.note.Key != "" {
-		return l.note.In(lang)
+		return b.opts.say(l.note)
 	}
 	if l.errText.Key != "" {
-		return l.errText.In(lang)
+		return b.opts.say(l.errText)
 	}
 	if l.strict {
-		return msg.New("tpl.error.id").In(lang)
+		return b.opts.say(msg.New("tpl.error.id"))
 	}
-	return msg.New("tpl.error.enum").In(lang)
+	return b.opts.say(msg.New("tpl.error.enum"))
 }
 
 // clip cuts s to n characters, as Excel refuses longer validation texts.
@@ -366,12 +366,12 @@ func (b *builder) writeInstructions(ls []list) error {
 	}
 	for _, m := range []msg.Message{msg.New("tpl.intro.rows", b.data), msg.New("tpl.intro.required"),
 		msg.New("tpl.intro.lists"), msg.New("tpl.intro.run")} {
-		if err := put(m.In(lang)); err != nil {
+		if err := put(b.opts.say(m)); err != nil {
 			return err
 		}
 	}
 	if hasArticles(b.kind) && !b.opts.ArticulosFetched.IsZero() {
-		if err := put(msg.New("tpla.intro").In(lang)); err != nil {
+		if err := put(b.opts.say(msg.New("tpla.intro"))); err != nil {
 			return err
 		}
 	}
@@ -395,7 +395,7 @@ func (b *builder) writeInstructions(ls []list) error {
 		if l, ok := hasList[c.Path]; ok {
 			listWord = msg.Count("tpl.list.yes", len(l.values)).In(lang)
 			if l.note.Key != "" {
-				listWord = l.note.In(lang)
+				listWord = b.opts.say(l.note)
 			}
 		}
 		if err := b.f.SetCellStyle(sh, cell("D"), cell("E"), wrap); err != nil {
@@ -415,13 +415,13 @@ func (b *builder) writeInstructions(ls []list) error {
 			return err
 		}
 		if l.note.Key != "" {
-			if err := put("", l.note.In(lang)); err != nil {
+			if err := put("", b.opts.say(l.note)); err != nil {
 				return err
 			}
 		}
 		if l.hint.Key != "" {
 			if l.note.Key == "" {
-				if err := put("", l.hint.In(lang)); err != nil {
+				if err := put("", b.opts.say(l.hint)); err != nil {
 					return err
 				}
 			}
@@ -442,7 +442,7 @@ func (b *builder) writeInstructions(ls []list) error {
 		if !relevant(b.kind, t.Name) {
 			continue
 		}
-		state := msg.New("tpl.catalog.never").In(lang)
+		state := b.opts.say(msg.New("tpl.catalog.never"))
 		if t.Known() {
 			state = msg.New("tpl.catalog.age", t.Fetched.Local().Format("02/01/2006 15:04")).In(lang)
 		}
@@ -451,7 +451,7 @@ func (b *builder) writeInstructions(ls []list) error {
 		}
 	}
 	if hasArticles(b.kind) {
-		state := msg.New("tpla.unknown").In(lang)
+		state := b.opts.say(msg.New("tpla.unknown"))
 		if !b.opts.ArticulosFetched.IsZero() {
 			state = msg.New("tpl.catalog.age", b.opts.ArticulosFetched.Local().Format("02/01/2006 15:04")).In(lang)
 		}

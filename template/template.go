@@ -62,6 +62,18 @@ type Options struct {
 	// and check their code and barcode columns against the catalog.
 	Articulos        []nxapi.ArticuloConCurva
 	ArticulosFetched time.Time
+	// Say rewords every sentence first: msg.ForPage for a template
+	// downloaded from the page, whose user has no terminal. Nil keeps the
+	// command line's wording.
+	Say func(msg.Message) msg.Message
+}
+
+// say is m as o's reader is told it.
+func (o Options) say(m msg.Message) string {
+	if o.Say != nil {
+		m = o.Say(m)
+	}
+	return m.In(lang)
 }
 
 // Needs returns the catalogs whose lists a template of kind k offers, in

@@ -123,16 +123,24 @@ func Email(s string) bool {
 		return false
 	}
 	for _, r := range local {
-		if r <= ' ' || r == 0x7f || r == utf8.RuneError || unicode.IsSpace(r) || unicode.IsControl(r) ||
-			strings.ContainsRune(`()<>[]\,;:"`, r) {
+		if r < utf8.RuneSelf {
+			if notInLocal[r] {
+				return false
+			}
+			continue
+		}
+		if r == utf8.RuneError || unicode.IsSpace(r) || unicode.IsControl(r) {
 			return false
 		}
 	}
-	labels := strings.Split(domain, ".")
-	if len(labels) < 2 {
+	// The domain's labels are walked in place (no slice of them): this runs
+	// on every row of a file of a million sales.
+	if !strings.Contains(domain, ".") {
 		return false
 	}
-	for _, label := range labels {
+	tld := ""
+	for rest := domain; ; {
+		label, after, more := strings.Cut(rest, ".")
 		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
 			return false
 		}
@@ -143,7 +151,28 @@ func Email(s string) bool {
 				return false
 			}
 		}
+		if !more {
+			tld = label
+			break
+		}
+		rest = after
 	}
-	tld := labels[len(labels)-1]
-	return len(tld) >= 2 && strings.Trim(tld, "0123456789") != ""
+	if len(tld) < 2 {
+		return false
+	}
+	for i := range len(tld) {
+		if tld[i] < '0' || tld[i] > '9' {
+			return true
+		}
+	}
+	return false // an all-digit top-level domain is an IP address
 }
+
+// notInLocal marks the ASCII characters an address's local part cannot
+// have: blanks and controls, and those that only appear in display forms.
+var notInLocal = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c <= ' ' || c == 0x7f || strings.ContainsRune(`()<>[]\,;:"`, rune(c))
+	}
+	return t
+}()

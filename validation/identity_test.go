@@ -2,6 +2,7 @@ package validation
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -133,6 +134,10 @@ func TestEmail(t *testing.T) {
 		{"ana;beto@gmail.com", false},
 		{"ana@gmail.com;beto@gmail.com", false},
 		{"anagmail.com", false},
+		{"ana@gmail-.com", false},
+		{"ana@x.y.z.com", true},
+		{"ana@x.y.12", false},
+		{"ana@" + strings.Repeat("a", 64) + ".com", false},
 		{"", false},
 	}
 	for _, tt := range tests {

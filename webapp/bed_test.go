@@ -31,7 +31,7 @@ const scale = 0.01
 // bed is one test's server: the app in front of an embedded sandbox, with
 // a journal in a temporary folder.
 type bed struct {
-	t       *testing.T
+	t       testing.TB
 	srv     *Server
 	ts      *httptest.Server
 	sb      *sandbox.Running
@@ -83,11 +83,14 @@ type bedOptions struct {
 	// anonymous leaves the client logged out (the bed logs the owner in
 	// otherwise).
 	anonymous bool
+	// dropAfter is the sandbox's: the fraction of creating POSTs
+	// processed and then answered by closing the connection.
+	dropAfter float64
 }
 
-func newBed(t *testing.T, o bedOptions) *bed {
+func newBed(t testing.TB, o bedOptions) *bed {
 	t.Helper()
-	sb, err := sandbox.Start(sandbox.DemoData(), sandbox.Options{TimeScale: scale, Token: o.token, Latency: o.latency}, "127.0.0.1:0")
+	sb, err := sandbox.Start(sandbox.DemoData(), sandbox.Options{TimeScale: scale, Token: o.token, Latency: o.latency, DropAfter: o.dropAfter, Seed: 1}, "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("start sandbox: %v", err)
 	}

@@ -232,7 +232,7 @@ func (s *Server) templateFile(w http.ResponseWriter, r *http.Request) {
 			notes = append(notes, msg.New("web.template.nolist", catalogName(n)))
 		}
 	}
-	o := template.Options{Notes: notes, Now: s.now()}
+	o := template.Options{Notes: notes, Now: s.now(), Say: msg.ForPage}
 	if template.NeedsArticulos(k) {
 		o.Articulos, o.ArticulosFetched = s.articleCopy(r.Context())
 	}

@@ -28,6 +28,9 @@ type columnsData struct {
 	Profile  string
 	Problems []string
 	Sample   bool
+	// HeaderRow is the sheet row the titles were taken from, which the
+	// user may change on this screen.
+	HeaderRow int
 }
 
 // kindOption is one kind of the kind selector.
@@ -43,6 +46,15 @@ type columnRow struct {
 	Example string
 	ID      string
 	Options []fieldOption
+	// Field is the API field chosen ("" none), shown small beside the
+	// field's name; Desc says in one line what the field holds.
+	Field, Desc string
+	// Question asks which field a column that could be two fills; such a
+	// column is never matched silently.
+	Question string
+	// Suggested is true when the field came from the column's name (the
+	// common names of each field), not from an exact match.
+	Suggested bool
 }
 
 // fieldOption is one API field a column may fill.
@@ -60,10 +72,10 @@ type profileLink struct {
 // example row. The header is the row Load takes (pipeline.HeaderProbe with
 // the upload's columns), else the first with two cells or more, not a
 // title line above the table.
-func (s *Server) fileHeader(u *upload) ([]string, []string, error) {
+func (s *Server) fileHeader(u *upload) ([]string, []string, int, error) {
 	release, err := s.parsing.acquire(context.Background())
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	defer release()
 	probe := pipeline.HeaderProbe("", s.loadOptions(u).Mapping)
@@ -75,10 +87,10 @@ func (s *Server) fileHeader(u *upload) ([]string, []string, error) {
 			}
 		}
 		return n >= 2 || probe(cells)
-	}}
+	}, HeaderRow: u.meta.HeaderRow}
 	rf, err := readers.Open(u.current(), opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	defer rf.Close()
 	var firstErr error
@@ -91,20 +103,20 @@ func (s *Server) fileHeader(u *upload) ([]string, []string, error) {
 			firstErr = errors.Join(firstErr, err)
 			continue
 		}
-		h := sr.Info().Header
+		h, row := sr.Info().Header, sr.Info().HeaderRow
 		var example []string
 		if rec, err := sr.Next(); err == nil {
 			example = append(example, rec.Cells...)
 		}
 		sr.Close()
 		if len(h) > 0 {
-			return h, example, nil
+			return h, example, row, nil
 		}
 	}
 	if firstErr == nil {
 		firstErr = readers.ErrNoHeader
 	}
-	return nil, nil, firstErr
+	return nil, nil, 0, firstErr
 }
 
 // bestKind is the kind whose columns match most of header.
@@ -119,37 +131,19 @@ func bestKind(header []string) schema.Kind {
 	return best
 }
 
-// propose returns, per column of header, the field the CLI's matching
-// gives it for kind k ("" for none); a column whose name holds one field's
-// last part and no other's is proposed that field too.
-func propose(k schema.Kind, header []string) []string {
-	out := make([]string, len(header))
-	lay, _ := schema.Match(k, header, nil)
-	taken := map[string]bool{}
-	for path, i := range lay.Index {
-		out[i], taken[path] = path, true
+// fieldLabel is a field's name in the user's words.
+func fieldLabel(path string, l msg.Lang) string { return msg.New("web.field." + path).In(l) }
+
+// fieldDesc is the one line that says what field path of kind k holds:
+// the template's own description (a kind's wording first).
+func fieldDesc(k schema.Kind, path string, l msg.Lang) string {
+	if _, ok := msg.Lookup("tpl.col." + string(k) + "." + path); ok {
+		return msg.New("tpl.col." + string(k) + "." + path).In(l)
 	}
-	for i, h := range header {
-		if out[i] != "" {
-			continue
-		}
-		n := schema.Normalize(h)
-		cand := ""
-		for _, c := range k.Columns() {
-			leaf := schema.Normalize(c.Path[strings.LastIndexByte(c.Path, '.')+1:])
-			if len(leaf) >= 4 && len(n) >= 4 && (strings.Contains(n, leaf) || strings.Contains(leaf, n)) && !taken[c.Path] {
-				if cand != "" {
-					cand = "-"
-					break
-				}
-				cand = c.Path
-			}
-		}
-		if cand != "" && cand != "-" {
-			out[i], taken[cand] = cand, true
-		}
+	if _, ok := msg.Lookup("tpl.col." + path); ok {
+		return msg.New("tpl.col." + path).In(l)
 	}
-	return out
+	return ""
 }
 
 func (s *Server) columns(w http.ResponseWriter, r *http.Request) {
@@ -164,7 +158,7 @@ func (s *Server) columns(w http.ResponseWriter, r *http.Request) {
 // the user already chose, else a profile's columns, else the proposals.
 func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload, status int, kind string, chosen map[string]string, profile string, problems []string) {
 	l := lang(r)
-	header, example, err := s.fileHeader(u)
+	header, example, headerRow, err := s.fileHeader(u)
 	if err != nil {
 		s.fail(w, r, http.StatusUnprocessableEntity, msg.New("web.readfailed", s.fileText(u, err, l)))
 		return
@@ -195,30 +189,44 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 		}
 	}
 	d := &columnsData{base: s.base(r, "web.columns.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Kind: string(k),
-		Profile: profile, Problems: problems}
+		Profile: profile, Problems: problems, HeaderRow: headerRow}
 	for _, kk := range schema.Kinds {
 		d.Kinds = append(d.Kinds, kindOption{Value: string(kk), Text: msg.New("web.kind." + string(kk)).In(l), Selected: kk == k})
 	}
 	for _, p := range fits {
 		d.Profiles = append(d.Profiles, profileLink{Name: p.Name, URL: "/u/" + u.meta.ID + "/columns?" + url.Values{"perfil": {p.Name}}.Encode()})
 	}
-	proposed := propose(k, header)
+	proposed := schema.Suggest(k, header)
+	// The paths go through strings.Clone on their way to a message key:
+	// msg's key scan would otherwise take a .Path here for base.Path's
+	// literals, not the kind's column paths it completes "web.field.*" with.
 	for i, h := range header {
-		sel := proposed[i]
+		sg := proposed[i]
+		sel := sg.Path
 		if chosen != nil {
 			sel = chosen[h]
 		}
-		cr := columnRow{Index: i, Header: h, ID: "col-" + strconv.Itoa(i)}
+		cr := columnRow{Index: i, Header: h, ID: "col-" + strconv.Itoa(i), Field: sel, Suggested: chosen == nil && sel != "" && !sg.Exact}
+		if sel != "" {
+			cr.Desc = fieldDesc(k, strings.Clone(sel), l)
+		}
+		if chosen == nil && len(sg.Choices) > 0 {
+			names := make([]string, len(sg.Choices))
+			for j, p := range sg.Choices {
+				names[j] = "«" + fieldLabel(strings.Clone(p), l) + "» (" + p + ")"
+			}
+			cr.Question = msg.New("web.columns.question", h, strings.Join(names, msg.New("web.columns.or").In(l))).In(l)
+		}
 		if i < len(example) {
 			cr.Example = example[i]
 		}
 		cr.Options = append(cr.Options, fieldOption{Value: "", Text: msg.New("web.columns.none").In(l), Selected: sel == ""})
 		for _, c := range k.Columns() {
-			text := c.Path
+			key := "web.columns.option"
 			if c.Required {
-				text = msg.New("web.columns.required", c.Path).In(l)
+				key = "web.columns.option.required"
 			}
-			cr.Options = append(cr.Options, fieldOption{Value: c.Path, Text: text, Selected: sel == c.Path})
+			cr.Options = append(cr.Options, fieldOption{Value: c.Path, Text: msg.New(key, fieldLabel(strings.Clone(c.Path), l), c.Path).In(l), Selected: sel == c.Path})
 		}
 		d.Columns = append(d.Columns, cr)
 	}
@@ -234,7 +242,38 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := lang(r)
-	header, _, err := s.fileHeader(u)
+	if hr := strings.TrimSpace(r.FormValue("header_row")); hr != "" {
+		n, err := strconv.Atoi(hr)
+		if err != nil || n < 1 || n > maxHeaderRow {
+			s.renderColumns(w, r, u, http.StatusUnprocessableEntity, r.FormValue("kind"), nil, "", []string{msg.New("web.columns.headerrow.bad").In(l)})
+			return
+		}
+		_, _, was, _ := s.fileHeader(u)
+		if n != was {
+			// Another row holds the titles: read the file again from it
+			// and propose anew for its columns.
+			u.mu.Lock()
+			prev := u.meta.HeaderRow
+			u.meta.HeaderRow = n
+			if _, _, _, err := s.fileHeader(u); err != nil {
+				u.meta.HeaderRow = prev
+				u.mu.Unlock()
+				s.renderColumns(w, r, u, http.StatusUnprocessableEntity, r.FormValue("kind"), nil, "", []string{msg.New("web.columns.headerrow.empty", n).In(l)})
+				return
+			}
+			u.meta.Columns, u.meta.Profile, u.meta.AutoProfile = nil, "", false
+			u.cur = nil
+			err := u.saveMeta()
+			u.mu.Unlock()
+			if err != nil {
+				s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(err)))
+				return
+			}
+			s.renderColumns(w, r, u, http.StatusOK, r.FormValue("kind"), nil, "", nil)
+			return
+		}
+	}
+	header, _, _, err := s.fileHeader(u)
 	if err != nil {
 		s.fail(w, r, http.StatusUnprocessableEntity, msg.New("web.readfailed", s.fileText(u, err, l)))
 		return
@@ -293,7 +332,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u.mu.Lock()
-	u.meta.Profile, u.meta.Columns = name, chosen
+	u.meta.Profile, u.meta.Columns, u.meta.AutoProfile = name, chosen, false
 	u.cur = nil
 	_, verr := s.loaded(r.Context(), u)
 	_ = u.saveMeta()
@@ -308,4 +347,31 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, "/u/"+u.meta.ID, http.StatusSeeOther)
+}
+
+// maxHeaderRow is the highest titles row the column screen takes: a
+// spreadsheet's last row.
+const maxHeaderRow = 1 << 20
+
+// applySavedProfile applies to u, whose headers matched no kind, the
+// newest saved profile made for the same headers, when one validates the
+// file: the next file of the same export needs no second visit to the
+// column screen. The import page says it was applied, with a way back.
+// u.mu is held; it reports whether a profile was applied.
+func (s *Server) applySavedProfile(ctx context.Context, u *upload) bool {
+	header, _, _, err := s.fileHeader(u)
+	if err != nil {
+		return false
+	}
+	store := profiles.Store{Dir: profiles.DirIn(s.cfg.Backend.Session.StateDir())}
+	fits, _ := store.For(header)
+	for _, p := range fits {
+		u.meta.Profile, u.meta.Columns, u.meta.AutoProfile = p.Name, p.Columns, true
+		if v, err := s.validate(ctx, u, u.meta.Edits); err == nil {
+			u.cur = v
+			return true
+		}
+	}
+	u.meta.Profile, u.meta.Columns, u.meta.AutoProfile = "", nil, false
+	return false
 }

@@ -28,6 +28,10 @@ type historyData struct {
 	Notice   string
 	Problem  string
 	RunsNote string
+	// Reconcile is the last reconciliation run from the page, nil when
+	// none; CanReconcile offers it (there are unknowns, none running).
+	Reconcile    *reconcileView
+	CanReconcile bool
 }
 
 // pastImport is one import, from the page or a report folder.
@@ -37,9 +41,17 @@ type pastImport struct {
 	Command string
 	Counts  string
 	Sends   []string // the page's sends of an upload, newest first
-	Stopped string
-	URL     string
-	Files   []download
+	// Journal says what the journal knows was sent of an upload.
+	Journal string
+	// Of is the upload this one is the errors file of; Fixed its errors
+	// files uploaded again.
+	Of    *link
+	Fixed []link
+	// OfText and FixedText introduce them.
+	OfText, FixedText string
+	Stopped           string
+	URL               string
+	Files             []download
 }
 
 // unknownEntry is one journal entry whose outcome is not known, with what
@@ -60,9 +72,16 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	now := s.now()
 	d := &historyData{base: s.base(r, "web.history.title")}
+	// The journal first: what it says was sent of each upload is the
+	// truth, whatever the upload's own record (a server killed mid-send
+	// wrote none).
+	entries, err := s.gate.list("")
 	for _, u := range s.uploads.all() {
+		so := journalOf(entries, s.related(u)...)
+		of, fixed := s.links(u)
 		u.mu.Lock()
-		pi := pastImport{Name: u.meta.Name, When: ago(now, u.meta.Uploaded, l), Command: msg.New("web.history.fromweb").In(l), URL: "/u/" + u.meta.ID}
+		pi := pastImport{Name: u.meta.Name, When: ago(now, u.meta.Uploaded, l), Command: msg.New("web.history.fromweb").In(l), URL: "/u/" + u.meta.ID,
+			Of: of, Fixed: fixed, OfText: msg.New("web.link.of").In(l), FixedText: msg.New("web.link.fixed").In(l)}
 		if n := len(u.meta.Sends); n > 0 {
 			// Every send, newest first: a second send's "nothing left"
 			// must not hide what the first one created.
@@ -70,9 +89,10 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 				pi.Sends = append(pi.Sends, sendLine(u.meta.Sends[i], now, l))
 			}
 			pi.Stopped = u.meta.Sends[n-1].Said[l]
-		} else {
+		} else if so.empty() {
 			pi.Counts = msg.New("web.history.notsent").In(l)
 		}
+		pi.Journal = so.line(l)
 		for _, name := range u.reports {
 			pi.Files = append(pi.Files, download{Name: name, URL: "/u/" + u.meta.ID + "/files/" + url.PathEscape(name), What: reportWhat(name, l)})
 		}
@@ -85,7 +105,6 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	if len(s.cfg.ReportDirs) == 0 {
 		d.RunsNote = msg.New("web.history.nodirs").In(l)
 	}
-	entries, err := s.gate.list("")
 	switch {
 	case err != nil && errLocked(err):
 		d.Listing = msg.New("web.history.locked").In(l)
@@ -100,6 +119,11 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 			Kind: e.Key.Kind, Business: e.Key.Business, Source: msg.Source(s.shortSource(e.Source), l), Attempts: e.Attempts,
 			Last: e.Last.Local().Format("02/01/2006 15:04:05"), Message: e.Message, Evidence: e.Evidence})
 	}
+	s.smu.Lock()
+	rj := s.reconciling
+	s.smu.Unlock()
+	d.Reconcile = rj.view(now, l)
+	d.CanReconcile = len(d.Unknown) > 0 && (d.Reconcile == nil || !d.Reconcile.Running)
 	if k := r.URL.Query().Get("resuelta"); k != "" {
 		d.Notice = msg.New("web.resolve.done", k, r.URL.Query().Get("como")).In(l)
 	}
@@ -218,6 +242,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
+	s.journalChanged()
 	s.log.Info(s.logText("web.log.resolved"), "key", inert(key), "as", as)
 	v := url.Values{"resuelta": {key}, "como": {as}}
 	http.Redirect(w, r, "/history?"+v.Encode()+"#desconocidos", http.StatusSeeOther)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
@@ -14,23 +15,38 @@ import (
 // importPage's data: the plan, the counts and the first page of rows.
 type importData struct {
 	base
-	ID, Name  string
-	Plan      []string
-	Least     string
-	Catalogs  []string
-	Warnings  []string
-	Counts    []count
-	Sheets    []sheetTab
-	Preview   previewData
-	Profile   string
-	Edits     int
-	Sends     []string
-	Sending   bool
-	HasResult bool
-	Alert     string
+	ID, Name string
+	Plan     []string
+	Least    string
+	Catalogs []string
+	Warnings []string
+	Counts   []count
+	Sheets   []sheetTab
+	Preview  previewData
+	Profile  string
+	// AutoProfile: Profile was applied by itself (same headers).
+	AutoProfile bool
+	Edits       int
+	Sends       []string
+	Sending     bool
+	HasResult   bool
+	Alert       string
+	// Replace is the find-and-replace of a column of the sheet shown.
+	Replace replaceForm
 	// OOB marks the plan of a fix's answer: htmx swaps it in place of the
 	// page's (hx-swap-oob).
 	OOB bool
+	// Journal says what the journal knows was sent of the file, whatever
+	// the page's own record says (a server killed mid-send wrote none).
+	Journal string
+	// Will says what "Enviar" sends and what stays behind; Amount the
+	// amount the sales sent invoice.
+	Will   string
+	Amount string
+	// Of is the upload this one is the errors file of; Fixed its errors
+	// files uploaded again.
+	Of    *link
+	Fixed []link
 }
 
 // sheetTab is one sheet of a workbook, for the preview's tabs.
@@ -92,6 +108,11 @@ type cellData struct {
 	// once the row resolved against the catalog: the user sees which
 	// article the code is before sending.
 	Article string
+	// Same is how many rows of the sheet, this one included, hold the
+	// same text in the column: above one, the fix offers to change them
+	// all at once.
+	Same     int
+	SameText string
 }
 
 func (s *Server) importData(r *http.Request, u *upload, v *version, q query, alert string) *importData {
@@ -107,9 +128,15 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 		d.Catalogs = append(d.Catalogs, catalogLine(c, now, l))
 	}
 	for _, w := range v.file.Warnings {
-		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{w}), l))
+		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{msg.ForPage(w)}), l))
 	}
-	d.Counts = counts(v.rows, l)
+	so := s.sentOf(u)
+	d.Journal = so.line(l)
+	d.Of, d.Fixed = s.links(u)
+	marks := so.rowMarks(v.file, l)
+	d.Counts = counts(recount(v.rows, marks), l)
+	will := planSend(v.file, marks)
+	d.Will, d.Amount = will.sentence(l), will.amountText(l)
 	if len(v.file.Sheets) > 1 {
 		for i, sh := range v.file.Sheets {
 			tq := query{Sheet: i, Page: 1}
@@ -117,8 +144,9 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 		}
 	}
 	d.Preview = s.previewData(l, u, v, q, "")
+	d.Replace = replaceFormOf(v, q, l)
 	u.mu.Lock()
-	d.Profile, d.Edits = u.meta.Profile, u.meta.Edits
+	d.Profile, d.AutoProfile, d.Edits = u.meta.Profile, u.meta.AutoProfile, u.meta.Edits
 	// Newest first, as the history lists them.
 	for i := len(u.meta.Sends) - 1; i >= 0; i-- {
 		d.Sends = append(d.Sends, sendLine(u.meta.Sends[i], now, l))
@@ -136,13 +164,54 @@ func (e msgErr) Error() string        { return e.m.In(msg.EN) }
 func (e msgErr) In(l msg.Lang) string { return e.m.In(l) }
 
 // previewData builds one page of the upload's rows before a send.
+// Rows the journal knows were sent read their outcome, not "válida".
 func (s *Server) previewData(l msg.Lang, u *upload, v *version, q query, status string) previewData {
-	return s.tableData(l, u.meta.ID, v.file, v.attention, v.n, q, status, false)
+	d := s.tableDataWith(l, u.meta.ID, v.file, v.attention, v.n, q, status, false, &v.same)
+	if so := s.sentOf(u); !so.empty() {
+		marks := so.rowMarks(v.file, l)
+		marked(&d, marks[d.Sheet], l)
+		rows, _ := v.file.Counts()
+		d.Counts = counts(recount(rows, marks), l)
+	}
+	return d
 }
 
 // tableData builds one page of f's rows: all of them, or only those that
 // need attention (attn lists them per sheet).
 func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int32, ver int, q query, status string, result bool) previewData {
+	return s.tableDataWith(l, id, f, attn, ver, q, status, result, nil)
+}
+
+// sameCounts keeps, per sheet and column of one version, how many rows
+// hold each value: counted once, not at every page of rows shown.
+type sameCounts struct {
+	mu sync.Mutex
+	m  map[[2]int]map[string]int
+}
+
+// of returns the counts of column col of sheet si of f, counting them
+// the first time.
+func (c *sameCounts) of(f *pipeline.File, si, col int) map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.m[[2]int{si, col}]; ok {
+		return m
+	}
+	m := map[string]int{}
+	sh := f.Sheets[si]
+	for i := range sh.Rows() {
+		m[sh.Cell(i, col)]++
+	}
+	if c.m == nil {
+		c.m = map[[2]int]map[string]int{}
+	}
+	c.m[[2]int{si, col}] = m
+	return m
+}
+
+// tableDataWith is tableData with the version's value counts (nil: counted
+// for this page alone).
+func (s *Server) tableDataWith(l msg.Lang, id string, f *pipeline.File, attn [][]int32, ver int, q query, status string, result bool, same *sameCounts) previewData {
 	if q.Sheet < 0 || q.Sheet >= len(f.Sheets) {
 		q.Sheet = 0
 	}
@@ -159,10 +228,17 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 	}
 	d.Pages = max(1, (d.Shown+pageSize-1)/pageSize)
 	d.Page = min(q.Page, d.Pages)
+	numCols := numberColumns(sh)
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
 	var kinds []cell.Kind
 	artCols := articleColumns(sh)
+	// Per column with a cell to fix on this page, how many rows hold each
+	// value: one pass over the sheet per such column and version.
+	if same == nil {
+		same = &sameCounts{}
+	}
+	countOf := func(col int, text string) int { return same.of(f, q.Sheet, col)[text] }
 	for k := lo; k < hi; k++ {
 		i := k
 		if q.Only {
@@ -195,9 +271,18 @@ func (s *Server) tableData(l msg.Lang, id string, f *pipeline.File, attn [][]int
 			if artCols[c] && strings.TrimSpace(text) != "" {
 				cd.Article = article
 			}
+			if dec, ok := numCols[c]; ok && cd.Issue == "" {
+				if n, ok := shownNumber(text, kinds[c], sh, dec, l); ok {
+					cd.Text = n
+				}
+			}
 			if cd.Issue != "" && !result {
 				cd.ID = "fix-" + strconv.Itoa(i) + "-" + strconv.Itoa(c)
 				cd.Label = msg.New("web.fix.label", rv.SourceRow, sh.Info.Header[c]).In(l)
+				if n := countOf(c, text); n > 1 {
+					cd.Same = n
+					cd.SameText = msg.New("web.bulk.offer", thousands(n-1, l), text).In(l)
+				}
 				if status != "" && !focusSet {
 					cd.Focus, focusSet = true, true
 				}

@@ -249,9 +249,11 @@ type homePage struct {
 	base
 	Problem string // why the last upload was refused
 	MaxMB   int64
-	MaxRows string
-	Recent  []recentUpload
-	Kinds   []string
+	// MaxBytes lets the page refuse a file over the limit before sending it.
+	MaxBytes int64
+	MaxRows  string
+	Recent   []recentUpload
+	Kinds    []string
 }
 
 // recentUpload is one upload listed on the home page.
@@ -260,10 +262,17 @@ type recentUpload struct {
 }
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	problem, _ := s.noticeOf(r)
+	s.renderHome(w, r, http.StatusOK, problem)
+}
+
+// renderHome answers the upload page with status, saying problem when not
+// empty.
+func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, status int, problem string) {
 	l := lang(r)
-	p := &homePage{base: s.base(r, "web.home.title"), MaxMB: s.cfg.Limits.MaxBytes >> 20,
+	p := &homePage{base: s.base(r, "web.home.title"), MaxMB: s.cfg.Limits.MaxBytes >> 20, MaxBytes: s.cfg.Limits.MaxBytes,
 		MaxRows: thousands(s.cfg.Limits.MaxRows, l), Kinds: []string{"venta", "facturar", "stock"}}
-	p.Problem, _ = s.noticeOf(r)
+	p.Problem = problem
 	now := s.now()
 	for i, u := range s.uploads.all() {
 		if i == 5 {
@@ -271,7 +280,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Recent = append(p.Recent, recentUpload{ID: u.meta.ID, Name: u.meta.Name, When: ago(now, u.meta.Uploaded, l)})
 	}
-	s.render(w, r, http.StatusOK, "home", p)
+	s.render(w, r, status, "home", p)
 }
 
 // thousands writes n with the language's thousands separator.

@@ -42,6 +42,8 @@ type version struct {
 	rows      map[pipeline.Status]int
 	least     time.Duration
 	took      time.Duration
+	// same counts the values of the columns with cells to fix.
+	same sameCounts
 }
 
 // catalogUse is one catalog a validation checked ids against, or could
@@ -55,6 +57,7 @@ type catalogUse struct {
 // page's --max-articulos.
 func (s *Server) loadOptions(u *upload) pipeline.LoadOptions {
 	lo := pipeline.LoadOptions{MaxArticulos: s.cfg.Send.MaxArticulos}
+	lo.Reader.HeaderRow = u.meta.HeaderRow
 	if len(u.meta.Columns) > 0 {
 		m := schema.Mapping{}
 		for h, p := range u.meta.Columns {
@@ -272,10 +275,13 @@ func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	limit := s.cfg.Limits.MaxBytes
 	if r.ContentLength > limit+64<<10 {
-		s.refuseUpload(w, r, msg.New("web.toolarge", limit>>20))
+		s.tooLarge(w, r, limit)
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, limit+64<<10)
+	// Not http.MaxBytesReader: past its limit it closes the connection
+	// while the browser still sends, which the browser shows as "This
+	// site can't be reached" instead of the page's sentence.
+	r.Body = &cappedBody{ReadCloser: r.Body, left: limit + 64<<10, limit: limit + 64<<10}
 	mr, err := r.MultipartReader()
 	if err != nil {
 		s.refuseUpload(w, r, msg.New("web.upload.nofile"))
@@ -314,6 +320,8 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	v, err := s.validate(r.Context(), u, 0)
 	if err == nil {
 		u.cur = v
+	} else if _, mapping := headerProblem(err); mapping && s.applySavedProfile(r.Context(), u) {
+		err = nil
 	}
 	saveErr := u.saveMeta()
 	u.mu.Unlock()
@@ -331,6 +339,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	s.uploads.add(u)
 	s.uploads.touch(u, s.now())
+	s.linkErrorsFile(u)
 	s.log.Info(s.logText("web.log.upload"), "id", u.meta.ID, "size", u.meta.Size)
 	if err != nil {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"/columns", http.StatusSeeOther)
@@ -373,10 +382,55 @@ func (s *Server) uploadFailed(w http.ResponseWriter, r *http.Request, u *upload,
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		s.refuseUpload(w, r, msg.New("web.toolarge", limit>>20))
+		s.tooLarge(w, r, limit)
 		return
 	}
 	s.refuseUpload(w, r, msg.New("web.readfailed", msg.CauseOf(err)))
+}
+
+// maxDiscard is how much of an upload over the limit is read and thrown
+// away so that the browser, which sends the whole body before it reads
+// an answer, gets the page's sentence; past it the connection is closed.
+const maxDiscard = 1 << 30
+
+// tooLarge answers an upload over the limit with the upload page and its
+// sentence (413), after reading what is left of the body: an answer
+// while the browser still sends ends in a reset connection it shows as
+// "This site can't be reached".
+func (s *Server) tooLarge(w http.ResponseWriter, r *http.Request, limit int64) {
+	body := r.Body
+	if c, ok := body.(*cappedBody); ok {
+		body = c.ReadCloser
+	}
+	// The body's reading gets its own deadline: the read timeout was
+	// meant for the limit's size, not for what is thrown away.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(s.cfg.Timeouts.Write))
+	n, _ := io.CopyN(io.Discard, body, maxDiscard)
+	if n == maxDiscard {
+		w.Header().Set("Connection", "close")
+	}
+	s.log.Info(s.logText("web.log.upload.refused"), "reason", "size")
+	s.renderHome(w, r, http.StatusRequestEntityTooLarge, msg.New("web.toolarge", limit>>20).In(lang(r)))
+}
+
+// cappedBody is a request body that refuses to read past limit bytes
+// (an *http.MaxBytesError), leaving the rest to be read and thrown away.
+type cappedBody struct {
+	io.ReadCloser
+	left, limit int64
+}
+
+func (c *cappedBody) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, &http.MaxBytesError{Limit: c.limit}
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.ReadCloser.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 // refuseUpload answers a refused upload with the upload page again, saying
@@ -439,6 +493,9 @@ type fixForm struct {
 	q                 query
 	row, col, version int
 	value             string
+	// all applies the value to every row of the sheet with the same
+	// value in the column.
+	all bool
 }
 
 // maxFixValue is the longest text a fixed cell may take.
@@ -453,6 +510,7 @@ func parseFix(v url.Values) (fixForm, bool) {
 	f.col, err2 = strconv.Atoi(v.Get("col"))
 	f.version, err3 = strconv.Atoi(v.Get("version"))
 	f.value = strings.TrimRight(v.Get("value"), "\r\n")
+	f.all = v.Get("all") == "1"
 	return f, err1 == nil && err2 == nil && err3 == nil && len(f.value) <= maxFixValue
 }
 
@@ -477,8 +535,13 @@ func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
 	if v == nil {
 		return
 	}
-	alert, _ := s.noticeOf(r)
-	s.render(w, r, http.StatusOK, "import", s.importData(r, u, v, parseQuery(r.URL.Query()), alert))
+	alert, notes := s.noticeOf(r)
+	d := s.importData(r, u, v, parseQuery(r.URL.Query()), alert)
+	if len(notes) > 0 {
+		// What a find-and-replace changed, in the table's live region.
+		d.Preview.Status = strings.Join(notes, " ")
+	}
+	s.render(w, r, http.StatusOK, "import", d)
 }
 
 // rows answers one page of the preview: the table alone for htmx, the
@@ -539,13 +602,24 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 	sh := v.file.Sheets[q.Sheet]
 	before := sh.RowView(row, l)
 	ed := edit{At: s.now(), Sheet: sh.Info.Name, Row: before.SourceRow, Column: sh.Info.Header[col], From: before.Cells[col], To: value}
-	next, err := s.applyFix(r.Context(), u, v, q.Sheet, row, col, value, ed)
+	change := func(i int) bool { return i == row }
+	if fx.all {
+		// Every row with the same mistake in this column takes the one
+		// replacement: one rewrite and one validation, not one per row.
+		same := sameValueRows(sh, col, ed.From)
+		ed.Rows = len(same)
+		change = func(i int) bool { return same[i] }
+	}
+	next, err := s.applyFix(r.Context(), u, v, q.Sheet, col, value, change, ed)
 	u.mu.Unlock()
 	if err != nil {
 		s.fail(w, r, http.StatusUnprocessableEntity, msg.New("web.fix.failed", s.fileText(u, err, l)))
 		return
 	}
 	status := s.fixStatus(next, q.Sheet, before, ed, l)
+	if ed.Rows > 1 {
+		status = msg.New("web.bulk.done", ed.From, value, thousands(ed.Rows, l), ed.Column).In(l) + " " + status
+	}
 	if r.Header.Get("HX-Request") != "true" {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"?"+q.values().Encode(), http.StatusSeeOther)
 		return
@@ -560,9 +634,9 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 
 // applyFix writes the fixed version with the cell changed, validates it
 // and makes it current; u.mu is held.
-func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, row, col int, value string, ed edit) (*version, error) {
+func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool, ed edit) (*version, error) {
 	tmp := u.fixed() + ".next" + filepath.Ext(u.meta.Name)
-	if err := writeFixed(tmp, v.file, sheet, row, col, value); err != nil {
+	if err := writeFixed(tmp, v.file, sheet, col, value, change); err != nil {
 		return nil, err
 	}
 	prev := u.meta.Edits
@@ -588,6 +662,17 @@ func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, row
 	}
 	s.log.Info(s.logText("web.log.fixed"), "id", u.meta.ID, "row", ed.Row)
 	return next, nil
+}
+
+// sameValueRows returns the rows of sh whose cell col reads value.
+func sameValueRows(sh *pipeline.Sheet, col int, value string) map[int]bool {
+	out := map[int]bool{}
+	for i := range sh.Rows() {
+		if sh.Cell(i, col) == value {
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // fixStatus says what a fix did to its row, for the page's live region.
@@ -619,7 +704,7 @@ func (s *Server) errorsXLSX(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	tables := make([]writers.Table, len(v.file.Sheets))
 	for i, sh := range v.file.Sheets {
-		tables[i] = sh.ErrorsTable(l)
+		tables[i] = sh.ErrorsTableFor(l, msg.ForPage)
 	}
 	name := strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)) + ".errores.xlsx"
 	tmp, err := os.CreateTemp(u.dir, ".errores-*.xlsx")

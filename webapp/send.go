@@ -153,6 +153,16 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 		s.refuseSend(w, r, u, msg.New("web.send.busy"))
 		return
 	}
+	if rj := s.reconciling; rj != nil {
+		rj.mu.Lock()
+		running := rj.running
+		rj.mu.Unlock()
+		if running {
+			s.smu.Unlock()
+			s.refuseSend(w, r, u, msg.New("web.send.reconciling"))
+			return
+		}
+	}
 	j, release, err := s.gate.acquire(s.cfg.Send.Wait)
 	if err != nil {
 		s.smu.Unlock()
@@ -215,6 +225,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 		s.sending = nil
 		s.smu.Unlock()
 		s.lastJobs.Store(u.meta.ID, job)
+		s.journalChanged()
 	}
 	u.mu.Lock()
 	path, lo := u.current(), s.loadOptions(u)
@@ -329,6 +340,7 @@ func (p *pageProgress) Planned(toSend int, _ time.Duration) {
 
 // Settled moves the rows of one send from pending to their status.
 func (p *pageProgress) Settled(done int, st pipeline.Settled) {
+	p.s.journalChanged()
 	p.job.update(func() {
 		for status, n := range st.Rows {
 			p.job.rows[pipeline.StatusPending] -= n
@@ -512,6 +524,12 @@ type resultData struct {
 	Table    previewData
 	HasTable bool
 	Sheets   []sheetTab
+	// Journal says what the journal knows was sent; NoRecord that the
+	// send's own record is missing (the server stopped during it);
+	// Unknowns how many outcomes are left to settle.
+	Journal  string
+	NoRecord bool
+	Unknowns int
 }
 
 // download is one file to download.
@@ -535,12 +553,19 @@ func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
 		said = u.meta.Sends[n-1].Said[l]
 	}
 	u.mu.Unlock()
-	if f == nil && len(reports) == 0 {
+	// A server stopped in the middle of a send kept neither the file nor
+	// the reports of it: the journal says what was sent, and the page
+	// stays (the tab that followed the send lands here when the server
+	// is back).
+	so := s.sentOf(u)
+	if f == nil && len(reports) == 0 && so.empty() {
+		// Never sent: nothing to show but the import.
 		http.Redirect(w, r, "/u/"+u.meta.ID, http.StatusSeeOther)
 		return
 	}
 	q := parseQuery(r.URL.Query())
-	d := &resultData{base: s.base(r, "web.result.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Said: said}
+	d := &resultData{base: s.base(r, "web.result.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name, Said: said,
+		Journal: so.line(l), NoRecord: f == nil && len(reports) == 0, Unknowns: so.unknowns()}
 	if f != nil {
 		attn := make([][]int32, len(f.Sheets))
 		for si, sh := range f.Sheets {

@@ -136,6 +136,9 @@ type Server struct {
 
 	smu     sync.Mutex
 	sending *sendJob // the send in progress, nil when none
+	// reconciling is the history's last reconciliation (running or
+	// ended), nil when none ran; under smu.
+	reconciling *reconcileJob
 	// lastJobs keeps each upload's last finished send, for its progress
 	// page after the end.
 	lastJobs sync.Map
@@ -153,6 +156,9 @@ type Server struct {
 	parsing *parseBudget
 	// streams counts the live-progress streams open.
 	streams atomic.Int32
+	// jgen counts the changes this server made to the journal: what the
+	// pages read of it is read again after one.
+	jgen atomic.Int64
 }
 
 // Accounts are the users who may log in with a password.
@@ -241,6 +247,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /u/{id}", s.importPage)
 	mux.HandleFunc("GET /u/{id}/rows", s.rows)
 	mux.HandleFunc("POST /u/{id}/cells", s.fixCell)
+	mux.HandleFunc("POST /u/{id}/replace", s.replaceValues)
 	mux.HandleFunc("GET /u/{id}/columns", s.columns)
 	mux.HandleFunc("POST /u/{id}/columns", s.saveColumns)
 	mux.HandleFunc("GET /u/{id}/errors.xlsx", s.errorsXLSX)
@@ -253,6 +260,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /history", s.history)
 	mux.HandleFunc("GET /history/{dir}/{name}", s.reportFile)
 	mux.HandleFunc("POST /journal/resolve", s.resolve)
+	mux.HandleFunc("POST /journal/reconcile", s.startReconcile)
 	mux.HandleFunc("GET /templates/{kind}", s.templateFile)
 	mux.HandleFunc("GET /catalogs", s.catalogs)
 	mux.HandleFunc("POST /catalogs/refresh", s.refreshCatalogs)

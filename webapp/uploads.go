@@ -45,12 +45,20 @@ type meta struct {
 	Name     string    `json:"name"` // the file's name as uploaded, made safe
 	Size     int64     `json:"size"`
 	Uploaded time.Time `json:"uploaded"`
+	// Of is the upload this one is the errors file of, "" when none.
+	Of string `json:"of,omitempty"`
 	// Profile and Columns are the mapping in force: the profile's name and
 	// header → API field.
 	Profile string            `json:"profile,omitempty"`
 	Columns map[string]string `json:"columns,omitempty"`
-	Edits   int               `json:"edits"`
-	Sends   []sendRecord      `json:"sends,omitempty"`
+	// AutoProfile is true when Profile was applied by itself, because it
+	// was saved for the same headers (the import page says so).
+	AutoProfile bool `json:"autoProfile,omitempty"`
+	// HeaderRow is the row holding the titles when the user chose it on
+	// the column screen (0: found by itself).
+	HeaderRow int          `json:"headerRow,omitempty"`
+	Edits     int          `json:"edits"`
+	Sends     []sendRecord `json:"sends,omitempty"`
 }
 
 // sendRecord is one send of an upload, as history shows it.
@@ -66,6 +74,10 @@ type sendRecord struct {
 // upload is one uploaded file and what the page has made of it.
 type upload struct {
 	dir string
+	// sent is what the journal said was sent of it, read at the journal
+	// change sentGen counts (Server.sentOf).
+	sent    *sentOf
+	sentGen int64
 
 	mu      sync.Mutex
 	meta    meta
@@ -280,6 +292,9 @@ type edit struct {
 	Column string    `json:"column"`
 	From   string    `json:"from"`
 	To     string    `json:"to"`
+	// Rows is how many rows one fix changed when it was applied to every
+	// row with the same value in the column (0: the one row).
+	Rows int `json:"rows,omitempty"`
 }
 
 // writeFixed writes the fixed version of f to path, with the cell at
@@ -289,7 +304,9 @@ type edit struct {
 // messages keep the accountant's row numbers) and result.rowId when the
 // upload itself carried stock row identities. The readers take a file so
 // written as they take a report fed back.
-func writeFixed(path string, f *pipeline.File, sheet, row, col int, value string) error {
+// change says which rows of that sheet take value (one row, or every row
+// with the same value in the column).
+func writeFixed(path string, f *pipeline.File, sheet, col int, value string, change func(int) bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("fixed file folder: %w", err)
 	}
@@ -300,7 +317,7 @@ func writeFixed(path string, f *pipeline.File, sheet, row, col int, value string
 			res = append(res, "result.rowId")
 		}
 		tables[si] = writers.Table{Sheet: sh.Info.Name, Header: sh.Info.Header, Result: res, Date1904: sh.Info.Date1904,
-			Rows: fixedRows(sh, si == sheet, row, col, value, len(res) > 1)}
+			Rows: fixedRows(sh, si == sheet, change, col, value, len(res) > 1)}
 	}
 	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
 		return writeFixedXLSX(path, tables)
@@ -308,25 +325,26 @@ func writeFixed(path string, f *pipeline.File, sheet, row, col int, value string
 	return writers.WriteCSV(path, tables[0])
 }
 
-// fixedRows yields the rows of sh, with one cell changed when edit.
-func fixedRows(sh *pipeline.Sheet, edit bool, row, col int, value string, ids bool) iter.Seq[writers.Row] {
+// fixedRows yields the rows of sh, with cell col of the rows change
+// names set to value when edit.
+func fixedRows(sh *pipeline.Sheet, edit bool, change func(int) bool, col int, value string, ids bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
-		cells := make([]string, len(sh.Info.Header))
+		var cells []string
 		var kinds []cell.Kind
 		for i := range sh.Rows() {
-			v := sh.RowView(i, msg.ES)
-			copy(cells, v.Cells)
 			// Every cell keeps its kind (a date stays a date, not its
 			// serial number as text); the fixed one is text as typed.
-			kinds = sh.CellKinds(i, kinds)
-			if edit && i == row && col >= 0 && col < len(cells) {
+			var row, source int
+			var prior string
+			cells, kinds, row, source, prior = sh.RowCells(i, cells, kinds)
+			if edit && col >= 0 && col < len(cells) && change(i) {
 				cells[col], kinds[col] = value, cell.Text
 			}
-			res := []string{strconv.Itoa(v.SourceRow)}
+			res := []string{strconv.Itoa(source)}
 			if ids {
-				res = append(res, v.PriorID)
+				res = append(res, prior)
 			}
-			if !yield(writers.Row{Cells: cells, Kinds: kinds, Result: res, SourceRow: v.Row}) {
+			if !yield(writers.Row{Cells: cells, Kinds: kinds, Result: res, SourceRow: row}) {
 				return
 			}
 		}

@@ -3,6 +3,7 @@ package webapp
 import (
 	"crypto/sha256"
 	"errors"
+	"html"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -226,7 +227,7 @@ func TestRefusals(t *testing.T) {
 		}, http.StatusMisdirectedRequest, "no es el de este servidor"},
 		{"oversized upload", func() *http.Request {
 			return b.uploadRequest("big.csv", append(sample, make([]byte, 70<<10)...))
-		}, http.StatusSeeOther, "supera el máximo de 0 MB"},
+		}, http.StatusRequestEntityTooLarge, "supera el máximo de 0 MB"},
 		{"a binary renamed .xlsx", func() *http.Request {
 			return b.uploadRequest("ventas.xlsx", []byte("\x7fELF\x02\x01\x01\x00binary, not a workbook"))
 		}, http.StatusSeeOther, "no es un archivo .xlsx válido"},
@@ -418,10 +419,57 @@ func TestColumnsScreenSavesProfile(t *testing.T) {
 	if err != nil || p.Columns["Nro Orden"] != "ordenId" {
 		t.Fatalf("profile: %+v %v", p, err)
 	}
-	// The same headers again: the screen offers the profile.
+	// The same headers again: the profile is applied by itself, the page
+	// says so, and the column screen (the way back) still offers it.
 	a = b.upload("propio2.csv", []byte(foreign))
-	if a := b.get(a.location); !strings.Contains(a.body, "Usar el perfil «Mi sistema»") {
+	if a.status != http.StatusSeeOther || strings.HasSuffix(a.location, "/columns") {
+		t.Fatalf("the same headers again went to %d %s, want the import page", a.status, a.location)
+	}
+	page := b.get(a.location)
+	if !strings.Contains(page.body, `id="auto-profile"`) || !strings.Contains(page.body, "Se aplicó automáticamente el perfil de columnas «Mi sistema»") ||
+		!strings.Contains(page.body, "1 fila → 1 venta (0 con errores)") {
+		t.Errorf("the import page does not say the profile was applied:\n%s", page.body)
+	}
+	if a := b.get(a.location + "/columns"); !strings.Contains(a.body, "Usar el perfil «Mi sistema»") {
 		t.Errorf("the profile is not offered for the same headers")
+	}
+}
+
+// TestColumnsInTheUsersWords: the column screen names every field in
+// Spanish with its API path small, suggests fields for common Argentine
+// headers, and asks about a header that could be two fields instead of
+// matching it silently.
+func TestColumnsInTheUsersWords(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	a := b.upload("propio.csv", []byte("Nro Pedido,Importe,Forma de pago,Cuenta,Código,Cantidad,Precio\n1,10,EFECTIVO,3,105,1,10\n"))
+	if a.status != http.StatusSeeOther || !strings.HasSuffix(a.location, "/columns") {
+		t.Fatalf("upload: %d %s", a.status, a.location)
+	}
+	page := b.get(a.location).body
+	selected := func(col int) string {
+		m := regexp.MustCompile(`(?s)<select id="col-` + strconv.Itoa(col) + `".*?</select>`).FindString(page)
+		if s := regexp.MustCompile(`<option value="([^"]*)" selected>`).FindStringSubmatch(m); s != nil {
+			return s[1]
+		}
+		return "?"
+	}
+	for col, want := range map[int]string{0: "ordenId", 1: "total", 2: "medioPago.tipo", 3: "", 4: "productos.codigo"} {
+		if got := selected(col); got != want {
+			t.Errorf("column %d: %q selected, want %q", col, got, want)
+		}
+	}
+	for _, want := range []string{
+		`<option value="medioPago.tipo" selected>Forma de pago (obligatorio) · medioPago.tipo</option>`,
+		`<small class="path"><code>medioPago.tipo</code> · sugerido por el nombre de la columna</small>`,
+		`id="col-3-q"`, "¿«Cuenta» es «Cliente del ERP (id)» (entidadId) o «Cuenta bancaria» (medioPago.cuentaBancariaId)?",
+		`id="header-row"`,
+	} {
+		if !strings.Contains(page, html.EscapeString(want)) && !strings.Contains(page, want) {
+			t.Errorf("column screen lacks %s", want)
+		}
+	}
+	if strings.Contains(page, `<option value="medioPago.tipo" selected>medioPago.tipo</option>`) {
+		t.Error("a field is labelled with its API path only")
 	}
 }
 

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/connection"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/runner"
@@ -179,23 +181,35 @@ func openSession(e *env, cf connFlags, sf sandboxFlags, st stateFlags, jo journa
 	if cf.TimeScale <= 0 {
 		return nil, nil, usage("cli.timescale")
 	}
-	env, err := sendrules.ParseEnv(cf.Env)
-	if err != nil {
-		return nil, nil, usage("cli.env", cf.Env)
-	}
-	if !sf.Sandbox && cf.BaseURL == "" {
-		return nil, nil, usage("cli.baseurl.empty")
-	}
-	cfg := runner.Config{BaseURL: cf.BaseURL, TokenFile: cf.TokenFile, Timeout: cf.Timeout, UserAgent: "nxbatch/" + version,
-		AllowInsecureHTTP: cf.AllowInsecureHTTP, Env: env, TimeScale: cf.TimeScale, TenantName: cf.Tenant, Wait: st.Wait,
-		Say: func(m msg.Message) { say(e.stderr, m.In(l)) }}
 	path, err := st.journalPath(e)
 	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.StateDir, err = stateDirOf(e, path); err != nil {
+	stateDir, err := stateDirOf(e, path)
+	if err != nil {
 		return nil, nil, err
 	}
+	if !sf.Sandbox && cf.BaseURL == "" {
+		// The connection entered in the page, kept in the state folder.
+		saved, tokenFile, err := connection.Load(stateDir)
+		if err != nil {
+			return nil, nil, usage("cli.baseurl.empty")
+		}
+		cf.BaseURL = saved.BaseURL
+		if cf.TokenFile == "" && strings.TrimSpace(e.getenv(apiclient.TokenEnv)) == "" {
+			cf.TokenFile = tokenFile
+		}
+		if saved.Env != "" && cf.Env == string(sendrules.Production) {
+			cf.Env = saved.Env
+		}
+	}
+	env, err := sendrules.ParseEnv(cf.Env)
+	if err != nil {
+		return nil, nil, usage("cli.env", cf.Env)
+	}
+	cfg := runner.Config{BaseURL: cf.BaseURL, TokenFile: cf.TokenFile, Timeout: cf.Timeout, UserAgent: "nxbatch/" + version,
+		AllowInsecureHTTP: cf.AllowInsecureHTTP, Env: env, TimeScale: cf.TimeScale, TenantName: cf.Tenant, Wait: st.Wait,
+		Say: func(m msg.Message) { say(e.stderr, m.In(l)) }, StateDir: stateDir}
 	// listen's own default store, whatever --journal says: the events it
 	// received keep the article catalog current between reads.
 	if err := defaultStore(e, &cfg.ListenStore); err != nil {

@@ -158,7 +158,13 @@ func main() {
 		debug.SetGCPercent(50)
 	}
 	atomicfile.CleanTemp()
-	err := run(e, os.Args[1:])
+	args := os.Args[1:]
+	if len(args) == 0 {
+		// Started with no arguments, as a double click on the program
+		// starts it: the page, in the default browser.
+		args = []string{"serve", "--open"}
+	}
+	err := run(e, args)
 	atomicfile.RemoveTemp()
 	if err != nil {
 		var ee *exitError

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/nxbatch/nxbatch/accounts"
+	"github.com/nxbatch/nxbatch/connection"
 	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
@@ -38,6 +41,7 @@ type serveCmd struct {
 	MaxRows      int           `name:"max-rows" help:"Most data rows of an upload." default:"300000"`
 	KeepUploads  time.Duration `name:"keep-uploads" help:"Remove an upload (its file, fixed version and reports) this long after it was last uploaded or sent." default:"720h"`
 	ParseMemory  int64         `name:"parse-memory" help:"Memory budget, in MB, of the files the page reads at once (each read takes 192 MB of it; reads beyond it wait their turn)." default:"512"`
+	Open         bool          `help:"Open the owner's address in the default browser (xdg-open, open or start). nxbatch started with no arguments (a double click) serves with --open."`
 	connFlags
 	sandboxFlags
 	stateFlags
@@ -86,8 +90,25 @@ func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
 	if !local && password == "" && len(list) == 0 {
 		return usage("serve.password.needed", c.Addr)
 	}
+	// Started without a connection (none given, none saved): the page
+	// asks for it first, on the address serve will keep.
+	var setup *setupPhase
+	if !c.Sandbox && c.BaseURL == "" {
+		if _, _, err := connection.Load(dir); errors.Is(err, connection.ErrNone) {
+			if !local {
+				return usage("cli.baseurl.empty")
+			}
+			if setup, err = c.askConnection(e, dir, l); err != nil || setup == nil {
+				return err
+			}
+			defer setup.close()
+		}
+	}
 	be, closeAPI, err := c.backend(e, env, jspec, l)
 	if err != nil {
+		if setup != nil {
+			setup.failed(err)
+		}
 		return err
 	}
 	defer closeAPI()
@@ -98,15 +119,27 @@ func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
 		ReportDirs: c.ReportDir, Addr: c.Addr, AllowHosts: c.AllowHost, Password: password, Accounts: users,
 		CatalogTTL: c.CatalogTTL, Tool: "nxbatch " + version, Log: e.log.With(slog.String("component", "serve")), Lang: l})
 	if err != nil {
+		if setup != nil {
+			setup.failed(err)
+		}
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("serve.failed", msg.CauseOf(err)), Err: err}}
 	}
-	ln, err := net.Listen("tcp", c.Addr)
-	if err != nil {
-		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.listen.addr", c.Addr), Err: err}}
+	var ln net.Listener
+	var hs *http.Server
+	var served chan error
+	if setup != nil {
+		// The same address goes on: the connection page gives way to
+		// the page proper.
+		ln, hs, served = setup.ln, setup.hs, setup.served
+		setup.handler.set(srv.Handler())
+	} else {
+		if ln, err = net.Listen("tcp", c.Addr); err != nil {
+			return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.listen.addr", c.Addr), Err: err}}
+		}
+		hs = srv.HTTPServer(slog.NewLogLogger(e.log.Handler(), slog.LevelWarn))
+		served = make(chan error, 1)
+		go func() { served <- hs.Serve(ln) }()
 	}
-	hs := srv.HTTPServer(slog.NewLogLogger(e.log.Handler(), slog.LevelWarn))
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
 	warm, stopWarm := context.WithCancel(e.ctx)
 	defer stopWarm()
 	go srv.Warm(warm)
@@ -127,6 +160,11 @@ func (c *serveCmd) Run(e *env, kctx *kong.Context) error {
 	}
 	defer removeIfOurs(urlFile, loginURL)
 	say(e.stdout, msg.New("serve.listening", loginURL).In(l))
+	if setup != nil {
+		setup.started(loginURL)
+	} else if c.Open {
+		openBrowser(e, loginURL, l)
+	}
 	select {
 	case <-e.ctx.Done():
 	case err := <-served:

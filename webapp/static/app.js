@@ -33,6 +33,31 @@
     });
   }
 
+  // The upload form: a file over the limit is refused here, before it is
+  // sent (the server refuses it too, with the same sentence); a file sent
+  // shows that the server is reading it.
+  function setupUpload() {
+    var form = document.getElementById("upload");
+    var input = document.getElementById("file");
+    if (!form || !input) { return; }
+    var refused = document.getElementById("upload-toolarge");
+    var busy = document.getElementById("upload-busy");
+    form.addEventListener("submit", function (e) {
+      var max = parseInt(form.dataset.maxBytes || "0", 10);
+      var f = input.files && input.files[0];
+      if (f && max > 0 && f.size > max) {
+        e.preventDefault();
+        refused.textContent = form.dataset.tooLarge;
+        refused.hidden = false;
+        input.focus();
+        return;
+      }
+      refused.hidden = true;
+      form.setAttribute("aria-busy", "true");
+      if (busy) { busy.hidden = false; }
+    });
+  }
+
   // The progress of a send, from the server's events.
   function setupProgress() {
     var box = document.getElementById("progress");
@@ -45,8 +70,38 @@
     var link = document.getElementById("result-link");
     var stop = document.getElementById("stop-form");
     var heading = document.getElementById("send-heading");
+    var lost = document.getElementById("lost");
     var es = new EventSource(box.dataset.events);
+    // The server went away (stopped, killed, the machine asleep): the tab
+    // says so rather than freezing, and when the server answers again it
+    // shows what was sent, which the journal kept.
+    function serverLost() {
+      if (box.dataset.state === "done") { return; }
+      lost.textContent = box.dataset.lost;
+      lost.hidden = false;
+      // Neither a time left nor a stop button mean anything now.
+      eta.textContent = "";
+      if (stop) { stop.hidden = true; }
+      if (es.readyState === EventSource.CLOSED) { waitBack(); }
+    }
+    var waiting = false;
+    function waitBack() {
+      if (waiting) { return; }
+      waiting = true;
+      // Any answer means the server is back (a new start may ask for the
+      // login again, which then leads to the result); only a failed
+      // connection means it is still away.
+      (function poll() {
+        fetch(box.dataset.result, { credentials: "same-origin", cache: "no-store", redirect: "manual" }).then(function () {
+          lost.textContent = box.dataset.returned;
+          window.location.assign(box.dataset.result);
+        }).catch(function () { window.setTimeout(poll, 2000); });
+      })();
+    }
+    es.addEventListener("error", serverLost);
     function show(p) {
+      lost.hidden = true;
+      if (stop && p.state !== "done") { stop.hidden = false; }
       box.dataset.state = p.state;
       bar.value = p.percent;
       bar.textContent = p.percent + "%";
@@ -81,6 +136,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     setupDrop();
+    setupUpload();
     setupProgress();
     focusMarked(document);
   });
