@@ -459,10 +459,7 @@ func tenantRefusal(err error) (msg.Message, bool) {
 // as for the other catalogs. A 401 is returned: nothing would be accepted with that token.
 func (s *Session) articulos(ctx context.Context, cache *catalog.Cache, waiting func(catalog.Name, time.Time),
 	notes []msg.Message) (*articulos.Index, []msg.Message, error) {
-	cache.Events = s.cfg.ListenStore
-	if cache.Events == "" {
-		cache.Events = filepath.Join(s.cfg.StateDir, "listen")
-	}
+	cache.Events = s.ArticleEvents()
 	recs, _, err := cache.Articulos(ctx, catalog.ArticulosOptions{Wait: waiting != nil,
 		OnWait: func(next time.Time) {
 			if waiting != nil {
@@ -478,6 +475,15 @@ func (s *Session) articulos(ctx context.Context, cache *catalog.Cache, waiting f
 		return nil, notes, err
 	}
 	return articulos.Build(recs), notes, nil
+}
+
+// ArticleEvents is the store of `nxbatch listen` whose article events are
+// applied over the cached article catalog (catalog.Cache.Events).
+func (s *Session) ArticleEvents() string {
+	if s.cfg.ListenStore != "" {
+		return s.cfg.ListenStore
+	}
+	return filepath.Join(s.cfg.StateDir, "listen")
 }
 
 // ArticulosIndex is the article catalog's index for a preview, which never

@@ -48,7 +48,21 @@ func (b *builder) build() error {
 	if _, err := b.f.NewSheet(ListsSheet); err != nil {
 		return err
 	}
+	// Hidden while still empty: hiding a sheet reads it back, which for
+	// a streamed list of 50,000 articles took seconds.
+	if err := b.f.SetSheetVisible(ListsSheet, false); err != nil {
+		return err
+	}
+	b.f.SetActiveSheet(0)
 	ls := lists(b.kind, b.snap)
+	if hasArticles(b.kind) {
+		ls = append(ls, articleLists(b.kind, b.opts)...)
+		if !b.opts.ArticulosFetched.IsZero() {
+			if err := b.writeArticles(); err != nil {
+				return err
+			}
+		}
+	}
 	refs, err := b.writeLists(ls)
 	if err != nil {
 		return err
@@ -59,63 +73,66 @@ func (b *builder) build() error {
 	if err := b.writeInstructions(ls); err != nil {
 		return err
 	}
-	if err := b.f.SetSheetVisible(ListsSheet, false); err != nil {
-		return err
-	}
-	b.f.SetActiveSheet(0)
 	return nil
 }
 
 // writeLists puts each list in two columns of the hidden sheet: the values
 // (what the drop-down offers) and, beside them, what each value is. It
-// returns each list's range for the data validation.
+// returns each list's range for the data validation. The sheet is
+// streamed, row by row: the article codes and barcodes are tens of
+// thousands of entries, which cell by cell took seconds.
 func (b *builder) writeLists(ls []list) (map[string]string, error) {
 	refs := map[string]string{}
 	bold, err := b.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 	if err != nil {
 		return nil, err
 	}
+	sw, err := b.f.NewStreamWriter(ListsSheet)
+	if err != nil {
+		return nil, err
+	}
+	rows := 1
+	header := make([]any, 0, 2*len(ls))
 	for i, l := range ls {
+		if err := sw.SetColWidth(2*i+1, 2*i+1, 14); err != nil {
+			return nil, err
+		}
+		if err := sw.SetColWidth(2*i+2, 2*i+2, 40); err != nil {
+			return nil, err
+		}
+		header = append(header, excelize.Cell{StyleID: bold, Value: l.title}, excelize.Cell{StyleID: bold, Value: l.title + ": descripción"})
+		rows = max(rows, len(l.values)+1)
 		valCol, _ := excelize.ColumnNumberToName(2*i + 1)
-		labelCol, _ := excelize.ColumnNumberToName(2*i + 2)
-		if err := b.f.SetCellStr(ListsSheet, valCol+"1", l.title); err != nil {
-			return nil, err
-		}
-		if err := b.f.SetCellStr(ListsSheet, labelCol+"1", l.title+": descripción"); err != nil {
-			return nil, err
-		}
-		if err := b.f.SetCellStyle(ListsSheet, valCol+"1", labelCol+"1", bold); err != nil {
-			return nil, err
-		}
-		for j, v := range l.values {
-			row := strconv.Itoa(j + 2)
-			// Ids go in as numbers so that the drop-down's choice is a
-			// number cell, as the data column's format expects.
-			if n, err := strconv.ParseInt(v, 10, 64); err == nil && l.strict {
-				err = b.f.SetCellInt(ListsSheet, valCol+row, n)
-				if err != nil {
-					return nil, err
-				}
-			} else if err := b.f.SetCellStr(ListsSheet, valCol+row, v); err != nil {
-				return nil, err
-			}
-			if err := b.f.SetCellStr(ListsSheet, labelCol+row, l.labels[j]); err != nil {
-				return nil, err
-			}
-		}
 		// An empty list still points at one (empty) cell: Excel then
 		// refuses any value, which is right when, say, there are no bank
 		// accounts, and the workbook stays valid.
 		last := max(len(l.values)+1, 2)
 		refs[l.column] = "'" + ListsSheet + "'!$" + valCol + "$2:$" + valCol + "$" + strconv.Itoa(last)
-		if err := b.f.SetColWidth(ListsSheet, valCol, valCol, 14); err != nil {
-			return nil, err
+	}
+	if err := sw.SetRow("A1", header); err != nil {
+		return nil, err
+	}
+	cells := make([]any, 2*len(ls))
+	for r := 2; r <= rows; r++ {
+		for i, l := range ls {
+			j := r - 2
+			if j >= len(l.values) {
+				cells[2*i], cells[2*i+1] = nil, nil
+				continue
+			}
+			cells[2*i], cells[2*i+1] = l.values[j], l.labels[j]
+			// Ids go in as numbers so that the drop-down's choice is a
+			// number cell, as the data column's format expects.
+			if n, err := strconv.ParseInt(l.values[j], 10, 64); err == nil && l.strict {
+				cells[2*i] = n
+			}
 		}
-		if err := b.f.SetColWidth(ListsSheet, labelCol, labelCol, 40); err != nil {
+		cell, _ := excelize.CoordinatesToCellName(1, r)
+		if err := sw.SetRow(cell, cells); err != nil {
 			return nil, err
 		}
 	}
-	return refs, nil
+	return refs, sw.Flush()
 }
 
 // numFmt is the number format that suits a column.
@@ -234,6 +251,9 @@ func requiredWord(c schema.Column) string {
 // prompt is the note Excel shows on a cell of a list column: the entries
 // with what they are, as many as fit.
 func (b *builder) prompt(l list) string {
+	if l.hint.Key != "" && l.note.Key == "" {
+		return clip(b.opts.say(l.hint), maxPrompt)
+	}
 	if l.note.Key != "" {
 		return clip(b.opts.say(l.note), maxPrompt)
 	}
@@ -256,6 +276,9 @@ func (b *builder) prompt(l list) string {
 func (b *builder) errorText(l list) string {
 	if l.note.Key != "" {
 		return b.opts.say(l.note)
+	}
+	if l.errText.Key != "" {
+		return b.opts.say(l.errText)
 	}
 	if l.strict {
 		return b.opts.say(msg.New("tpl.error.id"))
@@ -347,6 +370,11 @@ func (b *builder) writeInstructions(ls []list) error {
 			return err
 		}
 	}
+	if hasArticles(b.kind) && !b.opts.ArticulosFetched.IsZero() {
+		if err := put(b.opts.say(msg.New("tpla.intro"))); err != nil {
+			return err
+		}
+	}
 	if intro, ok := msg.Lookup("tpl.intro." + string(b.kind)); ok {
 		if err := put(intro.ES); err != nil {
 			return err
@@ -391,6 +419,14 @@ func (b *builder) writeInstructions(ls []list) error {
 				return err
 			}
 		}
+		if l.hint.Key != "" {
+			if l.note.Key == "" {
+				if err := put("", b.opts.say(l.hint)); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		for i, v := range l.values {
 			if err := put(v, l.labels[i]); err != nil {
 				return err
@@ -411,6 +447,15 @@ func (b *builder) writeInstructions(ls []list) error {
 			state = msg.New("tpl.catalog.age", t.Fetched.Local().Format("02/01/2006 15:04")).In(lang)
 		}
 		if err := put(t.Title.In(lang), state); err != nil {
+			return err
+		}
+	}
+	if hasArticles(b.kind) {
+		state := b.opts.say(msg.New("tpla.unknown"))
+		if !b.opts.ArticulosFetched.IsZero() {
+			state = msg.New("tpl.catalog.age", b.opts.ArticulosFetched.Local().Format("02/01/2006 15:04")).In(lang)
+		}
+		if err := put(msg.New("tpla.catalog").In(lang), state); err != nil {
 			return err
 		}
 	}

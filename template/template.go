@@ -54,6 +54,14 @@ type Options struct {
 	Rows  int           // data rows prepared; 0 means DefaultRows
 	Notes []msg.Message // what happened to the catalogs (skipped, stale), shown in Instrucciones
 	Now   time.Time     // dates the catalogs' age; zero means time.Now
+
+	// Articulos is the tenant's article catalog (GetDataCurva's records,
+	// one per variant) and ArticulosFetched when it was read; zero means
+	// it is not known, and the template has no «Artículos» sheet. With it,
+	// the sale and stock templates list every active variant on that sheet
+	// and check their code and barcode columns against the catalog.
+	Articulos        []nxapi.ArticuloConCurva
+	ArticulosFetched time.Time
 	// Say rewords every sentence first: msg.ForPage for a template
 	// downloaded from the page, whose user has no terminal. Nil keeps the
 	// command line's wording.
@@ -111,6 +119,11 @@ type list struct {
 	strict bool     // an id: Excel stops a value off the list; enum names only warn (other spellings are valid)
 	known  bool     // false: the catalog was never fetched, so no drop-down
 	note   msg.Message
+	// hint, when set, is the cell's prompt instead of the entries, and
+	// the list's entries are not repeated in Instrucciones: the article
+	// codes are tens of thousands. errText is then the error shown.
+	hint    msg.Message
+	errText msg.Message
 }
 
 // lists returns the drop-downs of kind k from s.

@@ -21,6 +21,9 @@ type catalogsData struct {
 	Notes   []string
 	Problem string
 	Kinds   []string
+	// Articles is the article catalog, listed apart: it is searched and
+	// paged, never shown whole.
+	Articles *articlesView
 }
 
 // catalogTable is one catalog as the page shows it.
@@ -89,6 +92,9 @@ func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, notes []
 			ct.Note = msg.ForPage(t.Note).In(l)
 		}
 		d.Tables = append(d.Tables, ct)
+	}
+	if ok {
+		d.Articles = s.articlesData(r, l)
 	}
 	s.render(w, r, http.StatusOK, "catalogs", d)
 }
@@ -226,7 +232,11 @@ func (s *Server) templateFile(w http.ResponseWriter, r *http.Request) {
 			notes = append(notes, msg.New("web.template.nolist", catalogName(n)))
 		}
 	}
-	x, err := template.Build(k, &snap, template.Options{Notes: notes, Now: s.now(), Say: msg.ForPage})
+	o := template.Options{Notes: notes, Now: s.now(), Say: msg.ForPage}
+	if template.NeedsArticulos(k) {
+		o.Articulos, o.ArticulosFetched = s.articleCopy(r.Context())
+	}
+	x, err := template.Build(k, &snap, o)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(err)))
 		return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/nxbatch/nxbatch/cell"
@@ -103,6 +104,10 @@ type cellData struct {
 	ID    string // of the cell's fix input, "" when it has none
 	Label string
 	Focus bool
+	// Article is the name of the article a code or barcode cell names,
+	// once the row resolved against the catalog: the user sees which
+	// article the code is before sending.
+	Article string
 	// Same is how many rows of the sheet, this one included, hold the
 	// same text in the column: above one, the fix offers to change them
 	// all at once.
@@ -227,6 +232,7 @@ func (s *Server) tableDataWith(l msg.Lang, id string, f *pipeline.File, attn [][
 	lo, hi := (d.Page-1)*pageSize, min(d.Page*pageSize, d.Shown)
 	focusSet := false
 	var kinds []cell.Kind
+	artCols := articleColumns(sh)
 	// Per column with a cell to fix on this page, how many rows hold each
 	// value: one pass over the sheet per such column and version.
 	if same == nil {
@@ -254,8 +260,17 @@ func (s *Server) tableDataWith(l msg.Lang, id string, f *pipeline.File, attn [][
 			}
 		}
 		kinds = sh.CellKinds(i, kinds)
+		var article string
+		if len(artCols) > 0 {
+			if a, ok := sh.ArticleOf(i); ok {
+				article = a.Nombre
+			}
+		}
 		for c, text := range rv.Cells {
 			cd := cellData{Text: shownCell(text, kinds[c], sh.Info.Date1904, l), Issue: issues[c], Col: c}
+			if artCols[c] && strings.TrimSpace(text) != "" {
+				cd.Article = article
+			}
 			if dec, ok := numCols[c]; ok && cd.Issue == "" {
 				if n, ok := shownNumber(text, kinds[c], sh, dec, l); ok {
 					cd.Text = n
@@ -293,6 +308,21 @@ func (s *Server) tableDataWith(l msg.Lang, id string, f *pipeline.File, attn [][
 	}
 	d.Caption = counted(msg.New(caption, d.Page, d.Pages, thousands(d.Shown, l)), l).In(l)
 	return d
+}
+
+// articleColumns are the columns of sh that name an article by the shop's
+// keys (productos.codigo, articulos.codigoBarras...), beside which the
+// preview shows the article's name.
+func articleColumns(sh *pipeline.Sheet) map[int]bool {
+	out := map[int]bool{}
+	for _, p := range []string{"productos", "articulos"} {
+		for _, key := range []string{"codigo", "codigoBarras"} {
+			if c := sh.Layout.Col(p + "." + key); c >= 0 {
+				out[c] = true
+			}
+		}
+	}
+	return out
 }
 
 // idsText says what the API created for a row.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/template"
 )
@@ -80,12 +82,43 @@ func (c *templateCmd) Run(e *env) error {
 			}
 		}
 	}
+	o := template.Options{Rows: c.Rows}
+	if template.NeedsArticulos(k) {
+		cache.Events = cn.ArticleEvents()
+		o.Articulos, o.ArticulosFetched, notes = c.articulos(e, cache, notes)
+	}
+	o.Notes = notes
 	for _, n := range notes {
 		say(e.stderr, n.In(l))
 	}
-	if err := template.Write(out, k, &snap, template.Options{Rows: c.Rows, Notes: notes}); err != nil {
+	if err := template.Write(out, k, &snap, o); err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.template.failed", out, msg.CauseText(err, l)), Err: err}}
 	}
 	say(e.stdout, msg.New("tpl.done", string(k), out).In(l))
 	return nil
+}
+
+// articulos is the article catalog for the template's «Artículos» sheet:
+// the cached copy, or (not --offline) a fresh one when it is older than
+// --max-age and the masses window allows, never waiting for that window.
+// Without one the template is still written, without the sheet, and the
+// note says why.
+func (c *templateCmd) articulos(e *env, cache *catalog.Cache, notes []msg.Message) ([]nxapi.ArticuloConCurva, time.Time, []msg.Message) {
+	if c.Offline {
+		cp, err := cache.LoadArticulos()
+		if err != nil || cp.Fetched.IsZero() {
+			return nil, time.Time{}, notes
+		}
+		return cp.Articulos, cp.Fetched, notes
+	}
+	recs, fetched, err := cache.Articulos(e.ctx, catalog.ArticulosOptions{MaxAge: c.MaxAge,
+		Note: func(m msg.Message) { notes = append(notes, m) }})
+	var none *catalog.NoArticulosError
+	switch {
+	case errors.As(err, &none):
+		return nil, time.Time{}, append(notes, none.Message())
+	case err != nil:
+		return nil, time.Time{}, append(notes, msg.New("tpla.fetchfailed", msg.CauseOf(err)))
+	}
+	return recs, fetched, notes
 }

@@ -1,0 +1,312 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/nxbatch/nxbatch/catalog"
+	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/sandbox"
+	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/template"
+)
+
+// demoVariant is the ids the sandbox's demo data gives an article named by
+// code and a variant named by its size and colour names: what a row filled
+// by code must resolve to.
+func demoVariant(t *testing.T, codigo, talle, color string) (art, talleID, colorID int64) {
+	t.Helper()
+	d := sandbox.DemoData()
+	id := func(list []sandbox.DataNombre, name string) int64 {
+		if name == "" {
+			return 0
+		}
+		for _, n := range list {
+			if strings.EqualFold(n.Nombre, name) {
+				return n.ID
+			}
+		}
+		t.Fatalf("the demo data has no size or colour %q", name)
+		return 0
+	}
+	for _, a := range d.Articulos {
+		if a.Codigo == codigo {
+			return a.ArticuloID, id(d.Talles, talle), id(d.Colores, color)
+		}
+	}
+	t.Fatalf("the demo data has no article %q", codigo)
+	return 0, 0, 0
+}
+
+// TestTemplateFilledByCodeThroughLibreOffice: the sale template made from
+// the embedded sandbox lists its articles on the «Artículos» sheet and
+// checks the code column against them; a sale filled by code, size and
+// colour names from that sheet, saved by LibreOffice, is sent by run
+// --sandbox with every row ok and the ids the demo data gives those codes.
+func TestTemplateFilledByCodeThroughLibreOffice(t *testing.T) {
+	w := newWorkspace(t, "")
+	book := filepath.Join(w.dir, "venta.xlsx")
+	if r := w.nx(t, "template", "venta", "--sandbox", "-o", book, "--journal", w.journal()); r.code != 0 {
+		t.Fatalf("template: %s", r)
+	}
+	f, err := excelize.OpenFile(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arts, err := f.GetRows("Artículos")
+	if err != nil || len(arts) < 3 {
+		t.Fatalf("«Artículos» sheet: %d rows, %v", len(arts), err)
+	}
+	// A varianted article (size and colour) and one without variants.
+	var withVar, plain []string
+	for _, r := range arts[1:] {
+		r = append(r, make([]string, 5)...)
+		switch {
+		case withVar == nil && r[2] != "" && r[3] != "":
+			withVar = r[:5]
+		case plain == nil && r[2] == "" && r[3] == "":
+			plain = r[:5]
+		}
+	}
+	if withVar == nil || plain == nil {
+		t.Fatalf("the demo catalog should have varianted and plain articles: %v", arts)
+	}
+	header, _ := f.GetRows("venta")
+	col := map[string]string{}
+	for i, h := range header[0] {
+		n, _ := excelize.ColumnNumberToName(i + 1)
+		col[h] = n
+	}
+	dvs, err := f.GetDataValidations("venta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := false
+	for _, dv := range dvs {
+		if strings.HasPrefix(dv.Sqref, col["productos.codigo"]+"2:") && strings.HasPrefix(dv.Formula1, "'Listas'!$") {
+			checked = true
+		}
+	}
+	if !checked {
+		t.Errorf("productos.codigo has no list from a range: %+v", dvs)
+	}
+	account, _ := f.GetCellValue("Listas", "C2")
+	set := func(row int, values map[string]any) {
+		for k, v := range values {
+			if col[k] == "" {
+				t.Fatalf("the template has no column %s", k)
+			}
+			if err := f.SetCellValue("venta", col[k]+strconv.Itoa(row), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	set(2, map[string]any{"ordenId": 990001, "entidadId": 500, "subtotal": 3500, "descuento": 0, "recargo": 0,
+		"envio": 0, "total": 3500, "medioPago.tipo": "DEPOSITO_BANCO", "medioPago.cuentaBancariaId": account,
+		"productos.codigo": withVar[0], "productos.talle": withVar[2], "productos.color": strings.ToUpper(withVar[3]),
+		"productos.precio": 1000, "productos.cantidad": 2})
+	set(3, map[string]any{"ordenId": 990001, "productos.codigo": plain[0], "productos.precio": 1500, "productos.cantidad": 1})
+	filled := filepath.Join(w.dir, "filled", "venta.xlsx")
+	if err := os.MkdirAll(filepath.Dir(filled), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SaveAs(filled); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	// LibreOffice writes the workbook the user sends: its own XLSX, with
+	// the streamed sheets and validations as it understood them.
+	lo := convert(t, filled, "xlsx", "", filepath.Join(w.dir, "lo"))
+
+	r := w.nx(t, "run", "--sandbox", "--journal", w.journal(), "--report-dir", w.reportDir(), "--no-xlsx", lo)
+	if r.code != 0 {
+		t.Fatalf("run: %s", r)
+	}
+	rows := w.readReport(t, lo)
+	if len(rows) != 2 {
+		t.Fatalf("report has %d rows, want 2: %v", len(rows), rows)
+	}
+	for i, want := range [][]string{withVar, plain} {
+		art, talle, color := demoVariant(t, want[0], want[2], want[3])
+		got := rows[i]
+		if got["result.status"] != "ok" {
+			t.Errorf("row %d: %s %s", i+2, got["result.status"], got["result.message"])
+		}
+		for k, v := range map[string]int64{"result.articuloId": art, "result.talleId": talle, "result.colorId": color} {
+			if id := strconv.FormatInt(v, 10); got[k] != id && (v != 0 || got[k] != "") {
+				t.Errorf("row %d (%s %s %s): %s = %q, want %s", i+2, want[0], want[2], want[3], k, got[k], id)
+			}
+		}
+		if got["result.articulo"] == "" || !strings.Contains(got["result.articulo"], want[1]) {
+			t.Errorf("row %d: result.articulo %q, want the name %q", i+2, got["result.articulo"], want[1])
+		}
+	}
+}
+
+// TestTemplateWith50000VariantsInLibreOffice: a sale template with a
+// 50,000-variant catalog opens in LibreOffice, which writes it back with
+// every variant on «Artículos» and the code and barcode columns still
+// checked by a list from a range of «Listas» holding every code.
+func TestTemplateWith50000VariantsInLibreOffice(t *testing.T) {
+	dir := t.TempDir()
+	var recs []nxapi.ArticuloConCurva
+	for a := range 10000 {
+		for v := range 5 {
+			recs = append(recs, nxapi.ArticuloConCurva{ArticuloID: int64(a + 1), Codigo: fmt.Sprintf("%06d", a), Nombre: fmt.Sprintf("Remera %d", a),
+				TalleID: int64(v + 1), TalleNombre: []string{"S", "M", "L", "XL", "XXL"}[v], CodigoBarras: fmt.Sprintf("779%07d%d", a, v)})
+		}
+	}
+	book := filepath.Join(dir, "venta.xlsx")
+	if err := template.Write(book, schema.Venta, &catalog.Snapshot{}, template.Options{Articulos: recs, ArticulosFetched: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	lo := convert(t, book, "xlsx", "", filepath.Join(dir, "lo"))
+	f, err := excelize.OpenFile(lo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := f.GetRows("Artículos")
+	if err != nil || len(rows) != 50001 {
+		t.Fatalf("«Artículos» as LibreOffice wrote it: %d rows, %v", len(rows), err)
+	}
+	header, _ := f.GetRows("venta")
+	col := map[string]string{}
+	for i, h := range header[0] {
+		n, _ := excelize.ColumnNumberToName(i + 1)
+		col[h] = n
+	}
+	dvs, err := f.GetDataValidations("venta")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]int{"productos.codigo": 10000, "productos.codigoBarras": 50000} {
+		var formula string
+		for _, dv := range dvs {
+			if dv.Type == "list" && strings.HasPrefix(dv.Sqref, col[path]+"2:") {
+				formula = dv.Formula1
+			}
+		}
+		m := regexp.MustCompile(`^'?Listas'?!\$([A-Z]+)\$2:\$([A-Z]+)\$(\d+)$`).FindStringSubmatch(formula)
+		if m == nil {
+			t.Errorf("%s: LibreOffice kept no list from a range: %q", path, formula)
+			continue
+		}
+		if last, _ := strconv.Atoi(m[3]); last != want+1 {
+			t.Errorf("%s: the list runs to row %d, want %d", path, last, want+1)
+		}
+		if v, _ := f.GetCellValue("Listas", m[1]+strconv.Itoa(want+1)); v == "" {
+			t.Errorf("%s: the list's last cell %s%d is empty", path, m[1], want+1)
+		}
+	}
+}
+
+// demoBarcode is the ids the demo data gives barcode bc.
+func demoBarcode(t *testing.T, bc string) (art, talleID, colorID int64) {
+	t.Helper()
+	for _, a := range sandbox.DemoData().Articulos {
+		if a.CodigoBarras == bc {
+			return a.ArticuloID, 0, 0
+		}
+		for _, v := range a.Variantes {
+			if v.CodigoBarras == bc {
+				return a.ArticuloID, v.TalleID, v.ColorID
+			}
+		}
+	}
+	t.Fatalf("the demo data has no barcode %q", bc)
+	return 0, 0, 0
+}
+
+// TestStockTemplateFilledByCodeThroughLibreOffice: the stock template's
+// «Artículos» sheet names the variants; a count filled by code with size
+// and colour names, and by barcode, saved by LibreOffice, is sent by run
+// --sandbox with every row ok and the demo data's ids.
+func TestStockTemplateFilledByCodeThroughLibreOffice(t *testing.T) {
+	w := newWorkspace(t, "")
+	book := filepath.Join(w.dir, "stock.xlsx")
+	if r := w.nx(t, "template", "stock", "--sandbox", "-o", book, "--journal", w.journal()); r.code != 0 {
+		t.Fatalf("template: %s", r)
+	}
+	f, err := excelize.OpenFile(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arts, err := f.GetRows("Artículos")
+	if err != nil || len(arts) < 3 {
+		t.Fatalf("«Artículos» sheet: %d rows, %v", len(arts), err)
+	}
+	var byName, byBarcode []string
+	for _, r := range arts[1:] {
+		r = append(r, make([]string, 5)...)[:5]
+		switch {
+		case byName == nil && r[2] != "" && r[3] != "":
+			byName = r
+		case byName != nil && byBarcode == nil && r[4] != "" && r[0] != byName[0]:
+			byBarcode = r
+		}
+	}
+	if byName == nil || byBarcode == nil {
+		t.Fatalf("the demo catalog should have varianted articles and barcodes: %v", arts)
+	}
+	header, _ := f.GetRows("stock")
+	col := map[string]string{}
+	for i, h := range header[0] {
+		n, _ := excelize.ColumnNumberToName(i + 1)
+		col[h] = n
+	}
+	fecha := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	for row, values := range map[int]map[string]any{
+		2: {"depositoId": 1, "motivoId": 1, "tipo": "INGRESO_STOCK", "fecha": fecha, "articulos.codigo": byName[0],
+			"articulos.talle": strings.ToLower(byName[2]), "articulos.color": byName[3], "articulos.cantidad": 4},
+		3: {"depositoId": 1, "motivoId": 1, "tipo": "INGRESO_STOCK", "fecha": fecha, "articulos.codigoBarras": byBarcode[4], "articulos.cantidad": 3},
+	} {
+		for k, v := range values {
+			if col[k] == "" {
+				t.Fatalf("the stock template has no column %s", k)
+			}
+			if err := f.SetCellValue("stock", col[k]+strconv.Itoa(row), v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	filled := filepath.Join(w.dir, "filled", "stock.xlsx")
+	if err := os.MkdirAll(filepath.Dir(filled), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.SaveAs(filled); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	lo := convert(t, filled, "xlsx", "", filepath.Join(w.dir, "lo"))
+
+	r := w.nx(t, "run", "--sandbox", "--journal", w.journal(), "--report-dir", w.reportDir(), "--no-xlsx", lo)
+	if r.code != 0 {
+		t.Fatalf("run: %s", r)
+	}
+	rows := w.readReport(t, lo)
+	if len(rows) != 2 {
+		t.Fatalf("report has %d rows, want 2: %v", len(rows), rows)
+	}
+	a1, t1, c1 := demoVariant(t, byName[0], byName[2], byName[3])
+	a2, t2, c2 := demoBarcode(t, byBarcode[4])
+	for i, want := range [][3]int64{{a1, t1, c1}, {a2, t2, c2}} {
+		got := rows[i]
+		if got["result.status"] != "ok" {
+			t.Errorf("row %d: %s %s", i+2, got["result.status"], got["result.message"])
+		}
+		for j, k := range []string{"result.articuloId", "result.talleId", "result.colorId"} {
+			if id := strconv.FormatInt(want[j], 10); got[k] != id && (want[j] != 0 || got[k] != "") {
+				t.Errorf("row %d: %s = %q, want %s", i+2, k, got[k], id)
+			}
+		}
+	}
+}
