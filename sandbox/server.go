@@ -655,6 +655,12 @@ func (s *Server) pause(ctx context.Context, d time.Duration) bool {
 	select {
 	case <-timer:
 		sleepOS(time.Until(end))
+		// A deadline already past is a client that gave up, even before
+		// the runtime's timer has cancelled its context (late on a busy
+		// machine).
+		if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+			return false
+		}
 		return ctx.Err() == nil
 	case <-ctx.Done():
 	case <-s.done:
