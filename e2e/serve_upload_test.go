@@ -92,6 +92,11 @@ func TestServeBrowserFixShowsItsWork(t *testing.T) {
 		chromedp.WaitVisible(`#fix-status[data-focus]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
+	// htmx settles the swapped rows for a moment, carrying the old
+	// indicator's classes over: wait for the settle to end before looking.
+	if err := chromedp.Run(ctx, chromedp.WaitVisible(`#preview:not(.htmx-settling)`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
 	var atSend, after string
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`String(window.busyAtSend)`, &atSend),
 		chromedp.Evaluate(`getComputedStyle(document.getElementById("fix-busy")).display`, &after)); err != nil {
