@@ -203,6 +203,9 @@ func loadSnapshot(dir string, o *Options) (snapshotFile, error) {
 	if err == nil {
 		if fi, serr := os.Lstat(filepath.Join(dir, LogFile)); serr != nil || fi.Size() < sf.Offset {
 			err = fmt.Errorf("snapshot covers %d bytes, more than the event log holds", sf.Offset)
+		} else if !atRecordEnd(filepath.Join(dir, LogFile), sf.Offset) {
+			// Not where a record of this log ends: not this log's snapshot.
+			err = fmt.Errorf("snapshot covers %d bytes, not the end of a record of the event log", sf.Offset)
 		}
 	}
 	if err != nil || sf.State == nil || sf.State.Articulos == nil {
@@ -212,6 +215,25 @@ func loadSnapshot(dir string, o *Options) (snapshotFile, error) {
 		return snapshotFile{State: NewState()}, nil
 	}
 	return sf, nil
+}
+
+// atRecordEnd reports whether offset of the log at path is where a record
+// ends (the start, or just after a newline), so reading can resume there.
+func atRecordEnd(path string, offset int64) bool {
+	if offset == 0 {
+		return true
+	}
+	if offset < 0 {
+		return false
+	}
+	f, err := openPrivate(path, os.O_RDONLY)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [1]byte
+	_, err = f.ReadAt(b[:], offset-1)
+	return err == nil && b[0] == '\n'
 }
 
 // Load reads the store in dir without taking its lock, for exporting while
