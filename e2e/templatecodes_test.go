@@ -14,9 +14,9 @@ import (
 
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/plantilla"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/template"
 )
 
 // demoVariant is the ids the sandbox's demo data gives an article named by
@@ -165,7 +165,7 @@ func TestTemplateWith50000VariantsInLibreOffice(t *testing.T) {
 		}
 	}
 	book := filepath.Join(dir, "venta.xlsx")
-	if err := template.Write(book, schema.Venta, &catalog.Snapshot{}, template.Options{Articulos: recs, ArticulosFetched: time.Now()}); err != nil {
+	if err := plantilla.Write(book, schema.Venta, &catalog.Snapshot{}, plantilla.Options{Articulos: recs, ArticulosFetched: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	lo := convert(t, book, "xlsx", "", filepath.Join(dir, "lo"))

@@ -9,8 +9,8 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/msg"
+	"github.com/nxbatch/nxbatch/plantilla"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/template"
 )
 
 // catalogsData is the catalogs page: the tenant's catalogs with their age,
@@ -227,16 +227,16 @@ func (s *Server) templateFile(w http.ResponseWriter, r *http.Request) {
 	}
 	snap, _ := s.snapshot(r)
 	var notes []msg.Message
-	for _, n := range template.Needs(k) {
+	for _, n := range plantilla.Needs(k) {
 		if age(&snap, n).IsZero() {
 			notes = append(notes, msg.New("web.template.nolist", catalogName(n)))
 		}
 	}
-	o := template.Options{Notes: notes, Now: s.now(), Say: msg.ForPage}
-	if template.NeedsArticulos(k) {
+	o := plantilla.Options{Notes: notes, Now: s.now(), Say: msg.ForPage}
+	if plantilla.NeedsArticulos(k) {
 		o.Articulos, o.ArticulosFetched = s.articleCopy(r.Context())
 	}
-	x, err := template.Build(k, &snap, o)
+	x, err := plantilla.Build(k, &snap, o)
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(err)))
 		return

@@ -10,8 +10,8 @@ import (
 	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
+	"github.com/nxbatch/nxbatch/plantilla"
 	"github.com/nxbatch/nxbatch/schema"
-	"github.com/nxbatch/nxbatch/template"
 )
 
 // sandboxTemplateScale is the time scale of the sandbox `template
@@ -71,7 +71,7 @@ func (c *templateCmd) Run(e *env) error {
 		}
 	} else {
 		var pulled []catalog.Pulled
-		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: template.Needs(k), MaxAge: c.MaxAge, Wait: wait})
+		snap, pulled, err = cache.Pull(e.ctx, catalog.PullOptions{Names: plantilla.Needs(k), MaxAge: c.MaxAge, Wait: wait})
 		if err != nil {
 			return catalogsFailed(err)
 		}
@@ -82,8 +82,8 @@ func (c *templateCmd) Run(e *env) error {
 			}
 		}
 	}
-	o := template.Options{Rows: c.Rows}
-	if template.NeedsArticulos(k) {
+	o := plantilla.Options{Rows: c.Rows}
+	if plantilla.NeedsArticulos(k) {
 		cache.Events = cn.ArticleEvents()
 		o.Articulos, o.ArticulosFetched, notes = c.articulos(e, cache, notes)
 	}
@@ -91,7 +91,7 @@ func (c *templateCmd) Run(e *env) error {
 	for _, n := range notes {
 		say(e.stderr, n.In(l))
 	}
-	if err := template.Write(out, k, &snap, o); err != nil {
+	if err := plantilla.Write(out, k, &snap, o); err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("cli.template.failed", out, msg.CauseText(err, l)), Err: err}}
 	}
 	say(e.stdout, msg.New("tpl.done", string(k), out).In(l))

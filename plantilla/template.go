@@ -1,4 +1,4 @@
-// Package template writes XLSX workbooks that accountants fill instead of
+// Package plantilla writes XLSX workbooks that accountants fill instead of
 // looking ids up: one data sheet per kind with the contract's column names
 // (required ones marked), a frozen header, widths and number formats that
 // suit each column, drop-down lists (Excel data validation) filled from the
@@ -9,7 +9,7 @@
 // The workbook is read back by nxbatch as it is: the data sheet's headers
 // are the column paths, and the other two sheets have no kind column, so
 // they are skipped (with a warning) when the filled template is validated.
-package template
+package plantilla
 
 import (
 	"fmt"
