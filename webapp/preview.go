@@ -206,6 +206,32 @@ func fetchedAt(s *catalog.Snapshot, n catalog.Name) time.Time {
 	return time.Time{}
 }
 
+// lockVersion locks u for a change made on version ver (the version the
+// page showed) and returns the current version, u.mu held. When the
+// version cannot be loaded, is no longer ver (the page is stale) or inRange
+// refuses the change's sheet, row or column, it answers the request,
+// unlocks u and returns nil.
+func (s *Server) lockVersion(w http.ResponseWriter, r *http.Request, u *upload, ver int, inRange func(*version) bool) *version {
+	u.mu.Lock()
+	v, err := s.loaded(r.Context(), u)
+	if err != nil {
+		u.mu.Unlock()
+		s.fail(w, r, http.StatusConflict, msg.New("web.fix.bad"))
+		return nil
+	}
+	if ver != v.n {
+		u.mu.Unlock()
+		s.fail(w, r, http.StatusConflict, msg.New("web.fix.stale"))
+		return nil
+	}
+	if !inRange(v) {
+		u.mu.Unlock()
+		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
+		return nil
+	}
+	return v
+}
+
 // loaded returns the upload's current version, reading and validating it
 // when it is not in memory. u.mu is held.
 func (s *Server) loaded(ctx context.Context, u *upload) (*version, error) {
@@ -581,22 +607,11 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, row, col, ver, value := fx.q, fx.row, fx.col, fx.version, fx.value
-	u.mu.Lock()
-	v, err := s.loaded(r.Context(), u)
-	if err != nil {
-		u.mu.Unlock()
-		s.fail(w, r, http.StatusConflict, msg.New("web.fix.bad"))
-		return
-	}
-	if ver != v.n {
-		u.mu.Unlock()
-		s.fail(w, r, http.StatusConflict, msg.New("web.fix.stale"))
-		return
-	}
-	if q.Sheet < 0 || q.Sheet >= len(v.file.Sheets) || row < 0 || row >= v.file.Sheets[q.Sheet].Rows() ||
-		col < 0 || col >= len(v.file.Sheets[q.Sheet].Info.Header) {
-		u.mu.Unlock()
-		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
+	v := s.lockVersion(w, r, u, ver, func(v *version) bool {
+		return q.Sheet >= 0 && q.Sheet < len(v.file.Sheets) && row >= 0 && row < v.file.Sheets[q.Sheet].Rows() &&
+			col >= 0 && col < len(v.file.Sheets[q.Sheet].Info.Header)
+	})
+	if v == nil {
 		return
 	}
 	sh := v.file.Sheets[q.Sheet]

@@ -53,21 +53,10 @@ func (s *Server) replaceValues(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
 		return
 	}
-	u.mu.Lock()
-	v, err := s.loaded(r.Context(), u)
-	if err != nil {
-		u.mu.Unlock()
-		s.fail(w, r, http.StatusConflict, msg.New("web.fix.bad"))
-		return
-	}
-	if ver != v.n {
-		u.mu.Unlock()
-		s.fail(w, r, http.StatusConflict, msg.New("web.fix.stale"))
-		return
-	}
-	if q.Sheet < 0 || q.Sheet >= len(v.file.Sheets) || col < 0 || col >= len(v.file.Sheets[q.Sheet].Info.Header) {
-		u.mu.Unlock()
-		s.fail(w, r, http.StatusBadRequest, msg.New("web.fix.bad"))
+	v := s.lockVersion(w, r, u, ver, func(v *version) bool {
+		return q.Sheet >= 0 && q.Sheet < len(v.file.Sheets) && col >= 0 && col < len(v.file.Sheets[q.Sheet].Info.Header)
+	})
+	if v == nil {
 		return
 	}
 	sh := v.file.Sheets[q.Sheet]
@@ -96,7 +85,7 @@ func (s *Server) replaceValues(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ed := edit{At: s.now(), Sheet: sh.Info.Name, Column: header, From: find, To: value, Rows: n}
-	_, err = s.applyFix(r.Context(), u, v, q.Sheet, col, value, func(i int) bool { return same[i] }, ed)
+	_, err := s.applyFix(r.Context(), u, v, q.Sheet, col, value, func(i int) bool { return same[i] }, ed)
 	u.mu.Unlock()
 	if err != nil {
 		s.fail(w, r, http.StatusUnprocessableEntity, msg.New("web.fix.failed", s.fileText(u, err, l)))
