@@ -46,108 +46,168 @@ func demoVariant(t *testing.T, codigo, talle, color string) (art, talleID, color
 	return 0, 0, 0
 }
 
-// TestTemplateFilledByCodeThroughLibreOffice: the sale template made from
-// the embedded sandbox lists its articles on the «Artículos» sheet and
-// checks the code column against them; a sale filled by code, size and
-// colour names from that sheet, saved by LibreOffice, is sent by run
-// --sandbox with every row ok and the ids the demo data gives those codes.
+// TestTemplateFilledByCodeThroughLibreOffice: the template of a kind whose
+// lines name articles, made from the embedded sandbox, lists its articles
+// on the «Artículos» sheet and checks the code column against them; a file
+// filled by code with size and colour names (or by barcode) from that
+// sheet, saved by LibreOffice, is sent by run --sandbox with every row ok
+// and the ids the demo data gives those codes.
 func TestTemplateFilledByCodeThroughLibreOffice(t *testing.T) {
-	w := newWorkspace(t, "")
-	book := filepath.Join(w.dir, "venta.xlsx")
-	if r := w.nx(t, "template", "venta", "--sandbox", "-o", book, "--journal", w.journal()); r.code != 0 {
-		t.Fatalf("template: %s", r)
-	}
-	f, err := excelize.OpenFile(book)
-	if err != nil {
-		t.Fatal(err)
-	}
-	arts, err := f.GetRows("Artículos")
-	if err != nil || len(arts) < 3 {
-		t.Fatalf("«Artículos» sheet: %d rows, %v", len(arts), err)
-	}
-	// A varianted article (size and colour) and one without variants.
-	var withVar, plain []string
-	for _, r := range arts[1:] {
-		r = append(r, make([]string, 5)...)
-		switch {
-		case withVar == nil && r[2] != "" && r[3] != "":
-			withVar = r[:5]
-		case plain == nil && r[2] == "" && r[3] == "":
-			plain = r[:5]
-		}
-	}
-	if withVar == nil || plain == nil {
-		t.Fatalf("the demo catalog should have varianted and plain articles: %v", arts)
-	}
-	header, _ := f.GetRows("venta")
-	col := map[string]string{}
-	for i, h := range header[0] {
-		n, _ := excelize.ColumnNumberToName(i + 1)
-		col[h] = n
-	}
-	dvs, err := f.GetDataValidations("venta")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := false
-	for _, dv := range dvs {
-		if strings.HasPrefix(dv.Sqref, col["productos.codigo"]+"2:") && strings.HasPrefix(dv.Formula1, "'Listas'!$") {
-			checked = true
-		}
-	}
-	if !checked {
-		t.Errorf("productos.codigo has no list from a range: %+v", dvs)
-	}
-	account, _ := f.GetCellValue("Listas", "C2")
-	set := func(row int, values map[string]any) {
-		for k, v := range values {
-			if col[k] == "" {
-				t.Fatalf("the template has no column %s", k)
+	fecha := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		kind string
+		// lines is the prefix of the columns of a line's article.
+		lines string
+		// pick chooses the two «Artículos» rows (code, name, size,
+		// colour, barcode) the file's two rows name.
+		pick func(arts [][]string) (first, second []string)
+		// rows are the cells of the file's two rows for the picked
+		// articles; account is the first bank account of «Listas».
+		rows func(first, second []string, account string) [2]map[string]any
+		// byBarcode: the second row names its article by barcode.
+		byBarcode bool
+	}{
+		{
+			kind:  "venta",
+			lines: "productos",
+			// A varianted article (size and colour) and one without variants.
+			pick: func(arts [][]string) (withVar, plain []string) {
+				for _, r := range arts {
+					switch {
+					case withVar == nil && r[2] != "" && r[3] != "":
+						withVar = r
+					case plain == nil && r[2] == "" && r[3] == "":
+						plain = r
+					}
+				}
+				return withVar, plain
+			},
+			rows: func(withVar, plain []string, account string) [2]map[string]any {
+				return [2]map[string]any{
+					{"ordenId": 990001, "entidadId": 500, "subtotal": 3500, "descuento": 0, "recargo": 0,
+						"envio": 0, "total": 3500, "medioPago.tipo": "DEPOSITO_BANCO", "medioPago.cuentaBancariaId": account,
+						"productos.codigo": withVar[0], "productos.talle": withVar[2], "productos.color": strings.ToUpper(withVar[3]),
+						"productos.precio": 1000, "productos.cantidad": 2},
+					{"ordenId": 990001, "productos.codigo": plain[0], "productos.precio": 1500, "productos.cantidad": 1},
+				}
+			},
+		},
+		{
+			kind:  "stock",
+			lines: "articulos",
+			// A varianted article by name, and another article by barcode.
+			pick: func(arts [][]string) (byName, byBarcode []string) {
+				for _, r := range arts {
+					switch {
+					case byName == nil && r[2] != "" && r[3] != "":
+						byName = r
+					case byName != nil && byBarcode == nil && r[4] != "" && r[0] != byName[0]:
+						byBarcode = r
+					}
+				}
+				return byName, byBarcode
+			},
+			rows: func(byName, byBarcode []string, _ string) [2]map[string]any {
+				return [2]map[string]any{
+					{"depositoId": 1, "motivoId": 1, "tipo": "INGRESO_STOCK", "fecha": fecha, "articulos.codigo": byName[0],
+						"articulos.talle": strings.ToLower(byName[2]), "articulos.color": byName[3], "articulos.cantidad": 4},
+					{"depositoId": 1, "motivoId": 1, "tipo": "INGRESO_STOCK", "fecha": fecha, "articulos.codigoBarras": byBarcode[4], "articulos.cantidad": 3},
+				}
+			},
+			byBarcode: true,
+		},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			w := newWorkspace(t, "")
+			book := filepath.Join(w.dir, tc.kind+".xlsx")
+			if r := w.nx(t, "template", tc.kind, "--sandbox", "-o", book, "--journal", w.journal()); r.code != 0 {
+				t.Fatalf("template: %s", r)
 			}
-			if err := f.SetCellValue("venta", col[k]+strconv.Itoa(row), v); err != nil {
+			f, err := excelize.OpenFile(book)
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-	}
-	set(2, map[string]any{"ordenId": 990001, "entidadId": 500, "subtotal": 3500, "descuento": 0, "recargo": 0,
-		"envio": 0, "total": 3500, "medioPago.tipo": "DEPOSITO_BANCO", "medioPago.cuentaBancariaId": account,
-		"productos.codigo": withVar[0], "productos.talle": withVar[2], "productos.color": strings.ToUpper(withVar[3]),
-		"productos.precio": 1000, "productos.cantidad": 2})
-	set(3, map[string]any{"ordenId": 990001, "productos.codigo": plain[0], "productos.precio": 1500, "productos.cantidad": 1})
-	filled := filepath.Join(w.dir, "filled", "venta.xlsx")
-	if err := os.MkdirAll(filepath.Dir(filled), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.SaveAs(filled); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	// LibreOffice writes the workbook the user sends: its own XLSX, with
-	// the streamed sheets and validations as it understood them.
-	lo := convert(t, filled, "xlsx", "", filepath.Join(w.dir, "lo"))
-
-	r := w.nx(t, "run", "--sandbox", "--journal", w.journal(), "--report-dir", w.reportDir(), "--no-xlsx", lo)
-	if r.code != 0 {
-		t.Fatalf("run: %s", r)
-	}
-	rows := w.readReport(t, lo)
-	if len(rows) != 2 {
-		t.Fatalf("report has %d rows, want 2: %v", len(rows), rows)
-	}
-	for i, want := range [][]string{withVar, plain} {
-		art, talle, color := demoVariant(t, want[0], want[2], want[3])
-		got := rows[i]
-		if got["result.status"] != "ok" {
-			t.Errorf("row %d: %s %s", i+2, got["result.status"], got["result.message"])
-		}
-		for k, v := range map[string]int64{"result.articuloId": art, "result.talleId": talle, "result.colorId": color} {
-			if id := strconv.FormatInt(v, 10); got[k] != id && (v != 0 || got[k] != "") {
-				t.Errorf("row %d (%s %s %s): %s = %q, want %s", i+2, want[0], want[2], want[3], k, got[k], id)
+			arts, err := f.GetRows("Artículos")
+			if err != nil || len(arts) < 3 {
+				t.Fatalf("«Artículos» sheet: %d rows, %v", len(arts), err)
 			}
-		}
-		if got["result.articulo"] == "" || !strings.Contains(got["result.articulo"], want[1]) {
-			t.Errorf("row %d: result.articulo %q, want the name %q", i+2, got["result.articulo"], want[1])
-		}
+			padded := make([][]string, 0, len(arts)-1)
+			for _, r := range arts[1:] {
+				padded = append(padded, append(r, make([]string, 5)...)[:5])
+			}
+			first, second := tc.pick(padded)
+			if first == nil || second == nil {
+				t.Fatalf("the demo catalog has no articles this case needs: %v", arts)
+			}
+			header, _ := f.GetRows(tc.kind)
+			col := map[string]string{}
+			for i, h := range header[0] {
+				n, _ := excelize.ColumnNumberToName(i + 1)
+				col[h] = n
+			}
+			dvs, err := f.GetDataValidations(tc.kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked := false
+			for _, dv := range dvs {
+				if strings.HasPrefix(dv.Sqref, col[tc.lines+".codigo"]+"2:") && strings.HasPrefix(dv.Formula1, "'Listas'!$") {
+					checked = true
+				}
+			}
+			if !checked {
+				t.Errorf("%s.codigo has no list from a range: %+v", tc.lines, dvs)
+			}
+			account, _ := f.GetCellValue("Listas", "C2")
+			for i, values := range tc.rows(first, second, account) {
+				for k, v := range values {
+					if col[k] == "" {
+						t.Fatalf("the %s template has no column %s", tc.kind, k)
+					}
+					if err := f.SetCellValue(tc.kind, col[k]+strconv.Itoa(i+2), v); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			filled := filepath.Join(w.dir, "filled", tc.kind+".xlsx")
+			if err := os.MkdirAll(filepath.Dir(filled), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.SaveAs(filled); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			// LibreOffice writes the workbook the user sends: its own XLSX,
+			// with the streamed sheets and validations as it understood them.
+			lo := convert(t, filled, "xlsx", "", filepath.Join(w.dir, "lo"))
+
+			r := w.nx(t, "run", "--sandbox", "--journal", w.journal(), "--report-dir", w.reportDir(), "--no-xlsx", lo)
+			if r.code != 0 {
+				t.Fatalf("run: %s", r)
+			}
+			rows := w.readReport(t, lo)
+			if len(rows) != 2 {
+				t.Fatalf("report has %d rows, want 2: %v", len(rows), rows)
+			}
+			for i, want := range [][]string{first, second} {
+				art, talle, color := demoVariant(t, want[0], want[2], want[3])
+				if i == 1 && tc.byBarcode {
+					art, talle, color = demoBarcode(t, want[4])
+				}
+				got := rows[i]
+				if got["result.status"] != "ok" {
+					t.Errorf("row %d: %s %s", i+2, got["result.status"], got["result.message"])
+				}
+				for k, v := range map[string]int64{"result.articuloId": art, "result.talleId": talle, "result.colorId": color} {
+					if id := strconv.FormatInt(v, 10); got[k] != id && (v != 0 || got[k] != "") {
+						t.Errorf("row %d (%v): %s = %q, want %s", i+2, want, k, got[k], id)
+					}
+				}
+				if got["result.articulo"] == "" || !strings.Contains(got["result.articulo"], want[1]) {
+					t.Errorf("row %d: result.articulo %q, want the name %q", i+2, got["result.articulo"], want[1])
+				}
+			}
+		})
 	}
 }
 
@@ -224,89 +284,4 @@ func demoBarcode(t *testing.T, bc string) (art, talleID, colorID int64) {
 	}
 	t.Fatalf("the demo data has no barcode %q", bc)
 	return 0, 0, 0
-}
-
-// TestStockTemplateFilledByCodeThroughLibreOffice: the stock template's
-// «Artículos» sheet names the variants; a count filled by code with size
-// and colour names, and by barcode, saved by LibreOffice, is sent by run
-// --sandbox with every row ok and the demo data's ids.
-func TestStockTemplateFilledByCodeThroughLibreOffice(t *testing.T) {
-	w := newWorkspace(t, "")
-	book := filepath.Join(w.dir, "stock.xlsx")
-	if r := w.nx(t, "template", "stock", "--sandbox", "-o", book, "--journal", w.journal()); r.code != 0 {
-		t.Fatalf("template: %s", r)
-	}
-	f, err := excelize.OpenFile(book)
-	if err != nil {
-		t.Fatal(err)
-	}
-	arts, err := f.GetRows("Artículos")
-	if err != nil || len(arts) < 3 {
-		t.Fatalf("«Artículos» sheet: %d rows, %v", len(arts), err)
-	}
-	var byName, byBarcode []string
-	for _, r := range arts[1:] {
-		r = append(r, make([]string, 5)...)[:5]
-		switch {
-		case byName == nil && r[2] != "" && r[3] != "":
-			byName = r
-		case byName != nil && byBarcode == nil && r[4] != "" && r[0] != byName[0]:
-			byBarcode = r
-		}
-	}
-	if byName == nil || byBarcode == nil {
-		t.Fatalf("the demo catalog should have varianted articles and barcodes: %v", arts)
-	}
-	header, _ := f.GetRows("stock")
-	col := map[string]string{}
-	for i, h := range header[0] {
-		n, _ := excelize.ColumnNumberToName(i + 1)
-		col[h] = n
-	}
-	fecha := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
-	for row, values := range map[int]map[string]any{
-		2: {"depositoId": 1, "motivoId": 1, "tipo": "INGRESO_STOCK", "fecha": fecha, "articulos.codigo": byName[0],
-			"articulos.talle": strings.ToLower(byName[2]), "articulos.color": byName[3], "articulos.cantidad": 4},
-		3: {"depositoId": 1, "motivoId": 1, "tipo": "INGRESO_STOCK", "fecha": fecha, "articulos.codigoBarras": byBarcode[4], "articulos.cantidad": 3},
-	} {
-		for k, v := range values {
-			if col[k] == "" {
-				t.Fatalf("the stock template has no column %s", k)
-			}
-			if err := f.SetCellValue("stock", col[k]+strconv.Itoa(row), v); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	filled := filepath.Join(w.dir, "filled", "stock.xlsx")
-	if err := os.MkdirAll(filepath.Dir(filled), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.SaveAs(filled); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	lo := convert(t, filled, "xlsx", "", filepath.Join(w.dir, "lo"))
-
-	r := w.nx(t, "run", "--sandbox", "--journal", w.journal(), "--report-dir", w.reportDir(), "--no-xlsx", lo)
-	if r.code != 0 {
-		t.Fatalf("run: %s", r)
-	}
-	rows := w.readReport(t, lo)
-	if len(rows) != 2 {
-		t.Fatalf("report has %d rows, want 2: %v", len(rows), rows)
-	}
-	a1, t1, c1 := demoVariant(t, byName[0], byName[2], byName[3])
-	a2, t2, c2 := demoBarcode(t, byBarcode[4])
-	for i, want := range [][3]int64{{a1, t1, c1}, {a2, t2, c2}} {
-		got := rows[i]
-		if got["result.status"] != "ok" {
-			t.Errorf("row %d: %s %s", i+2, got["result.status"], got["result.message"])
-		}
-		for j, k := range []string{"result.articuloId", "result.talleId", "result.colorId"} {
-			if id := strconv.FormatInt(want[j], 10); got[k] != id && (want[j] != 0 || got[k] != "") {
-				t.Errorf("row %d: %s = %q, want %s", i+2, k, got[k], id)
-			}
-		}
-	}
 }
