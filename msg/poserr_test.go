@@ -74,6 +74,13 @@ func TestPositionedErrorsAreMsgErrors(t *testing.T) {
 		headerErr = herrs[0]
 	}
 	_, cellErr := schema.ParseNumber("doce", schema.SepComma, false)
+	var dupErr error
+	_, dups := schema.Match(schema.Venta, []string{"ordenId", "total", "Total "}, nil)
+	for _, d := range dups {
+		if errors.Is(d, schema.ErrDuplicateColumn) {
+			dupErr = d
+		}
+	}
 
 	tests := []struct {
 		name  string
@@ -87,6 +94,7 @@ func TestPositionedErrorsAreMsgErrors(t *testing.T) {
 		{"reader: bare quote at its cell", firstRecord(quote), msg.Position{File: quote, Row: 3, Column: "total"}, []error{csv.ErrBareQuote}},
 		{"reader: row longer than the header", firstRecord(ragged), msg.Position{File: ragged, Row: 3}, nil},
 		{"schema: missing column", headerErr, msg.Position{}, []error{schema.ErrMissingColumn}},
+		{"schema: duplicate column at its column and field", dupErr, msg.Position{Column: "Total ", Field: "total"}, []error{schema.ErrDuplicateColumn}},
 		{"schema: a cell that is no number", cellErr, msg.Position{}, []error{schema.ErrCell}},
 		{"pipeline: no kind", load(noKind), msg.Position{File: noKind}, []error{pipeline.ErrNoKind}},
 		{"pipeline: header missing a column", load(noCol), msg.Position{File: noCol}, []error{pipeline.ErrHeader, schema.ErrMissingColumn}},

@@ -266,6 +266,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		ms := make([]msg.Message, len(herrs))
 		causes := make([]error, len(herrs))
 		for i, he := range herrs {
+			he.Pos.File, he.Pos.Sheet = path, name
 			ms[i], causes[i] = he.Msg, he
 		}
 		fe := fileErr(path, name, ErrHeader, msg.Join(ms...))

@@ -149,7 +149,7 @@ func matchCount(header []string, m Mapping) (*Layout, []*msg.Error) {
 			// an unknown column carried through: nothing of the file
 			// could be told right.
 			if key := countForbidden(matchPath(h, m, Stock.Columns(), stockFull, stockLeaf)); key != "" {
-				errs = append(errs, headerErr(ErrCountColumns, key, h))
+				errs = append(errs, columnErr(h, "", ErrCountColumns, key, h))
 				continue
 			}
 			if strings.TrimSpace(h) != "" {
@@ -158,7 +158,7 @@ func matchCount(header []string, m Mapping) (*Layout, []*msg.Error) {
 			continue
 		}
 		if j, dup := lay.Index[path]; dup {
-			errs = append(errs, headerErr(ErrDuplicateColumn, "hdr.duplicate", header[j], h, path))
+			errs = append(errs, columnErr(h, path, ErrDuplicateColumn, "hdr.duplicate", header[j], h, path))
 			continue
 		}
 		lay.Index[path] = i

@@ -350,7 +350,18 @@ func headerErr(code error, key string, args ...any) *msg.Error {
 	return &msg.Error{Code: code, Msg: msg.New(key, args...)}
 }
 
-// Match matches header against kind k. A header matches a column when its
+// columnErr is a header problem at one column (its header as typed) and,
+// when known, the API field it fills. The file and sheet are the caller's
+// to fill in.
+func columnErr(column, field string, code error, key string, args ...any) *msg.Error {
+	e := headerErr(code, key, args...)
+	e.Pos.Column, e.Pos.Field = column, field
+	return e
+}
+
+// Match matches header against kind k; its problems are *msg.Error values
+// with codes ErrMissingColumn, ErrDuplicateColumn or ErrCountColumns, at
+// their column when they have one. A header matches a column when its
 // normalized text equals the column's path, a mapping entry names the
 // path, or it equals the last part of exactly one path of the kind
 // ("precio" → productos.precio). A stock header with a counted quantity
@@ -394,7 +405,7 @@ func Match(k Kind, header []string, m Mapping) (*Layout, []*msg.Error) {
 			continue
 		}
 		if j, dup := lay.Index[path]; dup {
-			errs = append(errs, headerErr(ErrDuplicateColumn, "hdr.duplicate", header[j], h, path))
+			errs = append(errs, columnErr(h, path, ErrDuplicateColumn, "hdr.duplicate", header[j], h, path))
 			continue
 		}
 		lay.Index[path] = i
