@@ -257,12 +257,45 @@ func (e *Error) Unwrap() error { return e.Err }
 // the kind of problem as well as the cause.
 func (e *Error) Is(target error) bool { return e.Code != nil && errors.Is(e.Code, target) }
 
-// Base is e as the page shows it: its position's file by its base name
-// (Position.Base).
+// Base is e as the page shows it: every file it names by its base name,
+// its position's (Position.Base), those its message names (FileArg, a
+// nested Error) and a positioned cause's.
 func (e *Error) Base() *Error {
 	c := *e
 	c.Pos = c.Pos.Base()
+	c.Msg = baseArgs(c.Msg)
+	var cause *Error
+	if errors.As(c.Err, &cause) {
+		// Rendered alike: the cause's text is its first *Error's.
+		c.Err = cause.Base()
+	}
 	return &c
+}
+
+// baseArgs is m with the files its arguments name by their base names.
+func baseArgs(m Message) Message {
+	var args []any
+	for i, a := range m.Args {
+		var b any
+		switch a := a.(type) {
+		case Message:
+			b = baseArgs(a)
+		case FileArg:
+			b = a.Base()
+		case *Error:
+			b = a.Base()
+		default:
+			continue
+		}
+		if args == nil {
+			args = append([]any(nil), m.Args...)
+		}
+		args[i] = b
+	}
+	if args != nil {
+		m.Args = args
+	}
+	return m
 }
 
 // Join is messages as one, rendered one after the other separated by

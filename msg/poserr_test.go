@@ -3,10 +3,12 @@ package msg_test
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/nxbatch/nxbatch/msg"
@@ -164,6 +166,15 @@ func TestPositionRendering(t *testing.T) {
 		if got, want := base.In(msg.ES), e.In(msg.ES)[len(path)-len("ventas.xlsx"):]; got != want {
 			t.Errorf("%+v: page text %q, want %q", tt.pos, got, want)
 		}
+	}
+	// A positioned cause of an error without a position, on the page.
+	inner := &msg.Error{Pos: msg.Position{File: path, Row: 2}, Msg: m}
+	outer := &msg.Error{Msg: msg.New("web.readfailed", "x"), Err: fmt.Errorf("load: %w", inner)}
+	if got, want := outer.Base().In(msg.ES), (&msg.Error{Msg: outer.Msg, Err: inner.Base()}).In(msg.ES); got != want || strings.Contains(got, filepath.Dir(path)) {
+		t.Errorf("page text %q, want %q without the folders", got, want)
+	}
+	if got := outer.In(msg.ES); !strings.Contains(got, path) {
+		t.Errorf("command line text %q does not name %s", got, path)
 	}
 	// A file named in a message's sentence, on the page, by its base name.
 	w := msg.New("load.unknowncols", msg.FileArg{File: path, Sheet: "Ventas"}, "«x»")

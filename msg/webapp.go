@@ -337,23 +337,15 @@ func ForPage(m Message) Message {
 	if _, ok := catalog[pagePrefix+m.Key]; ok {
 		m.Key = pagePrefix + m.Key
 	}
+	m = baseArgs(m)
 	var args []any
 	for i, a := range m.Args {
-		var page any
-		switch a := a.(type) {
-		case Message:
-			page = ForPage(a)
-		case FileArg:
-			page = a.Base()
-		case *Error:
-			page = a.Base()
-		default:
-			continue
+		if n, ok := a.(Message); ok {
+			if args == nil {
+				args = append([]any(nil), m.Args...)
+			}
+			args[i] = ForPage(n)
 		}
-		if args == nil {
-			args = append([]any(nil), m.Args...)
-		}
-		args[i] = page
 	}
 	if args != nil {
 		m.Args = args
