@@ -25,6 +25,9 @@ type Table struct {
 	Rows    [][]string
 	Fetched time.Time   // zero when the catalog was never fetched
 	Note    msg.Message // why the table is empty, when it is; Key "" otherwise
+	// Stamps are the indexes of the columns that hold the API's own
+	// timestamps, which a page may write as it writes dates.
+	Stamps []int
 }
 
 // Known reports whether the table's catalog was ever fetched.
@@ -123,7 +126,7 @@ func Tables(s *Snapshot, l msg.Lang) []Table {
 		motivosFetched = time.Time{}
 	}
 	motivos := Table{Name: Motivos, Key: "motivos", Title: msg.New("catc.t.motivos"), Fetched: motivosFetched,
-		Header: []msg.Message{col("id"), col("nombre"), col("modificado")}}
+		Header: []msg.Message{col("id"), col("nombre"), col("modificado")}, Stamps: []int{2}}
 	for _, m := range ActiveMotivos(s.Motivos) {
 		motivos.Rows = append(motivos.Rows, []string{id(m.MotivoID), m.Nombre, m.Modificado})
 	}

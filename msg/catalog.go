@@ -10,7 +10,9 @@
 package msg
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -139,7 +141,9 @@ type Position struct {
 }
 
 // Message renders the position: "ventas.xlsx, hoja Ventas, fila 12,
-// columna «total»".
+// columna «total»". It is the one way a position is written, on the
+// command line, in reports and (with Base) on the page. Field is not
+// rendered: the user knows the column by its header.
 func (p Position) Message() Message {
 	var where Message
 	switch {
@@ -160,24 +164,69 @@ func (p Position) Message() Message {
 	return where
 }
 
-// Error is nxbatch's one error type for what a user is shown: a catalog
-// message, where it happened when that is a place in a file, and the
-// underlying cause. It is rendered once, in the run's language, where the
-// exit code is chosen.
-type Error struct {
-	Pos Position
-	Msg Message
-	Err error // the underlying cause, if any
+// FileArg is a file (and sheet, when it has one) named in a message's
+// sentence, rendered "ventas.xlsx [Ventas]": as given on the command line,
+// by its base name on the page (ForPage).
+type FileArg struct {
+	File  string
+	Sheet string
 }
 
-// In renders the error in language l: its position, its message and,
-// when the message does not already say it, its cause (CauseText).
-func (e *Error) In(l Lang) string {
-	if e.Msg.Key == "" && e.Err != nil {
-		return CauseText(e.Err, l)
+// In renders the file and sheet; they read the same in every language.
+func (a FileArg) In(Lang) string {
+	if a.Sheet == "" {
+		return a.File
 	}
-	text := e.Msg.In(l)
-	if e.Err != nil {
+	return a.File + " [" + a.Sheet + "]"
+}
+
+// Base is a with its file by its base name.
+func (a FileArg) Base() FileArg {
+	if a.File != "" {
+		a.File = filepath.Base(a.File)
+	}
+	return a
+}
+
+// Base is p with its file named by its base name only: the page shows a
+// file as the accountant knows it, never the server's folders.
+func (p Position) Base() Position {
+	if p.File != "" {
+		p.File = filepath.Base(p.File)
+	}
+	return p
+}
+
+// Error is nxbatch's one error type for what a user is shown: a catalog
+// message, where it happened when that is a place in a file, what kind of
+// problem it is, and the underlying cause. Readers, schema, pipeline and
+// the page return it for every positioned problem. It is rendered once,
+// by In, in the run's language, where the exit code is chosen.
+//
+// Callers decide with errors.Is on Code (a package's sentinel, such as
+// readers.ErrNoHeader or schema.ErrMissingColumn) and errors.As, never on
+// Msg.Key: a message's wording and key may change, its code does not.
+type Error struct {
+	Pos  Position
+	Code error // what kind of problem, for errors.Is; never rendered
+	Msg  Message
+	Err  error // the underlying cause, if any
+}
+
+// In renders the error in language l: its position, its message and, for
+// an error without a position, its cause when the message does not already
+// say it (CauseText). A positioned error's message says what to change at
+// that place, its cause among its arguments when it matters.
+func (e *Error) In(l Lang) string {
+	var text string
+	switch {
+	case e.Msg.Key == "" && e.Err != nil:
+		text = CauseText(e.Err, l)
+	default:
+		text = e.Msg.In(l)
+	}
+	w := e.Pos.Message()
+	if w.Key == "" && e.Msg.Key != "" && e.Err != nil {
 		// The cause is added when it is in the user's words and the message
 		// does not already say it; a technical detail goes in the message's
 		// own arguments when it matters.
@@ -191,13 +240,80 @@ func (e *Error) In(l Lang) string {
 			}
 		}
 	}
-	if w := e.Pos.Message(); w.Key != "" {
+	if w.Key != "" {
 		text = w.In(l) + ": " + text
 	}
 	return text
 }
 
-// Error renders the error in Spanish, the users' language.
+// Error renders the error in Spanish, the users' language; In renders it
+// in the run's.
 func (e *Error) Error() string { return e.In(ES) }
 
+// Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether the error's Code is target, so that errors.Is finds
+// the kind of problem as well as the cause.
+func (e *Error) Is(target error) bool { return e.Code != nil && errors.Is(e.Code, target) }
+
+// Base is e as the page shows it: every file it names by its base name,
+// its position's (Position.Base), those its message names (FileArg, a
+// nested Error) and a positioned cause's.
+func (e *Error) Base() *Error {
+	c := *e
+	c.Pos = c.Pos.Base()
+	c.Msg = baseArgs(c.Msg)
+	var cause *Error
+	if errors.As(c.Err, &cause) {
+		// Rendered alike: the cause's text is its first *Error's.
+		c.Err = cause.Base()
+	}
+	return &c
+}
+
+// baseArgs is m with the files its arguments name by their base names.
+func baseArgs(m Message) Message {
+	var args []any
+	for i, a := range m.Args {
+		var b any
+		switch a := a.(type) {
+		case Message:
+			b = baseArgs(a)
+		case FileArg:
+			b = a.Base()
+		case *Error:
+			b = a.Base()
+		default:
+			continue
+		}
+		if args == nil {
+			args = append([]any(nil), m.Args...)
+		}
+		args[i] = b
+	}
+	if args != nil {
+		m.Args = args
+	}
+	return m
+}
+
+// Join is messages as one, rendered one after the other separated by
+// semicolons ("falta la columna «total»; ..."); a single message is itself.
+func Join(ms ...Message) Message {
+	if len(ms) == 1 {
+		return ms[0]
+	}
+	return New("msg.join", joined(ms))
+}
+
+// joined renders messages in the language of the message around them.
+type joined []Message
+
+func (j joined) In(l Lang) string {
+	parts := make([]string, len(j))
+	for i, m := range j {
+		parts[i] = m.In(l)
+	}
+	return strings.Join(parts, "; ")
+}

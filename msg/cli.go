@@ -126,6 +126,7 @@ func init() {
 		"cause.reset":       {ES: "la conexión se cortó", EN: "the connection was cut"},
 		"cause.unreachable": {ES: "la red no llega a esa dirección", EN: "the network does not reach that address"},
 		"pos.file":          {ES: "%s", EN: "%s"},
+		"msg.join":          {ES: "%s", EN: "%s"}, // messages joined by Join
 	})
 }
 

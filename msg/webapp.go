@@ -330,11 +330,14 @@ const pagePrefix = "web.page."
 
 // ForPage returns m as the page says it: under its page wording when it has
 // one (the command line's points at a terminal: a command to run, a flag),
-// and so its nested messages. The arguments stay the same.
+// and so its nested messages; a file it names (FileArg, Position, Error)
+// by its base name, never the server's folders. The other arguments stay
+// the same.
 func ForPage(m Message) Message {
 	if _, ok := catalog[pagePrefix+m.Key]; ok {
 		m.Key = pagePrefix + m.Key
 	}
+	m = baseArgs(m)
 	var args []any
 	for i, a := range m.Args {
 		if n, ok := a.(Message); ok {

@@ -169,7 +169,10 @@ func (sh *Sheet) startResolution(cat *validation.Catalog) {
 // uncheckedWarning is the file's warning for the rows whose articles no
 // catalog checked, if any.
 func (f *File) uncheckedWarning() {
-	f.Warnings = slices.DeleteFunc(f.Warnings, func(m msg.Message) bool { return m.Key == "art.unchecked" })
+	// The last check's warnings are replaced (clipped: a copy of the
+	// file keeps its own).
+	f.Warnings = slices.Clip(f.Warnings[:len(f.Warnings)-f.unchecked])
+	f.unchecked = 0
 	for _, sh := range f.Sheets {
 		if len(sh.unchecked) == 0 {
 			continue
@@ -180,7 +183,8 @@ func (f *File) uncheckedWarning() {
 		}
 		slices.Sort(nums)
 		nums = slices.Compact(nums)
-		f.Warnings = append(f.Warnings, msg.New("art.unchecked", sheetLabel(f.Path, sh.Info.Name), rowRanges(nums)))
+		f.Warnings = append(f.Warnings, msg.New("art.unchecked", msg.FileArg{File: f.Path, Sheet: sh.Info.Name}, rowRanges(nums)))
+		f.unchecked++
 	}
 }
 

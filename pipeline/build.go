@@ -227,7 +227,7 @@ func (b *builder) value(row int32, c *schema.Column, text string, k cell.Kind, v
 		return false
 	}
 	if err := parseCell(b.sh, c, text, k, v); err != nil {
-		var ce *schema.CellError
+		var ce *msg.Error
 		if errors.As(err, &ce) {
 			b.fail(row, c.Path, msg.New("row.cell", b.header(c.Path), ce.Msg))
 		} else {

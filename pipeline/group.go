@@ -34,6 +34,8 @@ type Request struct {
 	// facturaId); paid marks an order row with pagado, update an order
 	// already created whose send is its paid update.
 	order, cancel, paid, update bool
+	// rejectedBefore marks a request concluded by concludeRejectedBefore.
+	rejectedBefore bool
 	// res is what sending produced, allocated only for the requests that
 	// have one: a file of a million valid one-line sales being validated
 	// carries none of it.
@@ -76,6 +78,7 @@ func (r *Request) Record() *Result {
 // Conclude sets the request's status and the message its rows report.
 func (r *Request) Conclude(st Status, why msg.Message) {
 	r.Status = st
+	r.rejectedBefore = false
 	r.Record().Outcome = why
 }
 

@@ -41,6 +41,9 @@ type File struct {
 	SHA256   string
 	Sheets   []*Sheet
 	Warnings []msg.Message // unknown columns, sheets without a kind
+	// unchecked counts the warnings at the end of Warnings that
+	// uncheckedWarning put there, so that a new check replaces them.
+	unchecked int
 }
 
 // Sheet is one table of a known kind: a CSV file or one worksheet.
@@ -68,8 +71,8 @@ type Sheet struct {
 	// count is an inventory count's own state (count.go); nil for other
 	// sheets.
 	count    *countSheet
-	problems map[int]*readers.Error // row index → malformed row
-	reqOf    []int32                // row index → index into Requests
+	problems map[int]*msg.Error // row index → malformed row
+	reqOf    []int32            // row index → index into Requests
 	// msgs holds the messages of the rows that have any; most rows of a
 	// large clean file have none, so a map costs far less than a slice.
 	msgs map[int32][]note
@@ -99,41 +102,34 @@ func (s *Sheet) Rows() int { return s.store.len() }
 // priorID is the identity an earlier report gave row i, "" if none.
 func (s *Sheet) priorID(i int) string { return s.priorIDs[int32(i)] }
 
-// FileError is a problem that makes a whole file or sheet unusable. It is
-// reported with its position and counts as a configuration error.
-type FileError struct {
-	File  string
-	Sheet string
-	Msgs  []msg.Message
-	Cause error
+// Codes of the *msg.Error values Load returns for a whole file or sheet
+// that cannot be used, for errors.Is; they count as configuration errors.
+// A reader's problem comes back as the reader returned it (its codes are
+// readers.Err*), a header's as ErrHeader wrapping schema's problems (their
+// codes schema.ErrMissingColumn, schema.ErrDuplicateColumn...).
+var (
+	// ErrNoKind is a file or sheet whose header matches no kind.
+	ErrNoKind = errors.New("no kind matches the header")
+	// ErrHeader is a header that does not fit its kind.
+	ErrHeader = errors.New("header does not fit its kind")
+	// ErrNoRows is a sheet with a header and no rows.
+	ErrNoRows = errors.New("no rows")
+)
+
+// fileErr is a problem of a whole file (sheet "") or sheet.
+func fileErr(path, sheet string, code error, m msg.Message) *msg.Error {
+	return &msg.Error{Pos: msg.Position{File: path, Sheet: sheet}, Code: code, Msg: m}
 }
 
-func (e *FileError) Error() string { return e.In(msg.EN) }
-
-// In renders the error in language l.
-func (e *FileError) In(l msg.Lang) string {
-	var re *readers.Error
-	if errors.As(e.Cause, &re) {
-		return re.In(l)
+// readErr is a reader's failure on a file or sheet: the reader's own
+// positioned error, or err placed at the file or sheet.
+func readErr(path, sheet string, err error) error {
+	var me *msg.Error
+	if errors.As(err, &me) && me.Pos.File != "" {
+		return err
 	}
-	where := e.File
-	if e.Sheet != "" {
-		where = msg.New("pos.sheetonly", e.File, e.Sheet).In(l)
-	}
-	s := where + ":"
-	for i, m := range e.Msgs {
-		if i > 0 {
-			s += ";"
-		}
-		s += " " + m.In(l)
-	}
-	if len(e.Msgs) == 0 && e.Cause != nil {
-		s += " " + e.Cause.Error()
-	}
-	return s
+	return &msg.Error{Pos: msg.Position{File: path, Sheet: sheet}, Err: err}
 }
-
-func (e *FileError) Unwrap() error { return e.Cause }
 
 // Load reads path, matches each sheet's headers to a kind, and groups its
 // rows into requests (not yet validated).
@@ -150,7 +146,7 @@ func Load(path string, o LoadOptions) (*File, error) {
 	rf, err := readers.Open(path, o.Reader)
 	if err != nil {
 		<-sum
-		return nil, &FileError{File: path, Cause: err}
+		return nil, readErr(path, "", err)
 	}
 	defer rf.Close()
 	f := &File{Path: path}
@@ -162,8 +158,7 @@ func Load(path string, o LoadOptions) (*File, error) {
 		}
 		sh, skip, err := loadSheet(rf, path, name, o)
 		if err != nil {
-			var re *readers.Error
-			if len(names) > 1 && errors.As(err, &re) && errors.Is(err, readers.ErrNoHeader) {
+			if len(names) > 1 && errors.Is(err, readers.ErrNoHeader) {
 				f.Warnings = append(f.Warnings, msg.New("load.emptysheet", name))
 				continue
 			}
@@ -177,10 +172,10 @@ func Load(path string, o LoadOptions) (*File, error) {
 			continue
 		}
 		if sh.Info.TitleRows > 0 {
-			f.Warnings = append(f.Warnings, msg.Count("load.titlerows", sh.Info.TitleRows, sheetLabel(path, name), sh.Info.HeaderRow))
+			f.Warnings = append(f.Warnings, msg.Count("load.titlerows", sh.Info.TitleRows, msg.FileArg{File: path, Sheet: name}, sh.Info.HeaderRow))
 		}
 		if n := len(sh.Layout.Unknown); n > 0 {
-			f.Warnings = append(f.Warnings, unknownColumns(sheetLabel(path, name), sh.Layout.Unknown))
+			f.Warnings = append(f.Warnings, unknownColumns(msg.FileArg{File: path, Sheet: name}, sh.Layout.Unknown))
 		}
 		sh.maxArticulos = o.MaxArticulos
 		group(sh)
@@ -188,7 +183,7 @@ func Load(path string, o LoadOptions) (*File, error) {
 	}
 	f.SHA256 = <-sum
 	if len(f.Sheets) == 0 {
-		return nil, &FileError{File: path, Msgs: []msg.Message{msg.New("load.nokind")}}
+		return nil, fileErr(path, "", ErrNoKind, msg.New("load.nokind"))
 	}
 	return f, nil
 }
@@ -225,7 +220,7 @@ func sameKey(named, detected schema.Kind) bool {
 func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg.Message, error) {
 	sr, err := rf.Sheet(name)
 	if err != nil {
-		return nil, nil, &FileError{File: path, Sheet: name, Cause: err}
+		return nil, nil, readErr(path, name, err)
 	}
 	defer sr.Close()
 	info := sr.Info()
@@ -262,19 +257,23 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 				m := msg.New("load.sheetnokind", name)
 				return nil, &m, nil
 			}
-			return nil, nil, &FileError{File: path, Sheet: name, Msgs: []msg.Message{msg.New("load.nokind")}}
+			return nil, nil, fileErr(path, name, ErrNoKind, msg.New("load.nokind"))
 		}
 		kind = k
 	}
 	lay, herrs := schema.Match(kind, info.Header, o.Mapping)
 	if len(herrs) > 0 {
-		fe := &FileError{File: path, Sheet: name}
-		for _, he := range herrs {
-			fe.Msgs = append(fe.Msgs, he.Msg)
+		ms := make([]msg.Message, len(herrs))
+		causes := make([]error, len(herrs))
+		for i, he := range herrs {
+			he.Pos.File, he.Pos.Sheet = path, name
+			ms[i], causes[i] = he.Msg, he
 		}
+		fe := fileErr(path, name, ErrHeader, msg.Join(ms...))
+		fe.Err = errors.Join(causes...)
 		return nil, nil, fe
 	}
-	sh := &Sheet{Info: info, Kind: kind, Layout: lay, problems: map[int]*readers.Error{}, msgs: map[int32][]note{}}
+	sh := &Sheet{Info: info, Kind: kind, Layout: lay, problems: map[int]*msg.Error{}, msgs: map[int32][]note{}}
 	for _, c := range lay.Columns() {
 		i := lay.Col(c.Path)
 		switch {
@@ -292,7 +291,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 	defer stop()
 	for b := range batches {
 		if b.err != nil {
-			return nil, nil, &FileError{File: path, Sheet: name, Cause: b.err}
+			return nil, nil, readErr(path, name, b.err)
 		}
 		for _, rec := range b.recs {
 			sh.keep(rec, ncol, numCols, &det)
@@ -300,7 +299,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		recycle(b)
 	}
 	if sh.store.len() == 0 {
-		return nil, nil, &FileError{File: path, Sheet: name, Msgs: []msg.Message{msg.New("load.norows")}}
+		return nil, nil, fileErr(path, name, ErrNoRows, msg.New("load.norows"))
 	}
 	sh.Sep = o.Sep
 	if sh.Sep == schema.SepUnknown {
@@ -569,7 +568,7 @@ func joinQuoted(items []string) string {
 const maxNamed = 10
 
 // unknownColumns is the warning that lists columns filling no field.
-func unknownColumns(where string, cols []string) msg.Message {
+func unknownColumns(where msg.FileArg, cols []string) msg.Message {
 	if len(cols) <= maxNamed {
 		return msg.New("load.unknowncols", where, joinQuoted(cols))
 	}

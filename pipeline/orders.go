@@ -106,7 +106,7 @@ func orderSendable(r *Request, k journal.Key, e journal.Entry, hash string, o Su
 		}
 	case journal.Rejected:
 		if !o.RetryRejected && rejectedForContent(e) && e.BodyHash == hash {
-			r.Conclude(StatusRejected, rejectedUnchanged(e))
+			r.concludeRejectedBefore(e)
 			return false
 		}
 	}

@@ -307,12 +307,13 @@ func TestNeutralisedHeaderRefeeds(t *testing.T) {
 func TestFileErrors(t *testing.T) {
 	tests := []struct {
 		name, file, content string
-		want                string // catalog key or reader sentinel text in the message
+		code                error // the error's code, for errors.Is
+		sheetCode           error // a schema code the error wraps, if any
 	}{
-		{"missing required column", "v.csv", "ordenId,total\n1,2\n", "hdr.missing"},
-		{"no kind", "x.csv", "a,b\n1,2\n", "load.nokind"},
-		{"header only", "v.csv", ventaHeader, "load.norows"},
-		{"empty file", "e.csv", "", ""},
+		{"missing required column", "v.csv", "ordenId,total\n1,2\n", ErrHeader, schema.ErrMissingColumn},
+		{"no kind", "x.csv", "a,b\n1,2\n", ErrNoKind, nil},
+		{"header only", "v.csv", ventaHeader, ErrNoRows, nil},
+		{"empty file", "e.csv", "", readers.ErrEmptyFile, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -321,26 +322,21 @@ func TestFileErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err := Load(path, LoadOptions{})
-			var fe *FileError
+			var fe *msg.Error
 			if !errors.As(err, &fe) {
-				t.Fatalf("err = %v, want a *FileError", err)
+				t.Fatalf("err = %v, want a *msg.Error", err)
+			}
+			if fe.Pos.File != path || fe.Pos.Row != 0 {
+				t.Errorf("position %+v, want the file %s", fe.Pos, path)
 			}
 			if !strings.Contains(fe.In(msg.ES), filepath.Base(path)) {
 				t.Errorf("message does not name the file: %s", fe.In(msg.ES))
 			}
-			if tt.want == "" {
-				var re *readers.Error
-				if !errors.As(err, &re) {
-					t.Errorf("want a reader error, got %v", err)
-				}
-				return
+			if !errors.Is(err, tt.code) {
+				t.Errorf("err = %v, want code %v", err, tt.code)
 			}
-			found := false
-			for _, m := range fe.Msgs {
-				found = found || m.Key == tt.want
-			}
-			if !found {
-				t.Errorf("messages %v lack %s", fe.Msgs, tt.want)
+			if tt.sheetCode != nil && !errors.Is(err, tt.sheetCode) {
+				t.Errorf("err = %v, want it to wrap %v", err, tt.sheetCode)
 			}
 		})
 	}

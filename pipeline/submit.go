@@ -209,7 +209,7 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 				}
 			case journal.Rejected:
 				if !o.RetryRejected && rejectedForContent(e) && e.BodyHash == r.Result().BodyHash {
-					r.Conclude(StatusRejected, rejectedUnchanged(e))
+					r.concludeRejectedBefore(e)
 					continue
 				}
 			}
@@ -289,7 +289,7 @@ func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journ
 			}
 		case journal.Rejected:
 			if unchanged[u.Request] {
-				r.Conclude(StatusRejected, rejectedUnchanged(e))
+				r.concludeRejectedBefore(e)
 				continue
 			}
 		}
@@ -317,21 +317,19 @@ func rejectedForContent(e journal.Entry) bool {
 // notProcessedPrefix begins every notProcessed message.
 var notProcessedPrefix = strings.TrimSuffix(msg.New("jrn.notprocessed", "").In(msg.ES), " ")
 
-// rejectedUnchangedKey is the message of a request the API rejected in an
-// earlier run and that is not sent again, its body unchanged.
-const rejectedUnchangedKey = "sub.rejected.unchanged"
-
-// rejectedUnchanged says why a request the API rejected before is not sent
-// again: when, what the API said, and what to do.
-func rejectedUnchanged(e journal.Entry) msg.Message {
-	return msg.New(rejectedUnchangedKey, when(e.Last), e.Message)
+// concludeRejectedBefore concludes a request the API rejected in an earlier
+// run and that is not sent again, its body unchanged, saying why: when,
+// what the API said, and what to do.
+func (r *Request) concludeRejectedBefore(e journal.Entry) {
+	r.Conclude(StatusRejected, msg.New("sub.rejected.unchanged", when(e.Last), e.Message))
+	r.rejectedBefore = true
 }
 
 // RejectedBefore reports whether the request was not sent because the API
 // rejected it in an earlier run and it did not change since: nothing new
 // went wrong with it in this run.
 func (r *Request) RejectedBefore() bool {
-	return r.Status == StatusRejected && r.Result().Outcome.Key == rejectedUnchangedKey
+	return r.Status == StatusRejected && r.rejectedBefore
 }
 
 // RejectedBefore counts the file's rows whose request was not sent again

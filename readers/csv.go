@@ -588,7 +588,7 @@ func (c *csvRows) next(limit int) (*rawRow, error) {
 	// Records, not row numbers, are counted: empty lines are nothing,
 	// however many there are.
 	if c.records++; c.records > limits.rows {
-		return nil, &Error{Pos: c.pos(0), Msg: msg.New("rd.csvrows", count(limits.rows)), Err: ErrTooLarge}
+		return nil, errAt(c.pos(0), ErrTooLarge, msg.New("rd.csvrows", count(limits.rows)))
 	}
 	c.rec = rawRow{num: row, cells: cells, over: overflow{quoted: c.rec.over.quoted[:0]}}
 	fitRow(&c.rec, limit)
@@ -633,7 +633,7 @@ func (c *csvRows) columnName(names []string) { c.header = names }
 
 func (c *csvRows) close() error { return c.file.Close() }
 
-// readError turns a failed Read into an *Error naming the row where the
+// readError turns a failed Read into a *msg.Error naming the row where the
 // record starts.
 func (c *csvRows) readError(rec []string, err error) error {
 	if err == io.EOF {
@@ -652,8 +652,9 @@ func (c *csvRows) readError(rec []string, err error) error {
 		if i := len(rec); i < len(c.header) && c.header[i] != "" {
 			col = c.header[i]
 		}
-		row := c.row(pe.StartLine)
-		return &Error{Pos: c.pos(row), Column: col, Msg: msg.New(key, c.fileLine(pe.Line)), Err: err}
+		pos := c.pos(c.row(pe.StartLine))
+		pos.Column = col
+		return errAt(pos, err, msg.New(key, c.fileLine(pe.Line)))
 	case errors.Is(err, errRecordTooLarge):
 		row := 0
 		if len(rec) > 0 {
@@ -662,11 +663,11 @@ func (c *csvRows) readError(rec []string, err error) error {
 		}
 		return c.tooLarge(row)
 	}
-	return &Error{Pos: c.pos(0), Msg: msg.New("rd.io", causeText(err)), Err: fmt.Errorf("reading csv: %w", err)}
+	return errAt(c.pos(0), fmt.Errorf("reading csv: %w", err), msg.New("rd.io", causeText(err)))
 }
 
-func (c *csvRows) tooLarge(line int) *Error {
-	return &Error{Pos: c.pos(line), Msg: msg.New("rd.rowtoolarge", c.max), Err: ErrCellTooLarge}
+func (c *csvRows) tooLarge(line int) *msg.Error {
+	return errAt(c.pos(line), ErrCellTooLarge, msg.New("rd.rowtoolarge", c.max))
 }
 
-func (c *csvRows) pos(row int) Position { return Position{File: c.path, Row: row} }
+func (c *csvRows) pos(row int) msg.Position { return msg.Position{File: c.path, Row: row} }

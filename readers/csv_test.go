@@ -298,7 +298,7 @@ func TestCSVProblemPosition(t *testing.T) {
 	if rec.Problem == nil {
 		t.Fatal("no problem for a ragged row")
 	}
-	want := Position{File: path, Row: 3}
+	want := msg.Position{File: path, Row: 3}
 	if rec.Problem.Pos != want {
 		t.Errorf("problem at %+v, want %+v", rec.Problem.Pos, want)
 	}
@@ -314,7 +314,7 @@ func TestCSVFileErrors(t *testing.T) {
 		file    string
 		content []byte
 		opts    Options
-		want    error  // sentinel, or nil for an *Error without one
+		want    error  // sentinel, or nil for a *msg.Error without one
 		wantMsg string // catalog key
 	}{
 		{"zero bytes", "a.csv", nil, Options{}, ErrEmptyFile, "rd.empty"},
@@ -331,9 +331,9 @@ func TestCSVFileErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, tc.file, tc.content)
 			_, _, err := readAll(t, path, "", tc.opts)
-			var re *Error
+			var re *msg.Error
 			if !errors.As(err, &re) {
-				t.Fatalf("error %v (%T), want *Error", err, err)
+				t.Fatalf("error %v (%T), want *msg.Error", err, err)
 			}
 			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Errorf("error %v, want it to wrap %v", err, tc.want)
@@ -350,7 +350,7 @@ func TestCSVFileErrors(t *testing.T) {
 
 func TestCSVMissingFile(t *testing.T) {
 	_, err := Open(filepath.Join(t.TempDir(), "nope.csv"), Options{})
-	var re *Error
+	var re *msg.Error
 	if !errors.As(err, &re) || re.Msg.Key != "rd.notfound" {
 		t.Fatalf("error %v, want rd.notfound", err)
 	}
@@ -389,15 +389,15 @@ func TestCSVBadQuotes(t *testing.T) {
 			}
 			defer f.Close()
 			_, rows, err := readAll(t, path, "", Options{})
-			var re *Error
+			var re *msg.Error
 			if !errors.As(err, &re) {
-				t.Fatalf("error %v, want *Error", err)
+				t.Fatalf("error %v, want *msg.Error", err)
 			}
 			if len(rows) != tc.wantRows {
 				t.Errorf("%d records before the error, want %d", len(rows), tc.wantRows)
 			}
-			if re.Pos.Row != tc.wantRow || re.Column != tc.wantColumn || re.Msg.Key != tc.wantKey {
-				t.Errorf("error at row %d column %q key %s, want %d %q %s", re.Pos.Row, re.Column, re.Msg.Key, tc.wantRow, tc.wantColumn, tc.wantKey)
+			if re.Pos.Row != tc.wantRow || re.Pos.Column != tc.wantColumn || re.Msg.Key != tc.wantKey {
+				t.Errorf("error at row %d column %q key %s, want %d %q %s", re.Pos.Row, re.Pos.Column, re.Msg.Key, tc.wantRow, tc.wantColumn, tc.wantKey)
 			}
 			// The table ends at the error: later calls repeat it.
 			if s, err := f.Sheet(""); err == nil {
@@ -438,7 +438,7 @@ func TestCSVHugeCell(t *testing.T) {
 			if !errors.Is(err, ErrCellTooLarge) {
 				t.Fatalf("error %v, want ErrCellTooLarge", err)
 			}
-			var re *Error
+			var re *msg.Error
 			errors.As(err, &re)
 			if re.Pos.Row != tc.wantRow || re.Msg.Key != tc.wantKey {
 				t.Errorf("error at row %d key %s, want row %d key %s", re.Pos.Row, re.Msg.Key, tc.wantRow, tc.wantKey)
@@ -693,9 +693,9 @@ func TestCSVBlankLinesAnyNumber(t *testing.T) {
 func TestCSVBlankLinesKeepErrorLines(t *testing.T) {
 	path := writeFile(t, "q.csv", []byte("a;b\n\n\n\n1;x\"y\n"))
 	_, _, err := readAll(t, path, "", Options{})
-	var e *Error
+	var e *msg.Error
 	if !errors.As(err, &e) {
-		t.Fatalf("want *Error, got %v", err)
+		t.Fatalf("want *msg.Error, got %v", err)
 	}
 	if e.Pos.Row != 5 || !strings.Contains(e.Msg.In(msg.ES), "5") {
 		t.Errorf("error at row %d: %s", e.Pos.Row, e.Msg.In(msg.ES))

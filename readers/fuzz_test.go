@@ -13,10 +13,11 @@ import (
 	"testing/iotest"
 
 	"github.com/nxbatch/nxbatch/cell"
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // FuzzCSV feeds arbitrary bytes to the CSV reader: it must never panic, and
-// every failure must be an *Error that says where it is; a failure inside a
+// every failure must be a *msg.Error that says where it is; a failure inside a
 // record names its row.
 func FuzzCSV(f *testing.F) {
 	seeds := []string{
@@ -77,9 +78,9 @@ func FuzzCSV(f *testing.F) {
 				return
 			}
 			if err != nil {
-				var re *Error
+				var re *msg.Error
 				if !errors.As(err, &re) {
-					t.Fatalf("error %v is %T, want *Error", err, err)
+					t.Fatalf("error %v is %T, want *msg.Error", err, err)
 				}
 				if re.Pos.File != path || (re.Pos.Row == 0 && re.Msg.Key != "rd.io") {
 					t.Fatalf("error without a row: %+v", re)
@@ -102,9 +103,9 @@ func FuzzCSV(f *testing.F) {
 
 func mustBeFileError(t *testing.T, err error, path string) {
 	t.Helper()
-	var re *Error
+	var re *msg.Error
 	if !errors.As(err, &re) {
-		t.Fatalf("error %v is %T, want *Error", err, err)
+		t.Fatalf("error %v is %T, want *msg.Error", err, err)
 	}
 	if re.Pos.File != path {
 		t.Fatalf("error names %q, want %q", re.Pos.File, path)
@@ -113,7 +114,7 @@ func mustBeFileError(t *testing.T, err error, path string) {
 
 // FuzzXLSXSheet feeds arbitrary sheet XML to the XLSX reader, in a workbook
 // built around it with a few shared strings and a date format: it must never
-// panic, fail only with an *Error naming the file and sheet, and return
+// panic, fail only with a *msg.Error naming the file and sheet, and return
 // records that keep the Record contract.
 func FuzzXLSXSheet(f *testing.F) {
 	seeds := []string{
@@ -169,7 +170,7 @@ func FuzzXLSXSharedStrings(f *testing.F) {
 }
 
 // checkXLSX writes bk to path and reads every sheet, checking the
-// contract: no panic, only *Error failures naming the file (and the sheet
+// contract: no panic, only *msg.Error failures naming the file (and the sheet
 // once one is read), records aligned to the header with consistent kinds.
 func checkXLSX(t *testing.T, path string, bk book) {
 	if err := os.WriteFile(path, bk.bytes(t), 0o600); err != nil {
@@ -203,7 +204,7 @@ func checkXLSX(t *testing.T, path string, bk book) {
 				break
 			}
 			if err != nil {
-				var re *Error
+				var re *msg.Error
 				if !errors.As(err, &re) || re.Pos.File != path || re.Pos.Sheet != name {
 					t.Fatalf("error %v (%T) does not name %s, sheet %s", err, err, path, name)
 				}

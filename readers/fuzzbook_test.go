@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // readEverything opens path and reads every sheet to its end: no panic,
-// every failure an *Error naming the file (and the sheet once one is
+// every failure a *msg.Error naming the file (and the sheet once one is
 // read), every row number in range.
 func readEverything(t *testing.T, path string) {
 	t.Helper()
@@ -31,7 +33,7 @@ func readEverything(t *testing.T, path string) {
 				break
 			}
 			if err != nil {
-				var re *Error
+				var re *msg.Error
 				if !errors.As(err, &re) || re.Pos.File != path || re.Pos.Sheet != name {
 					t.Fatalf("error %v (%T) does not name %s, sheet %s", err, err, path, name)
 				}
@@ -113,7 +115,7 @@ func FuzzXLSXStyles(f *testing.F) {
 
 // FuzzXLSXZip feeds arbitrary bytes as an .xlsx file: the zip container
 // (directory, entry count, local headers, compression) is refused with an
-// *Error naming the file, never a panic.
+// *msg.Error naming the file, never a panic.
 func FuzzXLSXZip(f *testing.F) {
 	good := book{sheets: []bookPart{{name: "S", xml: sheetXML(hdr("a") + `<row r="2"><c r="A2"><v>1</v></c></row>`)}}}
 	f.Add(good.bytes(f))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nxbatch/nxbatch/msg"
 )
 
 // hasOrdenID is the probe the pipeline passes, reduced: a row is a header
@@ -162,7 +163,7 @@ func TestHeaderRowMissing(t *testing.T) {
 				sheet = "S"
 			}
 			_, _, err := readTyped(t, path, sheet, Options{HeaderRow: tc.row})
-			var re *Error
+			var re *msg.Error
 			if !errors.As(err, &re) || !errors.Is(err, ErrNoHeader) || re.Msg.Key != "rd.headerrow" || re.Pos.Row != tc.row {
 				t.Fatalf("error %v, want rd.headerrow at row %d wrapping ErrNoHeader", err, tc.row)
 			}

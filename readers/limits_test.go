@@ -23,7 +23,7 @@ func lowered(t *testing.T, set func(*limitSet)) {
 }
 
 // TestLimitsRefuse passes each stated limit with a small file (the limit
-// lowered): each is an *Error wrapping ErrTooLarge whose Spanish and English
+// lowered): each is a *msg.Error wrapping ErrTooLarge whose Spanish and English
 // sentences name the file, the sheet where there is one, and what to do.
 func TestLimitsRefuse(t *testing.T) {
 	manySheets := book{sheets: []bookPart{{name: "A", xml: sheetXML(hdr("a"))}, {name: "B", xml: sheetXML(hdr("a"))}}}
@@ -88,9 +88,9 @@ func TestLimitsRefuse(t *testing.T) {
 				sheet = "S"
 			}
 			_, _, err := readTyped(t, path, sheet, Options{})
-			var re *Error
+			var re *msg.Error
 			if !errors.As(err, &re) || !errors.Is(err, ErrTooLarge) {
-				t.Fatalf("error %v (%T), want *Error wrapping ErrTooLarge", err, err)
+				t.Fatalf("error %v (%T), want *msg.Error wrapping ErrTooLarge", err, err)
 			}
 			if re.Msg.Key != tc.wantKey || re.Pos.File != path || re.Pos.Sheet != tc.sheet || re.Pos.Row != tc.wantRow {
 				t.Errorf("error %s at %+v, want %s at sheet %q row %d", re.Msg.Key, re.Pos, tc.wantKey, tc.sheet, tc.wantRow)

@@ -23,7 +23,7 @@ type File struct {
 }
 
 // Open opens path as CSV (.csv, .txt) or XLSX (.xlsx), chosen by extension
-// (any case). Other formats are refused with an *Error telling what to save
+// (any case). Other formats are refused with a *msg.Error telling what to save
 // the file as. For CSV, Open detects the encoding and refuses binary files;
 // for XLSX, it reads the workbook's sheet list, shared strings and cell
 // formats, refusing files that are not workbooks and files past a limit.
@@ -98,7 +98,7 @@ func (f *File) Hidden(name string) bool {
 // row: Options.HeaderRow when given, else the first non-empty row that
 // Options.IsHeader accepts among the first HeaderProbeRows non-empty rows,
 // else the first non-empty row. A table without a non-empty row is an
-// *Error wrapping ErrNoHeader (ErrEmptyFile for a blank CSV file). Each call
+// *msg.Error with code ErrNoHeader (ErrEmptyFile for a blank CSV file). Each call
 // starts a fresh reader, so a table can be read more than once.
 func (f *File) Sheet(name string) (*SheetReader, error) {
 	var (
@@ -143,7 +143,7 @@ func (f *File) Close() error {
 }
 
 // rowSource yields the raw rows of one table with their spreadsheet row
-// numbers; failures come back as *Error and end the table.
+// numbers; failures come back as *msg.Error and end the table.
 type rowSource interface {
 	// next returns the next row, with at most limit cells: the non-empty
 	// cells past it are only counted and quoted (rawRow.over), so that a
@@ -251,7 +251,7 @@ func (s *SheetReader) Close() error { return s.src.close() }
 
 // Next returns the next non-empty row, with its Cells aligned to the header
 // and Problem set when the row itself is malformed. It returns io.EOF after
-// the last row, or an *Error when the file cannot be read further (a bad
+// the last row, or a *msg.Error when the file cannot be read further (a bad
 // quote, an oversized record, a damaged sheet, a limit passed); the same
 // error is returned again by later calls.
 func (s *SheetReader) Next() (Record, error) {
@@ -339,8 +339,8 @@ func emptyMessage(err error) msg.Message {
 	return msg.New("rd.noheader")
 }
 
-func (s *SheetReader) headerRowError(n int) *Error {
-	return &Error{Pos: Position{File: s.info.File, Sheet: s.info.Name, Row: n}, Msg: msg.New("rd.headerrow", n), Err: ErrNoHeader}
+func (s *SheetReader) headerRowError(n int) *msg.Error {
+	return errAt(msg.Position{File: s.info.File, Sheet: s.info.Name, Row: n}, ErrNoHeader, msg.New("rd.headerrow", n))
 }
 
 // cleanHeader is a header cell as the header keeps it.
@@ -365,7 +365,7 @@ func headerNames(cells []string) []string {
 // columns Records keep.
 func (s *SheetReader) setHeader(r *rawRow, queue []rawRow, titles int) error {
 	if r.over.count > 0 {
-		return &Error{Pos: Position{File: s.info.File, Sheet: s.info.Name, Row: r.num}, Msg: msg.New("rd.columns", count(limits.columns)), Err: ErrTooLarge}
+		return errAt(msg.Position{File: s.info.File, Sheet: s.info.Name, Row: r.num}, ErrTooLarge, msg.New("rd.columns", count(limits.columns)))
 	}
 	names := make([]string, len(r.cells))
 	for i, c := range r.cells {
@@ -398,8 +398,8 @@ func (s *SheetReader) setHeader(r *rawRow, queue []rawRow, titles int) error {
 	if len(header) > limits.headerColumns {
 		// The header itself fits a sheet, but not with the result columns
 		// every report adds after it.
-		return &Error{Pos: Position{File: s.info.File, Sheet: s.info.Name, Row: r.num},
-			Msg: msg.New("rd.columns.report", count(len(header)), count(limits.headerColumns)), Err: ErrTooLarge}
+		return errAt(msg.Position{File: s.info.File, Sheet: s.info.Name, Row: r.num}, ErrTooLarge,
+			msg.New("rd.columns.report", count(len(header)), count(limits.headerColumns)))
 	}
 	if len(keep) != len(names) {
 		s.keep = keep
@@ -524,8 +524,8 @@ func (s *SheetReader) columnTitle(i int) string {
 	return columnLetter(i)
 }
 
-func (s *SheetReader) rowError(row int, column string, cause error, m msg.Message) *Error {
-	return &Error{Pos: Position{File: s.info.File, Sheet: s.info.Name, Row: row}, Column: column, Msg: m, Err: cause}
+func (s *SheetReader) rowError(row int, column string, err error, m msg.Message) *msg.Error {
+	return errAt(msg.Position{File: s.info.File, Sheet: s.info.Name, Row: row, Column: column}, err, m)
 }
 
 // blankRecord reports whether a row below the header is empty once the
@@ -570,17 +570,17 @@ func columnLetter(i int) string {
 	return string(b[n:])
 }
 
-func fileError(file, sheet string, cause error, m msg.Message) *Error {
-	return &Error{Pos: Position{File: file, Sheet: sheet}, Msg: m, Err: cause}
+func fileError(file, sheet string, err error, m msg.Message) *msg.Error {
+	return errAt(msg.Position{File: file, Sheet: sheet}, err, m)
 }
 
 // fileTooLarge refuses a file past limits.fileBytes.
-func fileTooLarge(path string, size int64) *Error {
+func fileTooLarge(path string, size int64) *msg.Error {
 	return fileError(path, "", ErrTooLarge, msg.New("rd.filetoolarge", megabytes(size), megabytes(limits.fileBytes)))
 }
 
 // openError turns an os.Open failure into the sentence the user needs.
-func openError(path string, err error) *Error {
+func openError(path string, err error) *msg.Error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return fileError(path, "", err, msg.New("rd.notfound"))
@@ -592,7 +592,7 @@ func openError(path string, err error) *Error {
 	return ioError(path, err)
 }
 
-func ioError(path string, err error) *Error {
+func ioError(path string, err error) *msg.Error {
 	return fileError(path, "", err, msg.New("rd.io", causeText(err)))
 }
 

@@ -42,30 +42,10 @@ package readers
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
 )
-
-// Position is where a record or cell sits in an input file. Row is the
-// spreadsheet's own row number (the header is row 1 in a CSV file).
-type Position struct {
-	File  string
-	Sheet string // empty for CSV
-	Row   int
-}
-
-// String renders the position for logs: "ventas.xlsx, hoja Ventas, fila 12".
-func (p Position) String() string { return p.Message().In(msg.ES) }
-
-// Message renders the position as a catalog message.
-func (p Position) Message() msg.Message {
-	if p.Sheet == "" {
-		return msg.New("pos.csv", p.File, p.Row)
-	}
-	return msg.New("pos.sheet", p.File, p.Sheet, p.Row)
-}
 
 // Options override what the reader would otherwise detect.
 type Options struct {
@@ -80,7 +60,7 @@ type Options struct {
 	MaxCellBytes int
 	// HeaderRow, when above 0, is the spreadsheet row number of the header
 	// (--header-row): the rows above it are titles, counted in
-	// SheetInfo.TitleRows. An empty or missing row is an *Error wrapping
+	// SheetInfo.TitleRows. An empty or missing row is a *msg.Error with code
 	// ErrNoHeader.
 	HeaderRow int
 	// IsHeader, when set and HeaderRow is not, is asked about the first
@@ -128,7 +108,7 @@ type Record struct {
 	// Problem is set when the row itself is malformed (e.g. more cells than
 	// the header has columns). The row is still returned so that it appears in
 	// the report, marked invalid with this message.
-	Problem *Error
+	Problem *msg.Error
 }
 
 // Prior identifies a fed-back report row's original: Row is the original
@@ -142,37 +122,9 @@ type Prior struct {
 	RowID string
 }
 
-// Error is a problem at a position of an input file, with the sentence an
-// accountant reads: what is wrong and what to change.
-type Error struct {
-	Pos    Position
-	Column string // header of the column, or "" for a whole row or file
-	Msg    msg.Message
-	Err    error // underlying cause, if any
-}
-
-// Error renders the message in Spanish, with its position.
-func (e *Error) Error() string { return e.In(msg.ES) }
-
-// In renders the error with its position in language l.
-func (e *Error) In(l msg.Lang) string {
-	where := e.Pos.Message().In(l)
-	if e.Pos.Row == 0 {
-		where = e.Pos.File
-		if e.Pos.Sheet != "" {
-			where = msg.New("pos.sheetonly", e.Pos.File, e.Pos.Sheet).In(l)
-		}
-	}
-	if e.Column != "" {
-		where = msg.New("pos.column", where, e.Column).In(l)
-	}
-	return fmt.Sprintf("%s: %s", where, e.Msg.In(l))
-}
-
-// Unwrap returns the underlying cause.
-func (e *Error) Unwrap() error { return e.Err }
-
-// Sentinel causes, for errors.Is on a returned *Error.
+// Codes of a returned *msg.Error (its Code), for errors.Is. Every problem
+// the package returns is a *msg.Error positioned at its file, sheet, row
+// and column; its Err is the underlying cause, if any.
 var (
 	ErrUnsupportedFormat = errors.New("unsupported file format")
 	ErrEmptyFile         = errors.New("file is empty")
@@ -182,3 +134,24 @@ var (
 	ErrNotXLSX           = errors.New("not a valid xlsx workbook")
 	ErrTooLarge          = errors.New("input past a stated limit")
 )
+
+// isCode reports whether err is one of the package's codes.
+func isCode(err error) bool {
+	switch err {
+	case ErrUnsupportedFormat, ErrEmptyFile, ErrNoHeader, ErrNotText, ErrCellTooLarge, ErrNotXLSX, ErrTooLarge:
+		return true
+	}
+	return false
+}
+
+// errAt is the problem m at pos: err is its code when it is one of the
+// package's (Err*), else its underlying cause.
+func errAt(pos msg.Position, err error, m msg.Message) *msg.Error {
+	e := &msg.Error{Pos: pos, Msg: m}
+	if isCode(err) {
+		e.Code = err
+	} else {
+		e.Err = err
+	}
+	return e
+}

@@ -310,12 +310,12 @@ func (wb *workbook) readPart(part string, read func(io.Reader, *zip.File) error)
 	return wb.partDamaged(part, err)
 }
 
-func (wb *workbook) partDamaged(part string, err error) *Error {
-	return fileError(wb.path, "", errors.Join(ErrNotXLSX, err), msg.New("rd.xlsxpart", part, why(err)))
+func (wb *workbook) partDamaged(part string, err error) *msg.Error {
+	return &msg.Error{Pos: msg.Position{File: wb.path}, Code: ErrNotXLSX, Msg: msg.New("rd.xlsxpart", part, why(err)), Err: err}
 }
 
-func notXLSX(path string, err error) *Error {
-	return fileError(path, "", errors.Join(ErrNotXLSX, err), msg.New("rd.notxlsx"))
+func notXLSX(path string, err error) *msg.Error {
+	return &msg.Error{Pos: msg.Position{File: path}, Code: ErrNotXLSX, Msg: msg.New("rd.notxlsx"), Err: err}
 }
 
 func (wb *workbook) close() error { return wb.file.Close() }
@@ -837,12 +837,12 @@ func (x *xlsxRows) place() {
 	}
 }
 
-func (x *xlsxRows) damaged(row int, err error) *Error {
-	return &Error{Pos: Position{File: x.path, Sheet: x.sheet, Row: row}, Msg: msg.New("rd.sheetdamaged", why(err)), Err: errors.Join(ErrNotXLSX, err)}
+func (x *xlsxRows) damaged(row int, err error) *msg.Error {
+	return &msg.Error{Pos: msg.Position{File: x.path, Sheet: x.sheet, Row: row}, Code: ErrNotXLSX, Msg: msg.New("rd.sheetdamaged", why(err)), Err: err}
 }
 
-func (x *xlsxRows) limitError(row int, m msg.Message) *Error {
-	return &Error{Pos: Position{File: x.path, Sheet: x.sheet, Row: row}, Msg: m, Err: ErrTooLarge}
+func (x *xlsxRows) limitError(row int, m msg.Message) *msg.Error {
+	return errAt(msg.Position{File: x.path, Sheet: x.sheet, Row: row}, ErrTooLarge, m)
 }
 
 func (x *xlsxRows) columnName([]string) {}

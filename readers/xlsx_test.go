@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nxbatch/nxbatch/msg"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -131,14 +132,14 @@ func TestXLSXSheets(t *testing.T) {
 
 	t.Run("empty sheet", func(t *testing.T) {
 		_, err := f.Sheet("Vacía")
-		var re *Error
+		var re *msg.Error
 		if !errors.Is(err, ErrNoHeader) || !errors.As(err, &re) || re.Pos.Sheet != "Vacía" {
 			t.Errorf("error %v, want ErrNoHeader naming the sheet", err)
 		}
 	})
 	t.Run("missing sheet", func(t *testing.T) {
 		_, err := f.Sheet("Ventas 2")
-		var re *Error
+		var re *msg.Error
 		if !errors.As(err, &re) || re.Msg.Key != "rd.nosheet" {
 			t.Errorf("error %v, want rd.nosheet", err)
 		}
@@ -244,9 +245,9 @@ func TestOpenRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, tc.file, tc.content)
 			_, err := Open(path, Options{})
-			var re *Error
+			var re *msg.Error
 			if !errors.As(err, &re) {
-				t.Fatalf("error %v (%T), want *Error", err, err)
+				t.Fatalf("error %v (%T), want *msg.Error", err, err)
 			}
 			if !errors.Is(err, tc.want) || re.Msg.Key != tc.wantKey {
 				t.Errorf("error %v (key %s), want %v with %s", err, re.Msg.Key, tc.want, tc.wantKey)

@@ -225,7 +225,7 @@ func TestXLSXCells(t *testing.T) {
 }
 
 // TestXLSXDamaged feeds sheet XML a workbook program never writes: each is
-// an *Error naming the file, the sheet and (where there is one) the row.
+// a *msg.Error naming the file, the sheet and (where there is one) the row.
 func TestXLSXDamaged(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -247,9 +247,9 @@ func TestXLSXDamaged(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := tc.book.write(t, "roto.xlsx")
 			_, _, err := readTyped(t, path, "S", Options{})
-			var re *Error
+			var re *msg.Error
 			if !errors.As(err, &re) || !errors.Is(err, ErrNotXLSX) {
-				t.Fatalf("error %v (%T), want *Error wrapping ErrNotXLSX", err, err)
+				t.Fatalf("error %v (%T), want *msg.Error wrapping ErrNotXLSX", err, err)
 			}
 			if re.Pos.File != path || re.Pos.Sheet != "S" || re.Pos.Row != tc.wantRow || re.Msg.Key != "rd.sheetdamaged" {
 				t.Errorf("error at %+v key %s, want %s sheet S row %d rd.sheetdamaged", re.Pos, re.Msg.Key, path, tc.wantRow)
@@ -332,14 +332,14 @@ func TestXLSXWorkbookStructure(t *testing.T) {
 		bk := oneSheet("")
 		bk.extra = map[string]string{"xl/_rels/workbook.xml.rels": `<Relationships><Relationship Id="rId1" Type="x/worksheet" Target="worksheets/missing.xml"/></Relationships>`}
 		_, _, err := readTyped(t, bk.write(t, "e.xlsx"), "S", Options{})
-		var re *Error
+		var re *msg.Error
 		if !errors.As(err, &re) || !errors.Is(err, ErrNotXLSX) || !strings.Contains(re.In(msg.ES), "falta su parte interna xl/worksheets/missing.xml") {
 			t.Errorf("error %v, want the missing part named", err)
 		}
 	})
 	t.Run("a workbook without sheets", func(t *testing.T) {
 		_, err := Open(book{}.write(t, "none.xlsx"), Options{})
-		var re *Error
+		var re *msg.Error
 		if !errors.As(err, &re) || re.Msg.Key != "rd.notxlsx" || !errors.Is(err, ErrNotXLSX) {
 			t.Errorf("error %v, want rd.notxlsx", err)
 		}
@@ -348,7 +348,7 @@ func TestXLSXWorkbookStructure(t *testing.T) {
 		bk := oneSheet(hdr("a"))
 		bk.styles = `<styleSheet><numFmts><numFmt numFmtId="164" formatCode="&bad;"/></numFmts></styleSheet>`
 		_, err := Open(bk.write(t, "s.xlsx"), Options{})
-		var re *Error
+		var re *msg.Error
 		if !errors.As(err, &re) || re.Msg.Key != "rd.xlsxpart" || !errors.Is(err, ErrNotXLSX) || !strings.Contains(re.Error(), "xl/styles.xml") {
 			t.Errorf("error %v, want rd.xlsxpart naming xl/styles.xml", err)
 		}

@@ -58,7 +58,7 @@ const (
 	tokEOF
 )
 
-// Causes of a damaged part; the reader wraps them into its *Error.
+// Causes of a damaged part; the reader wraps them into its *msg.Error.
 var (
 	errXMLTruncated = errors.New("the XML ends in the middle of an element")
 	errXMLTagLong   = errors.New("an XML tag is too long")

@@ -11,15 +11,12 @@ import (
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
-// CellError is a cell whose text cannot become the column's value; Msg says
-// what was typed and what to type instead.
-type CellError struct {
-	Msg msg.Message
+// cellErr is a cell whose text cannot become the column's value: a
+// *msg.Error with code ErrCell whose message says what was typed and what
+// to type instead.
+func cellErr(key string, args ...any) *msg.Error {
+	return &msg.Error{Code: ErrCell, Msg: msg.New(key, args...)}
 }
-
-func (e *CellError) Error() string { return e.Msg.In(msg.EN) }
-
-func cellErr(key string, args ...any) *CellError { return &CellError{Msg: msg.New(key, args...)} }
 
 // Sep is a file's decimal separator.
 type Sep int
@@ -42,7 +39,7 @@ func ParseSep(s string) (Sep, error) {
 	case "dot", "punto", ".":
 		return SepDot, nil
 	}
-	return SepUnknown, &CellError{Msg: msg.New("cell.badsepflag", s)}
+	return SepUnknown, &msg.Error{Code: ErrSepFlag, Msg: msg.New("cell.badsepflag", s)}
 }
 
 func (s Sep) String() string {

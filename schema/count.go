@@ -133,10 +133,10 @@ func (l *Layout) Columns() []Column {
 // matchCount matches a count header: the count columns, the counted
 // quantity's synonyms, and an error for each stock column a count must not
 // have (articulos.cantidad beside the counted quantity, tipo).
-func matchCount(header []string, m Mapping) (*Layout, []*HeaderError) {
+func matchCount(header []string, m Mapping) (*Layout, []*msg.Error) {
 	cols := CountColumns()
 	lay := &Layout{Kind: Stock, Count: true, Index: map[string]int{}}
-	var errs []*HeaderError
+	var errs []*msg.Error
 	full, leaf := pathTables(cols)
 	stockFull, stockLeaf := pathTables(Stock.Columns())
 	for i, h := range header {
@@ -149,7 +149,7 @@ func matchCount(header []string, m Mapping) (*Layout, []*HeaderError) {
 			// an unknown column carried through: nothing of the file
 			// could be told right.
 			if key := countForbidden(matchPath(h, m, Stock.Columns(), stockFull, stockLeaf)); key != "" {
-				errs = append(errs, &HeaderError{Msg: msg.New(key, h)})
+				errs = append(errs, columnErr(h, "", ErrCountColumns, key, h))
 				continue
 			}
 			if strings.TrimSpace(h) != "" {
@@ -158,7 +158,7 @@ func matchCount(header []string, m Mapping) (*Layout, []*HeaderError) {
 			continue
 		}
 		if j, dup := lay.Index[path]; dup {
-			errs = append(errs, &HeaderError{Msg: msg.New("hdr.duplicate", header[j], h, path)})
+			errs = append(errs, columnErr(h, path, ErrDuplicateColumn, "hdr.duplicate", header[j], h, path))
 			continue
 		}
 		lay.Index[path] = i
@@ -171,7 +171,7 @@ func matchCount(header []string, m Mapping) (*Layout, []*HeaderError) {
 		}
 	}
 	if len(missing) > 0 {
-		errs = append(errs, &HeaderError{Msg: msg.New("hdr.count.missing", strings.Join(missing, ", "))})
+		errs = append(errs, headerErr(ErrCountColumns, "hdr.count.missing", strings.Join(missing, ", ")))
 	}
 	return lay, errs
 }

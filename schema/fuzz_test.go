@@ -21,7 +21,7 @@ func FuzzParseNumber(f *testing.F) {
 		}
 		d, err := ParseNumber(s, Sep(sep%3), raw)
 		if err != nil {
-			if _, ok := err.(*CellError); !ok {
+			if _, ok := err.(*msg.Error); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return

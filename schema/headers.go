@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -328,27 +329,51 @@ func synonymKey(h string) string {
 	}, Normalize(h))
 }
 
-// HeaderError is a problem with the header row that makes the whole sheet
-// unusable: a missing required column, or two columns filling one field.
-type HeaderError struct {
-	Msg msg.Message
+// Codes of the *msg.Error values this package returns, for errors.Is. A
+// header problem makes the whole sheet unusable.
+var (
+	// ErrMissingColumn is a required column the header lacks.
+	ErrMissingColumn = errors.New("required column missing")
+	// ErrDuplicateColumn is two columns of the header filling one field.
+	ErrDuplicateColumn = errors.New("two columns for one field")
+	// ErrCountColumns is a count header that lacks a count's columns or
+	// has a column a count must not have.
+	ErrCountColumns = errors.New("not a count's columns")
+	// ErrCell is a cell whose text cannot become its column's value.
+	ErrCell = errors.New("cell value")
+	// ErrSepFlag is a --decimal value that names no separator.
+	ErrSepFlag = errors.New("unknown decimal separator")
+)
+
+// headerErr is a header problem with its code.
+func headerErr(code error, key string, args ...any) *msg.Error {
+	return &msg.Error{Code: code, Msg: msg.New(key, args...)}
 }
 
-func (e *HeaderError) Error() string { return e.Msg.In(msg.EN) }
+// columnErr is a header problem at one column (its header as typed) and,
+// when known, the API field it fills. The file and sheet are the caller's
+// to fill in.
+func columnErr(column, field string, code error, key string, args ...any) *msg.Error {
+	e := headerErr(code, key, args...)
+	e.Pos.Column, e.Pos.Field = column, field
+	return e
+}
 
-// Match matches header against kind k. A header matches a column when its
+// Match matches header against kind k; its problems are *msg.Error values
+// with codes ErrMissingColumn, ErrDuplicateColumn or ErrCountColumns, at
+// their column when they have one. A header matches a column when its
 // normalized text equals the column's path, a mapping entry names the
 // path, or it equals the last part of exactly one path of the kind
 // ("precio" → productos.precio). A stock header with a counted quantity
 // is an inventory count's, matched against CountColumns (Layout.Count).
-func Match(k Kind, header []string, m Mapping) (*Layout, []*HeaderError) {
+func Match(k Kind, header []string, m Mapping) (*Layout, []*msg.Error) {
 	if k == Stock && IsCount(header, m) {
 		return matchCount(header, m)
 	}
 	cols := k.Columns()
 	full, leaf := pathTables(cols)
 	lay := &Layout{Kind: k, Index: map[string]int{}}
-	var errs []*HeaderError
+	var errs []*msg.Error
 	for i, h := range header {
 		path := matchPath(h, m, cols, full, leaf)
 		if path == "" {
@@ -358,7 +383,7 @@ func Match(k Kind, header []string, m Mapping) (*Layout, []*HeaderError) {
 			continue
 		}
 		if j, dup := lay.Index[path]; dup {
-			errs = append(errs, &HeaderError{Msg: msg.New("hdr.duplicate", header[j], h, path)})
+			errs = append(errs, columnErr(h, path, ErrDuplicateColumn, "hdr.duplicate", header[j], h, path))
 			continue
 		}
 		lay.Index[path] = i
@@ -370,7 +395,7 @@ func Match(k Kind, header []string, m Mapping) (*Layout, []*HeaderError) {
 		}
 	}
 	if len(missing) > 0 {
-		errs = append(errs, &HeaderError{Msg: msg.New("hdr.missing", string(k), missing)})
+		errs = append(errs, headerErr(ErrMissingColumn, "hdr.missing", string(k), missing))
 	}
 	return lay, errs
 }

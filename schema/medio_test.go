@@ -35,7 +35,7 @@ func TestParseTipoMedioFor(t *testing.T) {
 		if err == nil {
 			continue
 		}
-		text := err.(*CellError).Msg.In(msg.ES)
+		text := err.(*msg.Error).Msg.In(msg.ES)
 		if !strings.Contains(text, tc.says) || (tc.notSays != "" && strings.Contains(text, tc.notSays)) {
 			t.Errorf("%s for %s says %q", tc.in, tc.kind, text)
 		}

@@ -138,7 +138,7 @@ func TestParseNumber(t *testing.T) {
 	for _, tt := range tests {
 		got, err := ParseNumber(tt.in, tt.sep, tt.raw)
 		if tt.errKey != "" {
-			ce, ok := err.(*CellError)
+			ce, ok := err.(*msg.Error)
 			if !ok || ce.Msg.Key != tt.errKey {
 				t.Errorf("ParseNumber(%q, %v) err = %v, want %s", tt.in, tt.sep, err, tt.errKey)
 			}
@@ -257,7 +257,7 @@ func TestParseInt(t *testing.T) {
 
 func TestCellErrorsRenderInBothLanguages(t *testing.T) {
 	_, err := ParseNumber("12.34", SepComma, false)
-	ce := err.(*CellError)
+	ce := err.(*msg.Error)
 	es, en := ce.Msg.In(msg.ES), ce.Msg.In(msg.EN)
 	if es == en || !strings.Contains(es, "coma") || !strings.Contains(en, "a comma") {
 		t.Errorf("es=%q en=%q", es, en)

@@ -67,14 +67,14 @@ func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, notes []
 	now := s.now()
 	for _, t := range catalog.Tables(&snap, l) {
 		ct := catalogTable{Title: t.Title.In(l), Rows: t.Rows}
-		for c, h := range t.Header {
+		for _, h := range t.Header {
 			ct.Header = append(ct.Header, msg.ForPage(h).In(l))
-			if h.Key == "catc.col.modificado" {
-				// The API's timestamps, as the page writes dates.
-				for _, row := range ct.Rows {
-					if c < len(row) {
-						row[c] = shownTimestamp(row[c])
-					}
+		}
+		for _, c := range t.Stamps {
+			// The API's timestamps, as the page writes dates.
+			for _, row := range ct.Rows {
+				if c < len(row) {
+					row[c] = shownTimestamp(row[c])
 				}
 			}
 		}
@@ -84,7 +84,7 @@ func (s *Server) renderCatalogs(w http.ResponseWriter, r *http.Request, notes []
 			ct.Age = msg.New("web.catalogs.never").In(l)
 		}
 		switch {
-		case t.Note.Key == "catc.notfetched":
+		case !t.Known():
 			// The command line says which command fetches it; the page
 			// has its own button for that.
 			ct.Note = msg.New("web.catalogs.notfetched").In(l)

@@ -311,7 +311,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 	if _, herrs := schema.Match(k, header, prof.Mapping()); len(herrs) > 0 && len(problems) == 0 {
 		for _, he := range herrs {
 			m := he.Msg
-			if m.Key == "hdr.missing" && len(m.Args) == 2 {
+			if errors.Is(he, schema.ErrMissingColumn) && len(m.Args) == 2 {
 				// The command line's sentence names --map; here the
 				// table is where the columns are named.
 				m = msg.New("web.columns.missing", m.Args[1])
@@ -339,7 +339,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 	u.mu.Unlock()
 	s.log.Info(s.logText("web.log.profile"), "profile", name)
 	if verr != nil {
-		if _, mapping := headerProblem(verr); mapping {
+		if mapping := headerProblem(verr); mapping {
 			s.renderColumns(w, r, u, http.StatusUnprocessableEntity, string(k), chosen, name, []string{s.fileText(u, verr, l)})
 			return
 		}

@@ -1,7 +1,6 @@
 package webapp
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -128,7 +127,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 		d.Catalogs = append(d.Catalogs, catalogLine(c, now, l))
 	}
 	for _, w := range v.file.Warnings {
-		d.Warnings = append(d.Warnings, s.fileText(u, fmt.Errorf("%w", msgErr{msg.ForPage(w)}), l))
+		d.Warnings = append(d.Warnings, msg.ForPage(w).In(l))
 	}
 	so := s.sentOf(u)
 	d.Journal = so.line(l)
@@ -156,12 +155,6 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 	d.Sending = s.sendingFor(u.meta.ID) != nil
 	return d
 }
-
-// msgErr carries a catalog message as an error, so fileText renders it.
-type msgErr struct{ m msg.Message }
-
-func (e msgErr) Error() string        { return e.m.In(msg.EN) }
-func (e msgErr) In(l msg.Lang) string { return e.m.In(l) }
 
 // previewData builds one page of the upload's rows before a send.
 // Rows the journal knows were sent read their outcome, not "válida".

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -249,18 +250,8 @@ func (s *Server) loaded(ctx context.Context, u *upload) (*version, error) {
 // headerProblem reports whether err is a file whose headers did not match
 // a kind (no kind found, a required column missing, two columns for one
 // field): the mapping screen fixes those.
-func headerProblem(err error) (*pipeline.FileError, bool) {
-	var fe *pipeline.FileError
-	if !errors.As(err, &fe) || fe.Cause != nil || len(fe.Msgs) == 0 {
-		return nil, false
-	}
-	for _, m := range fe.Msgs {
-		switch m.Key {
-		case "load.nokind", "hdr.missing", "hdr.duplicate":
-			return fe, true
-		}
-	}
-	return nil, false
+func headerProblem(err error) bool {
+	return errors.Is(err, pipeline.ErrNoKind) || errors.Is(err, schema.ErrMissingColumn) || errors.Is(err, schema.ErrDuplicateColumn)
 }
 
 // fileMsg is a file-level error as a message argument: rendered, like
@@ -275,24 +266,32 @@ type fileMsg struct {
 func (f fileMsg) In(l msg.Lang) string { return f.s.fileText(f.u, f.err, l) }
 
 // fileText renders a file-level error without the server's folders: the
-// accountant knows the file by its own name.
+// accountant knows the file by its own name. A positioned error names its
+// file by its base name (msg.Error.Base); a system error's path is cut to
+// its base name the same way.
 func (s *Server) fileText(u *upload, err error, l msg.Lang) string {
-	var text string
 	var lz interface{ In(msg.Lang) string }
-	switch {
-	case errors.As(err, &lz):
-		text = lz.In(l)
-	default:
-		var tm *errTooManyRows
-		if errors.As(err, &tm) {
-			return counted(msg.New("web.toomanyrows", tm.rows, tm.max), l).In(l)
+	if errors.As(err, &lz) {
+		if me, ok := lz.(*msg.Error); ok {
+			return me.Base().In(l)
 		}
-		text = msg.New("web.readfailed", msg.CauseOf(err)).In(l)
+		return lz.In(l)
 	}
-	for _, d := range []string{filepath.Dir(u.fixed()) + string(filepath.Separator), filepath.Dir(u.original()) + string(filepath.Separator), u.dir} {
-		text = strings.ReplaceAll(text, d, "")
+	var tm *errTooManyRows
+	if errors.As(err, &tm) {
+		return counted(msg.New("web.toomanyrows", tm.rows, tm.max), l).In(l)
 	}
-	return text
+	return msg.New("web.readfailed", msg.CauseOf(basePaths(err))).In(l)
+}
+
+// basePaths is err with the path of a failed file operation cut to its
+// base name, when err is one.
+func basePaths(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: filepath.Base(pe.Path), Err: pe.Err}
+	}
+	return err
 }
 
 // upload receives a file (multipart, field "file"), keeps it in a new
@@ -346,7 +345,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	v, err := s.validate(r.Context(), u, 0)
 	if err == nil {
 		u.cur = v
-	} else if _, mapping := headerProblem(err); mapping && s.applySavedProfile(r.Context(), u) {
+	} else if mapping := headerProblem(err); mapping && s.applySavedProfile(r.Context(), u) {
 		err = nil
 	}
 	saveErr := u.saveMeta()
@@ -356,7 +355,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		s.refuseUpload(w, r, msg.New("web.readfailed", msg.CauseOf(saveErr)))
 		return
 	}
-	if _, mapping := headerProblem(err); err != nil && !mapping {
+	if mapping := headerProblem(err); err != nil && !mapping {
 		why := fileMsg{s, u, err}
 		s.uploads.remove(u)
 		s.log.Info(s.logText("web.log.upload.refused"), "reason", why.In(s.cfg.Lang))
@@ -489,7 +488,7 @@ func (s *Server) view(w http.ResponseWriter, r *http.Request, u *upload) *versio
 	if err == nil {
 		return v
 	}
-	if _, mapping := headerProblem(err); mapping {
+	if mapping := headerProblem(err); mapping {
 		http.Redirect(w, r, "/u/"+u.meta.ID+"/columns", http.StatusSeeOther)
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/connection"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/sandbox"
@@ -251,7 +252,7 @@ func journalError(err error, l msg.Lang) error {
 	switch {
 	case errors.As(err, &ee):
 		return err
-	case errors.As(err, &me) && me.Msg.Key == "pgj.connect":
+	case errors.As(err, &me) && errors.Is(err, pgjournal.ErrUnreachable):
 		// The shared journal cannot be reached: like an unreachable API,
 		// the run is aborted, not misconfigured.
 		return &exitError{code: exitAborted, err: me}

@@ -66,8 +66,7 @@ func exitCode(err error) int {
 	return exitUsage
 }
 
-// localizer is an error that renders itself in a language: msg.Error,
-// readers.Error, pipeline.FileError.
+// localizer is an error that renders itself in a language: msg.Error.
 type localizer interface{ In(msg.Lang) string }
 
 // messager is an error that carries a catalog message (the journal's

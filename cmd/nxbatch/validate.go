@@ -14,7 +14,6 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/profiles"
-	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/schema"
 	"github.com/nxbatch/nxbatch/validation"
@@ -228,13 +227,10 @@ func (c *validateCmd) Run(e *env) error {
 
 // reportLoadError prints a file-level problem in the user's language.
 func reportLoadError(e *env, path string, err error, l msg.Lang) {
-	var fe *pipeline.FileError
-	var re *readers.Error
+	var me *msg.Error
 	switch {
-	case errors.As(err, &fe):
-		say(e.stderr, fe.In(l))
-	case errors.As(err, &re):
-		say(e.stderr, re.In(l))
+	case errors.As(err, &me) && me.Pos.File != "":
+		say(e.stderr, me.In(l))
 	default:
 		say(e.stderr, path+": "+msg.CauseText(err, l))
 	}

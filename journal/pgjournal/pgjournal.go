@@ -62,6 +62,10 @@ var (
 	// ErrLeaseLost means this run's lease on a tenant expired or was taken
 	// by another run: it must not send anything more.
 	ErrLeaseLost = errors.New("pgjournal: lease lost")
+	// ErrUnreachable is the code of Open's *msg.Error when the database
+	// cannot be reached or set up: like an unreachable API, not a
+	// misconfiguration.
+	ErrUnreachable = errors.New("pgjournal: database unreachable")
 )
 
 // Options configure Open.
@@ -235,7 +239,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 // words, with the URL shown without its password.
 func (s *Store) connectError(err error) error {
 	sc := &scrubbed{err: err, text: s.scrub(err.Error())}
-	return &msg.Error{Msg: msg.New("pgj.connect", s.display, msg.CauseOf(sc)), Err: sc}
+	return &msg.Error{Code: ErrUnreachable, Msg: msg.New("pgj.connect", s.display, msg.CauseOf(sc)), Err: sc}
 }
 
 // scrubbed is a driver's error with the password taken out of its text; it
