@@ -142,6 +142,10 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := lang(r)
+	if ok, given := s.confirmed(r, u); !ok {
+		s.refuseUnconfirmed(w, r, u, given)
+		return
+	}
 	s.smu.Lock()
 	if s.sending != nil {
 		busy := s.sending.id
