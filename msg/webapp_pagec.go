@@ -19,5 +19,24 @@ func init() {
 		"web.confirm.back":           {ES: "Volver sin enviar", EN: "Go back without sending"},
 		"web.confirm.needed":         {ES: "No se envió nada: el envío necesita su confirmación. Revise lo que se envía y confirme abajo.", EN: "Nothing was sent: the send needs your confirmation. Check what is sent and confirm below."},
 		"web.confirm.changed":        {ES: "No se envió nada: el archivo o sus opciones cambiaron desde que confirmó. Revise lo que se envía ahora y confirme de nuevo.", EN: "Nothing was sent: the file or its options changed since you confirmed. Check what is sent now and confirm again."},
+
+		"web.confirm.reportdir": {ES: "Los informes de este envío se guardan también en la carpeta de informes %s.", EN: "This send's reports are also kept in the report folder %s."},
+
+		"web.log.settings.reportdir": {ES: "carpeta de informes elegida en la página", EN: "report folder chosen in the page"},
+		"web.log.settings.copy":      {ES: "no se pudieron copiar los informes a la carpeta de informes", EN: "could not copy the reports to the report folder"},
+
+		"web.settings.save":                 {ES: "Guardar", EN: "Save"},
+		"web.settings.notsaved":             {ES: "No se pudo guardar la opción: %s.", EN: "Could not save the setting: %s."},
+		"web.settings.reportdir.label":      {ES: "Carpeta de informes de las ejecuciones programadas", EN: "Report folder of the scheduled runs"},
+		"web.settings.reportdir.help":       {ES: "La ruta completa de la carpeta donde la tarea programada guarda sus informes (por ejemplo /home/contable/informes). Si no existe, se crea. Los envíos desde esta página guardan allí una copia de sus informes. Déjela vacía para no usar ninguna.", EN: "The full path of the folder where the scheduled job keeps its reports (for example /home/accounts/reports). It is created when missing. Sends from this page keep a copy of their reports there. Leave it empty to use none."},
+		"web.settings.reportdir.now":        {ES: "Carpeta en uso: %s", EN: "Folder in use: %s"},
+		"web.settings.reportdir.started":    {ES: "También se lee %s (elegida al iniciar la página).", EN: "%s is read too (chosen when the page was started)."},
+		"web.settings.reportdir.saved":      {ES: "Carpeta de informes guardada: %s.", EN: "Report folder saved: %s."},
+		"web.settings.reportdir.cleared":    {ES: "Ya no se usa ninguna carpeta de informes.", EN: "No report folder is used any more."},
+		"web.settings.reportdir.relative":   {ES: "«%s» no es una ruta completa: escriba la ruta desde el principio (por ejemplo /home/contable/informes o C:\\Informes).", EN: "\"%s\" is not a full path: write the path from its start (for example /home/accounts/reports or C:\\Reports)."},
+		"web.settings.reportdir.notdir":     {ES: "%s es un archivo, no una carpeta: elija una carpeta.", EN: "%s is a file, not a folder: choose a folder."},
+		"web.settings.reportdir.create":     {ES: "No se pudo crear la carpeta %s: %s.", EN: "Could not create the folder %s: %s."},
+		"web.settings.reportdir.unwritable": {ES: "No se puede escribir en la carpeta %s: %s. Elija una carpeta donde su usuario pueda guardar archivos.", EN: "Cannot write in the folder %s: %s. Choose a folder where your user can save files."},
+		"web.settings.reportdir.copyfailed": {ES: "El envío terminó, pero sus informes no se pudieron copiar a la carpeta de informes %s: %s. Descárguelos de esta página.", EN: "The send ended, but its reports could not be copied to the report folder %s: %s. Download them from this page."},
 	})
 }

@@ -132,7 +132,15 @@ func (s *Server) refuseUnconfirmed(w http.ResponseWriter, r *http.Request, u *up
 
 // sendSettings are the settings that change what a send of u does, as
 // text for its confirmation's token. u.mu is held.
-func (s *Server) sendSettings(u *upload) []string { return nil }
+func (s *Server) sendSettings(u *upload) []string {
+	return []string{"reportDir", s.settings().ReportDir}
+}
 
 // sendNotes say what the send's settings will do, for its confirmation.
-func (s *Server) sendNotes(u *upload, v *version, l msg.Lang) []string { return nil }
+func (s *Server) sendNotes(u *upload, v *version, l msg.Lang) []string {
+	var out []string
+	if d := s.settings().ReportDir; d != "" {
+		out = append(out, msg.New("web.confirm.reportdir", d).In(l))
+	}
+	return out
+}

@@ -289,6 +289,10 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 	if sent.ReportErr != nil {
 		res.Said = msg.New("web.send.noreports", msg.CauseOf(sent.ReportErr))
 	}
+	if err := s.copyReports(u.reportDir(), listReports(u.reportDir())); err != nil {
+		s.log.Warn(s.logText("web.log.settings.copy"), "id", u.meta.ID, "err", err.Error())
+		res.Said = msg.New("web.settings.reportdir.copyfailed", s.settings().ReportDir, msg.CauseOf(err))
+	}
 	rows, _ := f.Counts()
 	rec := sendRecord{Started: started, Finished: s.now(), Sent: res.Sent, Rows: map[string]int{}}
 	if res.Said.Key != "" {
