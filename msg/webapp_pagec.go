@@ -38,5 +38,22 @@ func init() {
 		"web.settings.reportdir.create":     {ES: "No se pudo crear la carpeta %s: %s.", EN: "Could not create the folder %s: %s."},
 		"web.settings.reportdir.unwritable": {ES: "No se puede escribir en la carpeta %s: %s. Elija una carpeta donde su usuario pueda guardar archivos.", EN: "Cannot write in the folder %s: %s. Choose a folder where your user can save files."},
 		"web.settings.reportdir.copyfailed": {ES: "El envío terminó, pero sus informes no se pudieron copiar a la carpeta de informes %s: %s. Descárguelos de esta página.", EN: "The send ended, but its reports could not be copied to the report folder %s: %s. Download them from this page."},
+
+		"web.field.articulos.cantidadContada": {ES: "Cantidad contada (conteo de inventario)", EN: "Counted quantity (inventory count)"},
+		"web.field.desc.cantidadContada":      {ES: "Lo que se contó del artículo en el depósito: el envío lleva el stock del ERP a esta cantidad (un ingreso o un egreso por la diferencia).", EN: "What was counted of the article in the warehouse: the send brings the ERP's stock to this quantity (an inflow or an outflow for the difference)."},
+
+		"web.zero.label":       {ES: "Faltantes en cero", EN: "Missing ones at zero"},
+		"web.zero.on":          {ES: "Activado: es un conteo completo. Cada artículo con stock en los depósitos contados que no figura en este archivo se pone en 0 al enviar (se envía un egreso por todo su stock).", EN: "On: this is a full count. Every article with stock in the counted warehouses that this file does not list is set to 0 by the send (an outflow of all its stock is sent)."},
+		"web.zero.off":         {ES: "Desactivado: solo se corrigen los artículos que figuran en el archivo; los demás no se tocan. Actívelo si este archivo es el conteo completo de los depósitos.", EN: "Off: only the articles the file lists are corrected; the others are left as they are. Turn it on if this file is the full count of the warehouses."},
+		"web.zero.on.saved":    {ES: "Faltantes en cero activado para este conteo.", EN: "Missing ones at zero turned on for this count."},
+		"web.zero.off.saved":   {ES: "Faltantes en cero desactivado para este conteo.", EN: "Missing ones at zero turned off for this count."},
+		"web.confirm.zero.on":  {ES: "Faltantes en cero está activado: cada artículo con stock en los depósitos contados que no figura en este conteo se pondrá en 0 (se envía un egreso por todo su stock). Se listan en el informe de faltantes.", EN: "Missing ones at zero is on: every article with stock in the counted warehouses that this count does not list will be set to 0 (an outflow of all its stock is sent). They are listed in the missing ones' report."},
+		"web.confirm.zero.off": {ES: "Faltantes en cero está desactivado: los artículos que no figuran en este conteo no se tocan.", EN: "Missing ones at zero is off: the articles this count does not list are left as they are."},
+
+		// The page's wording of the count's messages that name the
+		// command line's flag.
+		"web.page.cnt.row.added":    {ES: "agregada por «Faltantes en cero»: no figura en el conteo y el ERP tenía %s en el depósito %d, así que se cuenta como 0. %s", EN: "added by \"Missing ones at zero\": it is not in the count and the ERP had %s in warehouse %d, so it is counted as 0. %s"},
+		"web.page.cnt.plan.added":   {ES: "Variantes con stock en los depósitos contados que no figuran en el conteo y se cuentan como 0 («Faltantes en cero»): %d, cada una listada con su fila agregada", EN: "Variants with stock in the counted warehouses that are not in the count and are counted as 0 (\"Missing ones at zero\"): %d, each listed as an added row"},
+		"web.page.cnt.zero.blocked": {ES: "«Faltantes en cero» no puso nada en 0: hay filas con errores (%s) y no se sabe qué artículo cuentan, así que cualquiera podría ser uno de los faltantes. Corríjalas y vuelva a enviar el archivo: entonces se ponen en 0 los que falten", EN: "\"Missing ones at zero\" set nothing to 0: some rows have errors (%s) and it is not known which article they count, so any of them could be one of the missing ones. Fix them and send the file again: the missing ones are then set to 0"},
 	})
 }

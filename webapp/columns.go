@@ -210,6 +210,9 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 		if sel != "" {
 			cr.Desc = fieldDesc(k, strings.Clone(sel), l)
 		}
+		if sel == schema.CantidadContada {
+			cr.Desc = countedDesc(l)
+		}
 		if chosen == nil && len(sg.Choices) > 0 {
 			names := make([]string, len(sg.Choices))
 			for j, p := range sg.Choices {
@@ -221,7 +224,7 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 			cr.Example = example[i]
 		}
 		cr.Options = append(cr.Options, fieldOption{Value: "", Text: msg.New("web.columns.none").In(l), Selected: sel == ""})
-		for _, c := range k.Columns() {
+		for _, c := range fieldColumns(k) {
 			key := "web.columns.option"
 			if c.Required {
 				key = "web.columns.option.required"
@@ -297,7 +300,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 		if p == "" {
 			continue
 		}
-		if _, ok := k.Column(p); !ok {
+		if !fieldOf(k, p) {
 			s.fail(w, r, http.StatusBadRequest, msg.New("web.columns.badfield", p))
 			return
 		}

@@ -133,12 +133,22 @@ func (s *Server) refuseUnconfirmed(w http.ResponseWriter, r *http.Request, u *up
 // sendSettings are the settings that change what a send of u does, as
 // text for its confirmation's token. u.mu is held.
 func (s *Server) sendSettings(u *upload) []string {
-	return []string{"reportDir", s.settings().ReportDir}
+	zero := "0"
+	if u.meta.ZeroMissing {
+		zero = "1"
+	}
+	return []string{"reportDir", s.settings().ReportDir, "zeroMissing", zero}
 }
 
 // sendNotes say what the send's settings will do, for its confirmation.
 func (s *Server) sendNotes(u *upload, v *version, l msg.Lang) []string {
 	var out []string
+	if isCount(v.file) {
+		u.mu.Lock()
+		zero := u.meta.ZeroMissing
+		u.mu.Unlock()
+		out = append(out, countNote(zero, l))
+	}
 	if d := s.settings().ReportDir; d != "" {
 		out = append(out, msg.New("web.confirm.reportdir", d).In(l))
 	}

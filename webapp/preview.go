@@ -537,6 +537,7 @@ func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
 	}
 	alert, notes := s.noticeOf(r)
 	d := s.importData(r, u, v, parseQuery(r.URL.Query()), alert)
+	d.Notes = notes
 	if len(notes) > 0 {
 		// What a find-and-replace changed, in the table's live region.
 		d.Preview.Status = strings.Join(notes, " ")

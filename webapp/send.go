@@ -233,6 +233,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 	}
 	u.mu.Lock()
 	path, lo := u.current(), s.loadOptions(u)
+	count := runner.CountOptions{MissingAsZero: u.meta.ZeroMissing}
 	u.mu.Unlock()
 	// The send's read takes its share of the memory budget until the
 	// file is validated.
@@ -252,6 +253,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 		// parameter window), rather than sending ids nobody checked; a
 		// catalog refused with 401 stops the send before anything leaves.
 		CatalogTTL: s.cfg.CatalogTTL,
+		Count:      count,
 		Report:     pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started},
 		Names: func(files []*pipeline.File) map[string]pipeline.ReportName {
 			names := map[string]pipeline.ReportName{}

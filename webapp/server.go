@@ -254,6 +254,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /u/{id}/columns", s.saveColumns)
 	mux.HandleFunc("GET /u/{id}/errors.xlsx", s.errorsXLSX)
 	mux.HandleFunc("GET /u/{id}/confirm", s.confirmPage)
+	mux.HandleFunc("POST /u/{id}/options", s.saveOptions)
 	mux.HandleFunc("POST /u/{id}/send", s.startSend)
 	mux.HandleFunc("GET /u/{id}/send", s.progressPage)
 	mux.HandleFunc("GET /u/{id}/events", s.capStreams(s.events))
