@@ -55,5 +55,8 @@ func init() {
 		"web.page.cnt.row.added":    {ES: "agregada por «Faltantes en cero»: no figura en el conteo y el ERP tenía %s en el depósito %d, así que se cuenta como 0. %s", EN: "added by \"Missing ones at zero\": it is not in the count and the ERP had %s in warehouse %d, so it is counted as 0. %s"},
 		"web.page.cnt.plan.added":   {ES: "Variantes con stock en los depósitos contados que no figuran en el conteo y se cuentan como 0 («Faltantes en cero»): %d, cada una listada con su fila agregada", EN: "Variants with stock in the counted warehouses that are not in the count and are counted as 0 (\"Missing ones at zero\"): %d, each listed as an added row"},
 		"web.page.cnt.zero.blocked": {ES: "«Faltantes en cero» no puso nada en 0: hay filas con errores (%s) y no se sabe qué artículo cuentan, así que cualquiera podría ser uno de los faltantes. Corríjalas y vuelva a enviar el archivo: entonces se ponen en 0 los que falten", EN: "\"Missing ones at zero\" set nothing to 0: some rows have errors (%s) and it is not known which article they count, so any of them could be one of the missing ones. Fix them and send the file again: the missing ones are then set to 0"},
+
+		"web.columns.fromcatalog.code":    {ES: "Propuesta por sus valores: %d de %d son códigos de artículos del catálogo.", EN: "Proposed from its values: %d of %d are article codes of the catalog."},
+		"web.columns.fromcatalog.barcode": {ES: "Propuesta por sus valores: %d de %d son códigos de barras del catálogo de artículos.", EN: "Proposed from its values: %d of %d are barcodes of the article catalog."},
 	})
 }
