@@ -705,7 +705,7 @@ func (s *Server) errorsXLSX(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	tables := make([]writers.Table, len(v.file.Sheets))
 	for i, sh := range v.file.Sheets {
-		tables[i] = sh.ErrorsTableFor(l, msg.ForPage)
+		tables[i] = withOrigin(sh.ErrorsTableFor(l, msg.ForPage), u.meta.ID)
 	}
 	name := strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)) + ".errores.xlsx"
 	tmp, err := os.CreateTemp(u.dir, ".errores-*.xlsx")

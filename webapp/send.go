@@ -637,6 +637,12 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, msg.New("web.file.gone"))
 		return
 	}
+	if strings.HasSuffix(name, ".errors.csv") {
+		// The errors file carries the import's id: uploaded again, it
+		// is linked to this one whatever its name.
+		serveWithOrigin(w, r, filepath.Join(u.reportDir(), name), name, u.meta.ID)
+		return
+	}
 	serveFromRoot(w, r, u.reportDir(), name)
 }
 
