@@ -234,7 +234,9 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 			cr.Desc = countedDesc(l)
 		}
 		if h, ok := hits[i]; ok {
-			cr.FromCatalog = h.text(l)
+			// Proposed from its values, which the line says: not from
+			// the column's name.
+			cr.FromCatalog, cr.Suggested = h.text(l), false
 		}
 		if chosen == nil && len(sg.Choices) > 0 {
 			names := make([]string, len(sg.Choices))
