@@ -107,6 +107,14 @@ func TestErrorsFileLinkedByItsID(t *testing.T) {
 					t.Errorf("the original's import lacks %q", want)
 				}
 			}
+			if tc.sendFirst {
+				res := b.get(original + "/result").body
+				for _, want := range []string{"Según el diario: 4 ventas creadas.", "Corregida en su archivo de errores y enviada"} {
+					if !strings.Contains(res, want) {
+						t.Errorf("the original's result lacks %q", want)
+					}
+				}
+			}
 		})
 	}
 }

@@ -586,6 +586,14 @@ func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		t := s.tableData(l, u.meta.ID, f, attn, 0, q, "", true)
+		if !so.empty() {
+			// A row with errors here, fixed and sent from its errors
+			// file (linked by its id), reads so: the journal says it.
+			marks := so.rowMarks(f, l)
+			marked(&t, marks[t.Sheet], l)
+			rows, _ := f.Counts()
+			t.Counts = counts(recount(rows, marks), l)
+		}
 		if r.Header.Get("HX-Request") == "true" {
 			s.renderFragment(w, "result", "preview", t)
 			return
