@@ -388,7 +388,7 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c := text(t, ctx, "main"); !strings.Contains(c, "¿Enviar errores.csv?") || !strings.Contains(c, "2 ventas") ||
-		!strings.Contains(c, "Importe a facturar: $ 2.000,00") || !strings.Contains(c, "11 filas con errores") {
+		!strings.Contains(c, "Importe a facturar: $ 2.000,00") || !strings.Contains(c, "11 filas con errores: no se envían hasta corregirlas") {
 		t.Errorf("the confirmation says %q", c)
 	}
 	docShot(t, ctx, "serve-confirm.png")

@@ -17,6 +17,8 @@ func init() {
 		"web.confirm.button":         {ES: "Confirmar y enviar", EN: "Confirm and send"},
 		"web.confirm.button.nothing": {ES: "Confirmar (no se enviará nada)", EN: "Confirm (nothing will be sent)"},
 		"web.confirm.back":           {ES: "Volver sin enviar", EN: "Go back without sending"},
+		"web.confirm.invalid":        {ES: "%d filas con errores: no se envían hasta corregirlas (vuelva al archivo para hacerlo)", EN: "%d rows with errors: not sent until fixed (go back to the file to fix them)"},
+		"web.confirm.invalid.one":    {ES: "%d fila con errores: no se envía hasta corregirla (vuelva al archivo para hacerlo)", EN: "%d row with errors: not sent until fixed (go back to the file to fix it)"},
 		"web.confirm.needed":         {ES: "No se envió nada: el envío necesita su confirmación. Revise lo que se envía y confirme abajo.", EN: "Nothing was sent: the send needs your confirmation. Check what is sent and confirm below."},
 		"web.confirm.changed":        {ES: "No se envió nada: el archivo o sus opciones cambiaron desde que confirmó. Revise lo que se envía ahora y confirme de nuevo.", EN: "Nothing was sent: the file or its options changed since you confirmed. Check what is sent now and confirm again."},
 

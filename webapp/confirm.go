@@ -101,7 +101,7 @@ func (s *Server) renderConfirm(w http.ResponseWriter, r *http.Request, u *upload
 	will := planSend(v.file, so.rowMarks(v.file, l))
 	d := &confirmData{base: s.base(r, "web.confirm.title", u.meta.Name), ID: u.meta.ID, Name: u.meta.Name,
 		Amount: will.amountText(l), Nothing: will.leaves() == 0, Alert: alert}
-	what, behind := will.parts()
+	what, behind := will.parts(true)
 	for _, m := range what {
 		d.Leaves = append(d.Leaves, joinMessages{m}.In(l))
 	}

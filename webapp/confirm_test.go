@@ -20,7 +20,7 @@ func TestSendAsksToConfirm(t *testing.T) {
 	}
 	c := b.get(page + "/confirm")
 	for _, want := range []string{"¿Enviar errores.csv?", "Qué se envía", "<li>1 venta</li>", "Importe a facturar: $ 1.000,00",
-		"Qué queda sin enviar, y por qué", "<li>12 filas con errores (corríjalas abajo)</li>", `id="confirm-send"`, "Volver sin enviar"} {
+		"Qué queda sin enviar, y por qué", "<li>12 filas con errores: no se envían hasta corregirlas (vuelva al archivo para hacerlo)</li>", `id="confirm-send"`, "Volver sin enviar"} {
 		if !strings.Contains(c.body, want) {
 			t.Errorf("the confirmation lacks %q", want)
 		}

@@ -85,7 +85,7 @@ func planSend(f *pipeline.File, marks []map[int32]mark) willSend {
 // sentence says it: "Se enviarán 144 ventas ($ 1.234.567,50); 6 filas con
 // errores quedan sin enviar".
 func (w willSend) sentence(l msg.Lang) string {
-	what, behind := w.parts()
+	what, behind := w.parts(false)
 	switch {
 	case len(what) == 0 && len(behind) == 0:
 		return msg.New("web.will.nothing").In(l)
@@ -98,8 +98,9 @@ func (w willSend) sentence(l msg.Lang) string {
 }
 
 // parts are what leaves (by kind) and what stays behind (by why), each a
-// count the confirmation lists one per line.
-func (w willSend) parts() (what, behind joinMessages) {
+// count the confirmation lists one per line; confirm words the rows with
+// errors for the confirmation, which has no table below to fix them in.
+func (w willSend) parts(confirm bool) (what, behind joinMessages) {
 	for _, k := range schema.Kinds {
 		if n := w.requests[k]; n > 0 && k != schema.Stock {
 			what = append(what, msg.Count("plan.kind."+string(k), n))
@@ -109,7 +110,11 @@ func (w willSend) parts() (what, behind joinMessages) {
 		what = append(what, msg.Count("web.will.stockrows", n))
 	}
 	if w.invalid > 0 {
-		behind = append(behind, msg.Count("web.will.invalid", w.invalid))
+		key := "web.will.invalid"
+		if confirm {
+			key = "web.confirm.invalid"
+		}
+		behind = append(behind, msg.Count(key, w.invalid))
 	}
 	if w.rejected > 0 {
 		behind = append(behind, msg.Count("web.will.rejected", w.rejected))
