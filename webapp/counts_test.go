@@ -4,6 +4,7 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -91,7 +92,18 @@ func TestCountInThePage(t *testing.T) {
 			t.Errorf("after the count, variant %d/%d/%d holds %s, want %s", s.ArticuloID, s.ColorID, s.TalleID, s.Unidades, want)
 		}
 	}
-	if r := b.get(page + "/result"); !strings.Contains(r.body, "conteo.faltantes.csv") {
+	r := b.get(page + "/result")
+	if !strings.Contains(r.body, "conteo.faltantes.csv") {
 		t.Errorf("the result does not offer the missing ones' report:\n%s", r.body)
+	}
+	// The reports a page send writes speak of the page's switch, never of
+	// the command line's flag.
+	link := regexp.MustCompile(`href="([^"]*conteo\.faltantes\.csv)"`).FindStringSubmatch(r.body)
+	if link == nil {
+		t.Fatalf("no link to the missing ones' report:\n%s", r.body)
+	}
+	rep := b.get(html.UnescapeString(link[1]))
+	if rep.status != http.StatusOK || !strings.Contains(rep.body, "«Faltantes en cero»") || strings.Contains(rep.body, "--") {
+		t.Errorf("the missing ones' report of a page send (%d) does not name the page's switch or names a flag:\n%s", rep.status, rep.body)
 	}
 }

@@ -254,7 +254,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 		// catalog refused with 401 stops the send before anything leaves.
 		CatalogTTL: s.cfg.CatalogTTL,
 		Count:      count,
-		Report:     pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started},
+		Report:     pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started, Say: msg.ForPage},
 		Names: func(files []*pipeline.File) map[string]pipeline.ReportName {
 			names := map[string]pipeline.ReportName{}
 			for _, f := range files {
