@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"slices"
+
 	"github.com/nxbatch/nxbatch/cell"
 	"strconv"
 	"strings"
@@ -149,7 +151,10 @@ func groupByKey(sh *Sheet, path string) {
 	byInt := map[int64]int32{} // the usual case: integer keys, no string per row
 	byText := map[string]int32{}
 	reqOf := make([]int32, n)
-	var counts []int32
+	// At most a request a row: made whole, neither grows by copying; the
+	// requests' list is cut to its length below when it is much shorter.
+	counts := make([]int32, 0, n)
+	sh.Requests = make([]*Request, 0, n)
 	var slab requestSlab
 	newReq := func(k string, row int) int32 {
 		sh.Requests = append(sh.Requests, slab.new(Request{sale: sh.Kind == schema.Venta, order: sh.Kind == schema.Pedido, Key: k, firstRow: int32(sh.store.rowNumber(row))}))
@@ -209,6 +214,9 @@ func groupByKey(sh *Sheet, path string) {
 		}
 		reqOf[i] = ri
 		counts[ri]++
+	}
+	if len(sh.Requests) < cap(sh.Requests)/2 {
+		sh.Requests = slices.Clone(sh.Requests)
 	}
 	all := make([]int32, n)
 	at := int32(0)
