@@ -56,13 +56,20 @@ type builder struct {
 	memo []cellMemo
 }
 
-// cellMemo is a column's last parsed cell.
+// cellMemo is a column's last parsed cell, and how often it was the one
+// asked for: a column whose cells all differ (an id, a price) stops
+// remembering, which costs more than it saves there.
 type cellMemo struct {
-	text string
-	kind cell.Kind
-	ok   bool
-	v    cellValue
+	text       string
+	kind       cell.Kind
+	ok, off    bool
+	hits, miss int32
+	v          cellValue
 }
+
+// memoTrial is how many cells a column is remembered for before it is
+// judged: it goes on remembering if at least one in four was a hit.
+const memoTrial = 256
 
 // saleScratch holds a sale's body and the parts it points to.
 type saleScratch struct {
@@ -286,14 +293,22 @@ func (b *builder) column(row int32, c *presentCol, text string, k cell.Kind) boo
 		b.memo = make([]cellMemo, len(b.sh.Info.Header))
 	}
 	m := &b.memo[c.idx]
+	if m.off {
+		return b.value(row, &c.Column, text, k, &b.val)
+	}
 	if m.ok && m.kind == k && m.text == text {
+		m.hits++
 		b.val = m.v
 		return true
 	}
 	if !b.value(row, &c.Column, text, k, &b.val) {
 		return false
 	}
-	*m = cellMemo{text: text, kind: k, ok: true, v: b.val}
+	if m.miss++; m.miss == memoTrial && m.hits < memoTrial/4 {
+		*m = cellMemo{off: true}
+		return true
+	}
+	m.text, m.kind, m.ok, m.v = text, k, true, b.val
 	return true
 }
 
