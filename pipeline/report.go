@@ -320,6 +320,10 @@ func (sh *Sheet) rowsSaid(l msg.Lang, keep func(Status) bool, promoteText, words
 		res := make([]string, 0, len(stockResultColumns)+1+len(articleResultColumns))
 		byKeys := sh.byKeys()
 		var arena textArena
+		// The labels cached point into arena's blocks: emptied when the
+		// rows are done, a cache of an errors file's scattered requests
+		// does not keep a block alive for each.
+		defer clear(sh.labels[:])
 		for i := 0; i < sh.store.len(); i++ {
 			ri := sh.reqOf[i]
 			r := sh.Requests[ri]
