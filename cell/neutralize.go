@@ -21,11 +21,22 @@ func Neutralize(s string) string {
 	if s == "" {
 		return s
 	}
+	if c := s[0]; c < utf8.RuneSelf && !guardFirst[c] {
+		// Most cells: an ASCII first character that is neither blank
+		// (skipped before a formula) nor one a formula or the guard
+		// itself starts with.
+		return s
+	}
 	if needsGuard(s) || escapesApostrophe(s) {
 		return "'" + s
 	}
 	return s
 }
+
+// guardFirst marks the ASCII characters a cell that may need a guard
+// starts with: the blank a spreadsheet skips, a formula's first characters
+// and the apostrophe of the guard itself.
+var guardFirst = [utf8.RuneSelf]bool{' ': true, '=': true, '+': true, '-': true, '@': true, '\t': true, '\r': true, '\'': true}
 
 // Unneutralize is the inverse of Neutralize, for reading a report back: the
 // apostrophe Neutralize adds is removed; any other cell is returned

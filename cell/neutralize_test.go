@@ -83,5 +83,13 @@ func FuzzNeutralizeRoundTrip(f *testing.F) {
 		if needsGuard(y) {
 			t.Errorf("Neutralize(%q) = %q still starts a formula", x, y)
 		}
+		// The first-character shortcut decides as the full check does.
+		want := x
+		if x != "" && (needsGuard(x) || escapesApostrophe(x)) {
+			want = "'" + x
+		}
+		if y != want {
+			t.Errorf("Neutralize(%q) = %q, the full check gives %q", x, y, want)
+		}
 	})
 }

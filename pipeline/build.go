@@ -50,7 +50,26 @@ type builder struct {
 	// a million sales allocates no sale, customer or address per request.
 	sale saleScratch
 	val  cellValue // the cell being parsed, handed to the field setters
+	// memo is, by header column, the last text that column parsed
+	// without error and its value: the same amount, payment type or
+	// condition down a column is parsed once, not once a row.
+	memo []cellMemo
 }
+
+// cellMemo is a column's last parsed cell, and how often it was the one
+// asked for: a column whose cells all differ (an id, a price) stops
+// remembering, which costs more than it saves there.
+type cellMemo struct {
+	text       string
+	kind       cell.Kind
+	ok, off    bool
+	hits, miss int32
+	v          cellValue
+}
+
+// memoTrial is how many cells a column is remembered for before it is
+// judged: it goes on remembering if at least one in four was a hit.
+const memoTrial = 256
 
 // saleScratch holds a sale's body and the parts it points to.
 type saleScratch struct {
@@ -246,7 +265,7 @@ func (b *builder) requestFields(set func(path string, v *cellValue)) {
 		if !ok {
 			continue
 		}
-		if b.value(at, &c.Column, text, kind, &b.val) {
+		if b.column(at, c, text, kind) {
 			set(c.Path, &b.val)
 		}
 	}
@@ -256,10 +275,41 @@ func (b *builder) requestFields(set func(path string, v *cellValue)) {
 func (b *builder) lineFields(k int, set func(path string, v *cellValue)) {
 	for i := range b.sh.lineCols {
 		c := &b.sh.lineCols[i]
-		if b.value(b.rows[k], &c.Column, b.cells[k][c.idx], b.kinds[k][c.idx], &b.val) {
+		if b.column(b.rows[k], c, b.cells[k][c.idx], b.kinds[k][c.idx]) {
 			set(c.Path, &b.val)
 		}
 	}
+}
+
+// column is value for the cell of column c into b.val, with the column's
+// last parsed cell remembered: a text (and kind) the column parsed just
+// before, without error, has the same value. Text columns, whose value is
+// their text, are parsed as they come.
+func (b *builder) column(row int32, c *presentCol, text string, k cell.Kind) bool {
+	if c.Type == schema.Text {
+		return b.value(row, &c.Column, text, k, &b.val)
+	}
+	if b.memo == nil {
+		b.memo = make([]cellMemo, len(b.sh.Info.Header))
+	}
+	m := &b.memo[c.idx]
+	if m.off {
+		return b.value(row, &c.Column, text, k, &b.val)
+	}
+	if m.ok && m.kind == k && m.text == text {
+		m.hits++
+		b.val = m.v
+		return true
+	}
+	if !b.value(row, &c.Column, text, k, &b.val) {
+		return false
+	}
+	if m.miss++; m.miss == memoTrial && m.hits < memoTrial/4 {
+		*m = cellMemo{off: true}
+		return true
+	}
+	m.text, m.kind, m.ok, m.v = text, k, true, b.val
+	return true
 }
 
 // dec returns a pointer to a copy of d from a slab shared by the request,

@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"slices"
+
 	"github.com/nxbatch/nxbatch/cell"
 	"strconv"
 	"strings"
@@ -152,10 +154,15 @@ func groupByKey(sh *Sheet, path string) {
 	byInt := map[int64]int32{} // the usual case: integer keys, no string per row
 	byText := map[string]int32{}
 	reqOf := make([]int32, n)
-	var counts []int32
+	// At most a request a row: made whole, neither grows by copying; the
+	// requests' list is cut to its length below when it is much shorter.
+	counts := make([]int32, 0, n)
+	sh.Requests = make([]*Request, 0, n)
 	var slab requestSlab
 	newReq := func(k string, row int) int32 {
-		sh.Requests = append(sh.Requests, slab.new(Request{sale: sh.Kind == schema.Venta, order: sh.Kind == schema.Pedido, Key: k, firstRow: int32(sh.store.rowNumber(row))}))
+		r := slab.new()
+		r.sale, r.order, r.Key, r.firstRow = sh.Kind == schema.Venta, sh.Kind == schema.Pedido, k, int32(sh.store.rowNumber(row))
+		sh.Requests = append(sh.Requests, r)
 		counts = append(counts, 0)
 		return int32(len(sh.Requests) - 1)
 	}
@@ -213,6 +220,9 @@ func groupByKey(sh *Sheet, path string) {
 		reqOf[i] = ri
 		counts[ri]++
 	}
+	if len(sh.Requests) < cap(sh.Requests)/2 {
+		sh.Requests = slices.Clone(sh.Requests)
+	}
 	all := make([]int32, n)
 	at := int32(0)
 	for ri, c := range counts {
@@ -229,11 +239,13 @@ func groupByKey(sh *Sheet, path string) {
 // 1,024 requests instead of one each.
 type requestSlab struct{ block []Request }
 
-func (s *requestSlab) new(r Request) *Request {
+func (s *requestSlab) new() *Request {
 	if len(s.block) == cap(s.block) {
 		s.block = make([]Request, 0, 1024)
 	}
-	s.block = append(s.block, r)
+	// A fresh block's zero request, filled in place by the caller (not
+	// built and then copied in).
+	s.block = s.block[:len(s.block)+1]
 	return &s.block[len(s.block)-1]
 }
 

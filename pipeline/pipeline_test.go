@@ -696,3 +696,67 @@ func TestNoErrorsFileWhenNothingNeedsFixing(t *testing.T) {
 		})
 	}
 }
+
+// TestRememberedCellsParseAsTheirOwn holds the builder's per-column memo to
+// what parsing every cell gives: the same text down a column, a bad cell
+// after good ones (and the same bad cell again), text that differs only in
+// blanks, and a column whose cells all differ (past the memo's trial, when
+// it stops remembering).
+func TestRememberedCellsParseAsTheirOwn(t *testing.T) {
+	tests := []struct {
+		name  string
+		cells func(i int) (precio, medio string) // row i's price and payment type
+		bad   func(i int) bool                   // whether row i must be invalid
+		rows  int
+	}{
+		{"same text down the column", func(int) (string, string) { return "5", "EFECTIVO" }, func(int) bool { return false }, 40},
+		{"bad cells after good ones, twice", func(i int) (string, string) {
+			if i == 10 || i == 11 {
+				return "5", "TRUEQUE"
+			}
+			return "5", "EFECTIVO"
+		}, func(i int) bool { return i == 10 || i == 11 }, 20},
+		{"a bad price between equal good ones", func(i int) (string, string) {
+			if i == 3 {
+				return "5x", "EFECTIVO"
+			}
+			return "5", "EFECTIVO"
+		}, func(i int) bool { return i == 3 }, 10},
+		{"blanks around the same text", func(i int) (string, string) {
+			if i%2 == 0 {
+				return " 5", "EFECTIVO "
+			}
+			return "5", "EFECTIVO"
+		}, func(int) bool { return false }, 10},
+		{"every price differs, past the trial", func(i int) (string, string) {
+			if i == memoTrial+50 {
+				return "abc", "EFECTIVO"
+			}
+			return fmt.Sprintf("%d", 5+i), "EFECTIVO"
+		}, func(i int) bool { return i == memoTrial+50 }, memoTrial + 100},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var sb strings.Builder
+			sb.WriteString(ventaHeader)
+			for i := range tc.rows {
+				p, m := tc.cells(i)
+				price := 5 + i
+				if _, err := fmt.Sscan(strings.TrimSpace(p), &price); err != nil {
+					price = 5
+				}
+				fmt.Fprintf(&sb, "%d,c%d@x.com,100,%s,1,%d,0,0,0,%d,%s\n", 10_000+i, i, p, price, price, m)
+			}
+			f := load(t, "v.csv", sb.String(), LoadOptions{})
+			rows := rowsOf(f.Sheets[0])
+			if len(rows) != tc.rows {
+				t.Fatalf("%d rows, want %d", len(rows), tc.rows)
+			}
+			for i, r := range rows {
+				if got := r.Status == StatusInvalid; got != tc.bad(i) {
+					t.Errorf("row %d: status %s (%s), want invalid=%v", r.Row, r.Status, r.Msg, tc.bad(i))
+				}
+			}
+		})
+	}
+}

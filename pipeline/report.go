@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
@@ -209,18 +210,19 @@ func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l,
 // request are usually together, or near (a spread file's sales 1,000 rows
 // apart), and a label per request kept for the whole sheet would cost a
 // one-line-sale file of a million rows tens of megabytes.
-func (sh *Sheet) label(ri int32, l msg.Lang) string {
+func (sh *Sheet) label(ri int32, l msg.Lang, a *textArena) string {
 	slot := &sh.labels[ri%int32(len(sh.labels))]
 	if slot.s == "" || slot.ri != ri || slot.l != l {
-		*slot = labelSlot{ri: ri, l: l, s: sh.renderLabel(sh.Requests[ri], l)}
+		*slot = labelSlot{ri: ri, l: l, s: sh.renderLabel(sh.Requests[ri], l, a)}
 	}
 	return slot.s
 }
 
 // renderLabel is r.Label().In(l). A sale's label, rendered once per row of
 // a file of one-line sales, is its template's text around the key, split
-// once per language: one allocation instead of a message and fmt's work.
-func (sh *Sheet) renderLabel(r *Request, l msg.Lang) string {
+// once per language, written into a (no allocation of its own) instead of
+// a message and fmt's work.
+func (sh *Sheet) renderLabel(r *Request, l msg.Lang, a *textArena) string {
 	if !r.sale || r.Key == "" {
 		return r.Label().In(l)
 	}
@@ -234,7 +236,54 @@ func (sh *Sheet) renderLabel(r *Request, l msg.Lang) string {
 	if !t.usable {
 		return r.Label().In(l)
 	}
-	return t.pre + r.Key + t.suf
+	return a.concat(t.pre, r.Key, t.suf)
+}
+
+// textArena hands out the short texts of report rows (a row number, a
+// sale's label) from shared blocks instead of one allocation each: a
+// report of a million one-line sales makes two million of them. Bytes are
+// only ever appended past what was handed out, and a full block is left
+// to the texts that point into it, so a text never changes.
+type textArena struct{ buf []byte }
+
+// textBlock is a textArena's block size.
+const textBlock = 32 << 10
+
+// room makes room for n more bytes.
+func (a *textArena) room(n int) {
+	if cap(a.buf)-len(a.buf) < n {
+		a.buf = make([]byte, 0, max(textBlock, n))
+	}
+}
+
+// done returns the text appended since at.
+func (a *textArena) done(at int) string {
+	if len(a.buf) == at {
+		return ""
+	}
+	return unsafe.String(&a.buf[at], len(a.buf)-at)
+}
+
+// itoa is strconv.Itoa(n).
+func (a *textArena) itoa(n int) string {
+	a.room(20)
+	at := len(a.buf)
+	a.buf = strconv.AppendInt(a.buf, int64(n), 10)
+	return a.done(at)
+}
+
+// concat is the texts one after another.
+func (a *textArena) concat(texts ...string) string {
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	a.room(n)
+	at := len(a.buf)
+	for _, t := range texts {
+		a.buf = append(a.buf, t...)
+	}
+	return a.done(at)
 }
 
 // labelTemplate is a label's template in language l split around its one
@@ -282,6 +331,11 @@ func (sh *Sheet) rowsSaid(l msg.Lang, keep func(Status) bool, promoteText, words
 		}
 		res := make([]string, 0, len(stockResultColumns)+1+len(articleResultColumns))
 		byKeys := sh.byKeys()
+		var arena textArena
+		// The labels cached point into arena's blocks: emptied when the
+		// rows are done, a cache of an errors file's scattered requests
+		// does not keep a block alive for each.
+		defer clear(sh.labels[:])
 		for i := 0; i < sh.store.len(); i++ {
 			ri := sh.reqOf[i]
 			r := sh.Requests[ri]
@@ -296,11 +350,11 @@ func (sh *Sheet) rowsSaid(l msg.Lang, keep func(Status) bool, promoteText, words
 			if words {
 				code = r.Status.Word().In(l)
 			}
-			res = append(res, code, text, strconv.Itoa(sh.sourceRow(i)))
+			res = append(res, code, text, arena.itoa(sh.sourceRow(i)))
 			if sh.Kind == schema.Stock {
-				res = append(res, r.Key, sh.label(ri, l), idText(out.FacturaID))
+				res = append(res, r.Key, sh.label(ri, l, &arena), idText(out.FacturaID))
 			} else {
-				res = append(res, sh.label(ri, l), idText(out.FacturaID), idText(out.Numero), idText(out.PVNumero))
+				res = append(res, sh.label(ri, l, &arena), idText(out.FacturaID), idText(out.Numero), idText(out.PVNumero))
 			}
 			if byKeys {
 				res = sh.articleResults(res, i)

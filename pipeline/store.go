@@ -19,8 +19,20 @@ const chunkSize = 1 << 20
 // the short cells of a narrow file.
 type rowStore struct {
 	chunks [][]byte
-	refs   []rowRef
+	// refs holds the rows' references in fixed blocks of refBlock: a
+	// growing slice would copy every reference at each doubling (and hold
+	// both copies at once) on the way to a million rows.
+	refs [][]rowRef
+	n    int
 }
+
+// refBits sets refBlock, the rows' references per block (64Ki, 768 KiB).
+const refBits = 16
+
+const refBlock = 1 << refBits
+
+// ref returns row i's reference.
+func (s *rowStore) ref(i int) rowRef { return s.refs[i>>refBits][i&(refBlock-1)] }
 
 type rowRef struct {
 	chunk uint32
@@ -47,7 +59,18 @@ func (s *rowStore) add(row int, cells []string, kinds []cell.Kind) {
 	}
 	ci := len(s.chunks) - 1
 	buf := s.chunks[ci]
-	s.refs = append(s.refs, rowRef{chunk: uint32(ci), off: uint32(len(buf)), row: int32(row)})
+	if s.n&(refBlock-1) == 0 {
+		// The first block grows as a slice does (a small sheet stays
+		// small); the later ones are made whole.
+		c := refBlock
+		if s.n == 0 {
+			c = 64
+		}
+		s.refs = append(s.refs, make([]rowRef, 0, c))
+	}
+	bi := len(s.refs) - 1
+	s.refs[bi] = append(s.refs[bi], rowRef{chunk: uint32(ci), off: uint32(len(buf)), row: int32(row)})
+	s.n++
 	for i, c := range cells {
 		k := cell.Text
 		if kinds != nil && i < len(kinds) && c != "" {
@@ -60,10 +83,10 @@ func (s *rowStore) add(row int, cells []string, kinds []cell.Kind) {
 }
 
 // len returns the number of rows.
-func (s *rowStore) len() int { return len(s.refs) }
+func (s *rowStore) len() int { return s.n }
 
 // rowNumber returns the spreadsheet row number of row i.
-func (s *rowStore) rowNumber(i int) int { return int(s.refs[i].row) }
+func (s *rowStore) rowNumber(i int) int { return int(s.ref(i).row) }
 
 // next decodes the cell at the start of buf: its text, its kind and the rest
 // of buf. The text points into the arena, which is never modified after a
@@ -81,7 +104,7 @@ func next(buf []byte) (string, cell.Kind, []byte) {
 // cells decodes row i into dst (reused) with n cells.
 func (s *rowStore) cells(i, n int, dst []string) []string {
 	dst = dst[:0]
-	r := s.refs[i]
+	r := s.ref(i)
 	buf := s.chunks[r.chunk][r.off:]
 	var c string
 	for range n {
@@ -95,7 +118,7 @@ func (s *rowStore) cells(i, n int, dst []string) []string {
 // dst and kdst (reused).
 func (s *rowStore) cellsKinds(i, n int, dst []string, kdst []cell.Kind) ([]string, []cell.Kind) {
 	dst, kdst = dst[:0], kdst[:0]
-	r := s.refs[i]
+	r := s.ref(i)
 	buf := s.chunks[r.chunk][r.off:]
 	var c string
 	var k cell.Kind
@@ -109,7 +132,7 @@ func (s *rowStore) cellsKinds(i, n int, dst []string, kdst []cell.Kind) ([]strin
 // kinds decodes the kinds of row i's n cells into dst (reused).
 func (s *rowStore) kinds(i, n int, dst []cell.Kind) []cell.Kind {
 	dst = dst[:0]
-	r := s.refs[i]
+	r := s.ref(i)
 	buf := s.chunks[r.chunk][r.off:]
 	var k cell.Kind
 	for range n {
@@ -122,7 +145,7 @@ func (s *rowStore) kinds(i, n int, dst []cell.Kind) []cell.Kind {
 // cell returns cell col of row i, and its kind, without decoding the others
 // after it.
 func (s *rowStore) cell(i, col int) (string, cell.Kind) {
-	r := s.refs[i]
+	r := s.ref(i)
 	buf := s.chunks[r.chunk][r.off:]
 	for k := 0; ; k++ {
 		c, kind, rest := next(buf)

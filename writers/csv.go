@@ -174,7 +174,7 @@ func formatCSVJob(cw recordWriter, t Table, j *csvJob, width, nres int, out []by
 	for k := range rows {
 		rec = rec[:0]
 		for i := range width {
-			rec = append(rec, csvCell(j.cells[k*width+i], j.kinds[k*width+i], t))
+			rec = append(rec, csvCell(j.cells[k*width+i], j.kinds[k*width+i], &t))
 		}
 		for _, v := range j.res[k*nres : (k+1)*nres] {
 			rec = append(rec, cell.Neutralize(v))
@@ -187,7 +187,10 @@ func formatCSVJob(cw recordWriter, t Table, j *csvJob, width, nres int, out []by
 // csvCell is a cell as the CSV report writes it: a stored number with a
 // decimal comma, a date as dd/mm/yyyy (with the time when it has one), a
 // boolean as the spreadsheet's own word, text as typed (neutralised).
-func csvCell(c string, k cell.Kind, t Table) string {
+func csvCell(c string, k cell.Kind, t *Table) string {
+	if k == cell.Text {
+		return cell.Neutralize(c) // most cells: no switch to go through
+	}
 	switch k {
 	case cell.Number:
 		if f, err := strconv.ParseFloat(c, 64); err == nil {
@@ -255,7 +258,11 @@ func (rw recordWriter) write(fields []string) error {
 func (rw recordWriter) appendRecord(buf []byte, fields []string) []byte {
 	for i, f := range fields {
 		if i > 0 {
-			buf = utf8.AppendRune(buf, rw.comma)
+			if rw.comma < utf8.RuneSelf {
+				buf = append(buf, byte(rw.comma))
+			} else {
+				buf = utf8.AppendRune(buf, rw.comma)
+			}
 		}
 		if !rw.needsQuotes(f) {
 			buf = append(buf, f...)
