@@ -58,6 +58,10 @@ type Sheet struct {
 	Movements []*Movement
 
 	maxArticulos int // the most articles one movement request carries
+	// sepGiven is true when Sep was given (LoadOptions.Sep), not told by
+	// the sheet's amounts.
+	sepGiven bool
+
 	store        rowStore
 	// priorIDs and priorRows are what an earlier nxbatch report fed back as
 	// input says of its rows: a stock row's identity (result.rowId) and the
@@ -301,7 +305,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 	if sh.store.len() == 0 {
 		return nil, nil, fileErr(path, name, ErrNoRows, msg.New("load.norows"))
 	}
-	sh.Sep = o.Sep
+	sh.Sep, sh.sepGiven = o.Sep, o.Sep != schema.SepUnknown
 	if sh.Sep == schema.SepUnknown {
 		sh.Sep = det.Result()
 	}
