@@ -58,10 +58,6 @@ type Sheet struct {
 	Movements []*Movement
 
 	maxArticulos int // the most articles one movement request carries
-	// sepGiven is true when Sep was given (LoadOptions.Sep), not told by
-	// the sheet's amounts.
-	sepGiven bool
-
 	store        rowStore
 	// priorIDs and priorRows are what an earlier nxbatch report fed back as
 	// input says of its rows: a stock row's identity (result.rowId) and the
@@ -92,6 +88,9 @@ type Sheet struct {
 	articles  *articulos.Index
 	unchecked []int32
 	keyed     bool // the sheet names articles by the shop's keys (byKeys)
+	// sepGiven is true when Sep was given (LoadOptions.Sep), not told by
+	// the sheet's amounts.
+	sepGiven bool
 }
 
 // presentCol is a column of the kind found in the header at idx.
