@@ -91,64 +91,63 @@ func plainValue(s string) bool {
 	return !strings.ContainsAny(s, "\r\n\x00") && utf8.ValidString(s) && cell.Unneutralize(cell.Neutralize(s)) == s
 }
 
-// editedRows groups edits by row, in row order, each row's edits in the
-// order given (a later one wins).
-func editedRows(edits []CellEdit) map[int][]CellEdit {
-	out := make(map[int][]CellEdit, len(edits))
-	for _, e := range edits {
-		out[e.Row] = append(out[e.Row], e)
-	}
-	return out
-}
+// wholeFrom is the share of a sheet's rows (one in wholeFrom) above which
+// a change validates the whole sheet again, from memory: a replacement
+// over thousands of rows touches most requests anyway, and the whole
+// validation splits them across cores.
+const wholeFrom = 8
 
 // withCells is WithCells for one sheet: a new sheet sharing what did not
 // change with sh.
 func (sh *Sheet) withCells(edits []CellEdit, cat *validation.Catalog) (*Sheet, bool) {
-	byRow := editedRows(edits)
+	// By row, each row's edits in the order given (a later one wins).
+	edits = slices.Clone(edits)
+	slices.SortStableFunc(edits, func(a, b CellEdit) int { return a.Row - b.Row })
 	width := len(sh.Info.Header)
 	ns := &Sheet{Info: sh.Info, Kind: sh.Kind, Layout: sh.Layout, Sep: sh.Sep, sepGiven: sh.sepGiven,
 		maxArticulos: sh.maxArticulos, priorIDs: sh.priorIDs, priorRows: sh.priorRows, problems: sh.problems,
 		reqCols: sh.reqCols, lineCols: sh.lineCols}
-	// The rows changed are written again at the end of a new arena chunk
-	// of their own; every other row stays where it is, shared.
+	// The rows changed are written again in new arena chunks of their own;
+	// every other row stays where it is, shared.
 	ns.store.chunks = slices.Clip(sh.store.chunks)
 	ns.store.refs = slices.Clone(sh.store.refs)
-	need := 0
+	var chunk []byte
 	var cells []string
 	var kinds []cell.Kind
-	for row, es := range byRow {
+	var rows []int
+	for k := 0; k < len(edits); {
+		row := edits[k].Row
 		cells, kinds = sh.store.cellsKinds(row, width, cells, kinds)
-		for _, e := range es {
-			cells[e.Col] = e.Value
+		for ; k < len(edits) && edits[k].Row == row; k++ {
+			cells[edits[k].Col], kinds[edits[k].Col] = edits[k].Value, cell.Text
 		}
+		need := 0
 		blank := true
 		for _, c := range cells {
 			need += binary.MaxVarintLen64 + len(c)
-			if strings.TrimSpace(c) != "" {
+			if blank && strings.TrimSpace(c) != "" {
 				blank = false
 			}
 		}
 		if blank {
-			return nil, false
+			return nil, false // the reader skips a blank row: the rows after it move
 		}
-	}
-	chunk := make([]byte, 0, need)
-	rows := slices.Sorted(maps.Keys(byRow))
-	for _, row := range rows {
-		cells, kinds = sh.store.cellsKinds(row, width, cells, kinds)
-		for _, e := range byRow[row] {
-			cells[e.Col], kinds[e.Col] = e.Value, cell.Text
-		}
-		ref := rowRef{chunk: uint32(len(ns.store.chunks)), off: uint32(len(chunk)), row: sh.store.refs[row].row}
-		for i, c := range cells {
-			k := kinds[i]
-			if c == "" {
-				k = cell.Text
+		if cap(chunk)-len(chunk) < need {
+			if chunk != nil {
+				ns.store.chunks = append(ns.store.chunks, chunk)
 			}
-			chunk = binary.AppendUvarint(chunk, uint64(len(c))<<kindBits|uint64(k))
+			chunk = make([]byte, 0, max(need, min(chunkSize, need*(len(edits)-k+1))))
+		}
+		ns.store.refs[row] = rowRef{chunk: uint32(len(ns.store.chunks)), off: uint32(len(chunk)), row: sh.store.refs[row].row}
+		for i, c := range cells {
+			kind := kinds[i]
+			if c == "" {
+				kind = cell.Text
+			}
+			chunk = binary.AppendUvarint(chunk, uint64(len(c))<<kindBits|uint64(kind))
 			chunk = append(chunk, c...)
 		}
-		ns.store.refs[row] = ref
+		rows = append(rows, row)
 	}
 	ns.store.chunks = append(ns.store.chunks, chunk)
 
@@ -166,14 +165,18 @@ func (sh *Sheet) withCells(edits []CellEdit, cat *validation.Catalog) (*Sheet, b
 			}
 		}
 	}
-	if ns.Kind == schema.Stock || ns.Sep != sh.Sep {
+	if ns.Kind == schema.Stock || ns.Sep != sh.Sep || len(rows)*wholeFrom > ns.store.len() {
 		// Everything is checked again, from memory.
 		ns.msgs = map[int32][]note{}
 		group(ns)
 		ns.validate(cat, false)
 		return ns, true
 	}
-	ns.incremental(sh, byRow, cols, cat)
+	changed := make(map[int]bool, len(rows))
+	for _, row := range rows {
+		changed[row] = true
+	}
+	ns.incremental(sh, changed, cols, cat)
 	return ns, true
 }
 
@@ -193,10 +196,10 @@ func (sh *Sheet) detectSep() schema.Sep {
 }
 
 // incremental groups and validates ns, whose store is old's with the rows
-// of byRow changed in the columns cols, from old's state: only the
+// changed changed in the columns cols, from old's state: only the
 // requests whose rows changed, or whose place in a rule across rows did,
 // are checked again.
-func (ns *Sheet) incremental(old *Sheet, byRow map[int][]CellEdit, cols map[int]bool, cat *validation.Catalog) {
+func (ns *Sheet) incremental(old *Sheet, changed map[int]bool, cols map[int]bool, cat *validation.Catalog) {
 	keyCol := ns.Layout.Col(sendrules.KeyColumn(string(ns.Kind)))
 	redo := map[*Request]bool{}
 	switch {
@@ -211,7 +214,7 @@ func (ns *Sheet) incremental(old *Sheet, byRow map[int][]CellEdit, cols map[int]
 				if !same {
 					break
 				}
-				if _, changed := byRow[int(row)]; changed {
+				if changed[int(row)] {
 					same = false
 				}
 			}
@@ -224,7 +227,7 @@ func (ns *Sheet) incremental(old *Sheet, byRow map[int][]CellEdit, cols map[int]
 	default:
 		ns.Requests = slices.Clone(old.Requests)
 		ns.reqOf = old.reqOf
-		for row := range byRow {
+		for row := range changed {
 			ri := old.reqOf[row]
 			if r := ns.Requests[ri]; !redo[r] {
 				c := *r
@@ -234,7 +237,7 @@ func (ns *Sheet) incremental(old *Sheet, byRow map[int][]CellEdit, cols map[int]
 			}
 		}
 		if (ns.Kind == schema.Facturar || ns.Kind == schema.Cancelar) && cols[keyCol] {
-			for row := range byRow {
+			for row := range changed {
 				r := ns.Requests[ns.reqOf[row]]
 				r.Key = keyText(ns.store.cell(row, keyCol))
 			}
