@@ -127,17 +127,28 @@ func (s *Server) versionOf(f *pipeline.File, n int, cat *validation.Catalog, use
 	return v
 }
 
-// revalidate is validate after a fix of v that set cell col of the rows
-// change names in sheet sheet to value, the fixed file being written at
-// path: from v's state, only what the fix touched is validated again
-// (pipeline.File.WithCells), when v was itself read from the page's CSV
-// fixed version and the catalogs are the ones v used; otherwise the file
-// is read and validated again. u.mu is held.
-func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool) (*version, error) {
+// revalidate is validate after a fix of v that sets cell col of the rows
+// change names in sheet sheet to value; write writes the fixed file and
+// makes it current. From v's state, only what the fix touched is validated
+// again (pipeline.File.WithCells), while the file is written, when v was
+// itself read from the page's CSV fixed version and the catalogs are the
+// ones v used; otherwise the file written is read and validated again.
+// u.mu is held.
+func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool, write func() error) (*version, error) {
+	start := time.Now()
+	type built struct {
+		f    *pipeline.File
+		cat  *validation.Catalog
+		uses []catalogUse
+	}
+	done := make(chan built, 1)
 	if v.fixedCSV && u.meta.HeaderRow <= 1 {
-		start := time.Now()
-		cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{v.file}))
-		if sameCatalogs(cat, uses, v.cat, v.catalogs) {
+		go func() {
+			cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{v.file}))
+			if !sameCatalogs(cat, uses, v.cat, v.catalogs) {
+				done <- built{}
+				return
+			}
 			sh := v.file.Sheets[sheet]
 			var edits []pipeline.CellEdit
 			for i := range sh.Rows() {
@@ -145,16 +156,25 @@ func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, c
 					edits = append(edits, pipeline.CellEdit{Row: i, Col: col, Value: value})
 				}
 			}
-			if f, ok := v.file.WithCells(sheet, edits, cat); ok {
-				if sum, err := fileSHA256(u.fixed()); err == nil {
-					f.SHA256 = sum
-					next := s.versionOf(f, v.n+1, cat, uses)
-					next.fixedCSV, next.incremental = true, true
-					v.same.carry(&next.same, sheet, col, sh, change, value)
-					next.took = time.Since(start)
-					return next, nil
-				}
-			}
+			f, _ := v.file.WithCells(sheet, edits, cat)
+			done <- built{f, cat, uses}
+		}()
+	} else {
+		done <- built{}
+	}
+	err := write()
+	b := <-done
+	if err != nil {
+		return nil, err
+	}
+	if b.f != nil {
+		if sum, err := fileSHA256(u.fixed()); err == nil {
+			b.f.SHA256 = sum
+			next := s.versionOf(b.f, v.n+1, b.cat, b.uses)
+			next.fixedCSV, next.incremental = true, true
+			v.same.carry(&next.same, sheet, col, v.file.Sheets[sheet], change, value)
+			next.took = time.Since(start)
+			return next, nil
 		}
 	}
 	return s.validate(ctx, u, v.n+1)
@@ -737,17 +757,19 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 // applyFix writes the fixed version with the cell changed, validates it
 // and makes it current; u.mu is held.
 func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool, ed edit) (*version, error) {
-	tmp := u.fixed() + ".next" + filepath.Ext(u.meta.Name)
-	if err := writeFixed(tmp, v.file, sheet, col, value, change); err != nil {
-		return nil, err
-	}
 	prev := u.meta.Edits
-	was := u.fixed()
-	if err := os.Rename(tmp, was); err != nil {
-		return nil, fmt.Errorf("fixed file: %w", err)
+	write := func() error {
+		tmp := u.fixed() + ".next" + filepath.Ext(u.meta.Name)
+		if err := writeFixed(tmp, v.file, sheet, col, value, change); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, u.fixed()); err != nil {
+			return fmt.Errorf("fixed file: %w", err)
+		}
+		u.meta.Edits = prev + 1
+		return nil
 	}
-	u.meta.Edits = prev + 1
-	next, err := s.revalidate(ctx, u, v, sheet, col, value, change)
+	next, err := s.revalidate(ctx, u, v, sheet, col, value, change, write)
 	if err != nil {
 		u.meta.Edits = prev
 		return nil, err
