@@ -150,6 +150,12 @@ func (sh *Sheet) withCells(edits []CellEdit, cat *validation.Catalog) (*Sheet, b
 		rows = append(rows, row)
 	}
 	ns.store.chunks = append(ns.store.chunks, chunk)
+	ns.store.rewritten = sh.store.rewritten + len(chunk)
+	if ns.store.rewritten > ns.store.size()/2 {
+		// Rows written again leave their former bytes behind: past half
+		// the arena, the rows are laid out anew.
+		ns.store = ns.store.compact(width)
+	}
 
 	cols := map[int]bool{}
 	for _, e := range edits {
@@ -178,6 +184,29 @@ func (sh *Sheet) withCells(edits []CellEdit, cat *validation.Catalog) (*Sheet, b
 	}
 	ns.incremental(sh, changed, cols, cat)
 	return ns, true
+}
+
+// size is the bytes the store's chunks hold.
+func (s *rowStore) size() int {
+	n := 0
+	for _, c := range s.chunks {
+		n += len(c)
+	}
+	return n
+}
+
+// compact is the store with every row (of width cells) written again in
+// order into new chunks: what the rows written again left behind is let go.
+func (s *rowStore) compact(width int) rowStore {
+	var out rowStore
+	out.refs = make([]rowRef, 0, len(s.refs))
+	var cells []string
+	var kinds []cell.Kind
+	for i := range s.refs {
+		cells, kinds = s.cellsKinds(i, width, cells, kinds)
+		out.add(int(s.refs[i].row), cells, kinds)
+	}
+	return out
 }
 
 // detectSep works out the decimal separator from the sheet's amounts, as

@@ -142,3 +142,33 @@ func TestWithCellsRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestWithCellsManyTimes: a cell changed again and again leaves its former
+// bytes behind, which are let go once they pass half the arena; the state
+// stays the one reading the file gives.
+func TestWithCellsManyTimes(t *testing.T) {
+	const head = "facturaId,puntoVentaId,electronica,medioPago.tipo\n"
+	body := head + "1001,1,no,EFECTIVO\n1002,1,no,EFECTIVO\n1003,1,no,EFECTIVO\n"
+	f := loadPreview(t, "facturar.csv", body)
+	values := []string{"1001", "1002", "1004", "x"}
+	for i := range 200 {
+		g, ok := f.WithCells(0, []CellEdit{{Row: i % 3, Col: 0, Value: values[i%len(values)]}}, nil)
+		if !ok {
+			t.Fatalf("change %d refused", i)
+		}
+		f = g
+	}
+	if n := len(f.Sheets[0].store.chunks); n > 100 {
+		t.Errorf("%d chunks after 200 changes: what the changes left behind is kept", n)
+	}
+	recs := [][]string{{"facturaId", "puntoVentaId", "electronica", "medioPago.tipo"}}
+	for i := range 3 {
+		recs = append(recs, []string{f.Sheets[0].Cell(i, 0), "1", "no", "EFECTIVO"})
+	}
+	var b strings.Builder
+	_ = csv.NewWriter(&b).WriteAll(recs)
+	want := loadPreview(t, "facturar.csv", b.String())
+	if g, w := stateOf(f), stateOf(want); g != w {
+		t.Errorf("after 200 changes:\n%s\nread again:\n%s", g, w)
+	}
+}

@@ -20,6 +20,9 @@ const chunkSize = 1 << 20
 type rowStore struct {
 	chunks [][]byte
 	refs   []rowRef
+	// rewritten counts the bytes of rows written again by WithCells since
+	// the store was last laid out whole (their former bytes stay behind).
+	rewritten int
 }
 
 type rowRef struct {
