@@ -77,10 +77,11 @@ func (f *File) WithCells(si int, edits []CellEdit, cat *validation.Catalog) (*Fi
 	if !ok {
 		return nil, false
 	}
-	nf := &File{Path: f.Path, SHA256: f.SHA256, Sheets: slices.Clone(f.Sheets), Warnings: slices.Clone(f.Warnings)}
+	nf := *f // what else the file carries, as it is
+	nf.Sheets, nf.Warnings = slices.Clone(f.Sheets), slices.Clone(f.Warnings)
 	nf.Sheets[si] = ns
 	nf.uncheckedWarning()
-	return nf, true
+	return &nf, true
 }
 
 // plainValue reports whether text is read back from a CSV line as it is
