@@ -26,47 +26,10 @@ func TestCrashExactlyOnce(t *testing.T) {
 
 	inFlight := map[string]bool{} // ordenIds journaled as sending when a kill came
 	for _, killAt := range []int{30, 120, 260, 400} {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		cmd, out, errb := w.command(ctx, args...)
-		if err := cmd.Start(); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-		waited := make(chan error, 1)
-		go func() { waited <- cmd.Wait() }()
-		killed := false
-	poll:
-		for {
-			select {
-			case err := <-waited:
-				t.Fatalf("the run ended before %d requests reached the sandbox: %s", killAt, ended(t, err, out, errb))
-			case <-time.After(2 * time.Millisecond):
-				if sum(sb.Server.State(), postVenta) >= killAt {
-					if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-						t.Fatal(err)
-					}
-					killed = true
-					break poll
-				}
-			}
-		}
-		<-waited
-		cancel()
-		if !killed {
-			t.Fatal("never killed")
-		}
-
+		killWhen(t, w, func() bool { return sum(sb.Server.State(), postVenta) >= killAt }, args...)
 		// What the killed run left as sending is what was in flight: the next
 		// open turns it into unknown.
-		j, err := journal.Open(w.journal(), journal.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		unknown, err := j.List(journal.Unknown)
-		j.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		unknown := journalUnknown(t, w)
 		fresh := 0
 		for _, e := range unknown {
 			if !inFlight[e.Key.Business] {
@@ -126,4 +89,47 @@ func TestCrashExactlyOnce(t *testing.T) {
 	if n := sum(st, postVenta); n > sales || n < got["ok"]+got["skipped"] {
 		t.Errorf("%d requests reached /venta for %d sales, %d created", n, sales, got["ok"]+got["skipped"])
 	}
+}
+
+// killWhen starts the real binary with args and kills it with SIGKILL as
+// soon as reached reports true (polled every 2 ms), then waits for it to
+// die. A run that ends before fails the test.
+func killWhen(t *testing.T, w *workspace, reached func() bool, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd, out, errb := w.command(ctx, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	for !reached() {
+		select {
+		case err := <-waited:
+			t.Fatalf("the run ended before it was killed: %s", ended(t, err, out, errb))
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-waited
+}
+
+// journalUnknown lists the workspace journal's unknown entries. Opened
+// after a kill, they are the requests the killed run had in flight: the
+// open turns what it left as sending into unknown.
+func journalUnknown(t *testing.T, w *workspace) []journal.Entry {
+	t.Helper()
+	j, err := journal.Open(w.journal(), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	unknown, err := j.List(journal.Unknown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return unknown
 }

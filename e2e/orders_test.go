@@ -1,18 +1,15 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
@@ -91,39 +88,8 @@ func TestOrdersExactlyOnce(t *testing.T) {
 	inFlight := map[string]bool{}
 	for range 3 {
 		killAt := sum(sb.Server.State(), postPedido) + 1 + rng.IntN(10)
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		cmd, out, errb := w.command(ctx, args...)
-		if err := cmd.Start(); err != nil {
-			cancel()
-			t.Fatal(err)
-		}
-		waited := make(chan error, 1)
-		go func() { waited <- cmd.Wait() }()
-	poll:
-		for {
-			select {
-			case err := <-waited:
-				t.Fatalf("the run ended before %d requests reached the sandbox: %s", killAt, ended(t, err, out, errb))
-			case <-time.After(time.Millisecond):
-				if sum(sb.Server.State(), postPedido) >= killAt {
-					if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-						t.Fatal(err)
-					}
-					break poll
-				}
-			}
-		}
-		<-waited
-		cancel()
-		j, err := journal.Open(w.journal(), journal.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		unknown, err := j.List(journal.Unknown)
-		j.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		killWhen(t, w, func() bool { return sum(sb.Server.State(), postPedido) >= killAt }, args...)
+		unknown := journalUnknown(t, w)
 		for _, e := range unknown {
 			inFlight[e.Key.Business] = true
 		}

@@ -44,7 +44,8 @@ func TestServeBrowserKillMidSend(t *testing.T) {
 	if will := text(t, ctx, "#will-send"); !strings.Contains(will, "Se enviarán 200 ventas") {
 		t.Errorf("the send button is described by %q", will)
 	}
-	if err := chromedp.Run(ctx, chromedp.Click("#send", chromedp.ByID), chromedp.WaitVisible("#progress", chromedp.ByID)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Click("#send", chromedp.ByID), chromedp.WaitVisible("#confirm-send", chromedp.ByID),
+		chromedp.Click("#confirm-send", chromedp.ByID), chromedp.WaitVisible("#progress", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
 	// Kill once a few sales reached the sandbox: the rest are in flight

@@ -382,8 +382,17 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	}
 	docShot(t, ctx, "serve-fixed.png")
 
-	// Send, and watch the progress reach the end.
-	if err := chromedp.Run(ctx, chromedp.Click("#send", chromedp.ByID), chromedp.WaitVisible("#bar", chromedp.ByID),
+	// Send: the confirmation says what leaves, the amount and what stays
+	// behind; confirm, and watch the progress reach the end.
+	if err := chromedp.Run(ctx, chromedp.Click("#send", chromedp.ByID), chromedp.WaitVisible("#confirm-send", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	if c := text(t, ctx, "main"); !strings.Contains(c, "¿Enviar errores.csv?") || !strings.Contains(c, "2 ventas") ||
+		!strings.Contains(c, "Importe a facturar: $ 2.000,00") || !strings.Contains(c, "11 filas con errores: no se envían hasta corregirlas") {
+		t.Errorf("the confirmation says %q", c)
+	}
+	docShot(t, ctx, "serve-confirm.png")
+	if err := chromedp.Run(ctx, chromedp.Click("#confirm-send", chromedp.ByID), chromedp.WaitVisible("#bar", chromedp.ByID),
 		chromedp.WaitVisible("#result-link a", chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +432,8 @@ func TestServeBrowserWalkthrough(t *testing.T) {
 	// Send again: nothing goes, and the page says why.
 	before := len(sandboxState(t, srv.sandbox).Vouchers)
 	if err := chromedp.Run(ctx, chromedp.Navigate(srv.url+strings.TrimSuffix(strings.TrimSuffix(href, "/files/errores.result.xlsx"), "/")),
-		chromedp.Click("#send", chromedp.ByID), chromedp.WaitVisible("#result-link a", chromedp.ByQuery)); err != nil {
+		chromedp.Click("#send", chromedp.ByID), chromedp.WaitVisible("#confirm-send", chromedp.ByID),
+		chromedp.Click("#confirm-send", chromedp.ByID), chromedp.WaitVisible("#result-link a", chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
 	if s := text(t, ctx, "#said"); !strings.Contains(s, "No se envió nada") || !strings.Contains(s, "2 ya enviadas antes") {
@@ -594,7 +604,16 @@ func TestServeAfterRunWithTheSamples(t *testing.T) {
 		}
 		resp.Body.Close()
 		page := resp.Header.Get("Location")
-		if resp, err = client.Post(srv.url+page+"/send", "application/x-www-form-urlencoded", nil); err != nil {
+		if resp, err = client.Get(srv.url + page + "/confirm"); err != nil {
+			t.Fatal(err)
+		}
+		confirm, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		token := regexp.MustCompile(`name="confirmacion" value="([0-9a-f]+)"`).FindSubmatch(confirm)
+		if token == nil {
+			t.Fatalf("no confirmation for %s:\n%s", name, confirm)
+		}
+		if resp, err = client.Post(srv.url+page+"/send", "application/x-www-form-urlencoded", strings.NewReader("confirmacion="+string(token[1]))); err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()

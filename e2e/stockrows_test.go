@@ -1,17 +1,14 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
@@ -170,37 +167,13 @@ func TestStockKilledMidCountResumes(t *testing.T) {
 	count := stockCount(t, w.dir, "conteo.csv", 400, "Recuento")
 	args := w.runArgs("--max-articulos", "25", count)
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd, out, errb := w.command(ctx, args...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	for sum(sb.Server.State(), postStock) < 5 {
-		select {
-		case err := <-waited:
-			t.Fatalf("the run ended before it was killed: %s", ended(t, err, out, errb))
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-waited
-	j, err := journal.Open(w.journal(), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	killWhen(t, w, func() bool { return sum(sb.Server.State(), postStock) >= 5 }, args...)
 	inFlight := map[string]bool{} // row identities of movements in flight
-	unknown, _ := j.List(journal.Unknown)
-	for _, e := range unknown {
+	for _, e := range journalUnknown(t, w) {
 		for _, u := range e.Units {
 			inFlight[u] = true
 		}
 	}
-	j.Close()
 
 	res := w.nx(t, args...)
 	wantCode := 0

@@ -285,31 +285,38 @@ func (d *decoder) curva(cv *curva, raw []byte) bool {
 	default:
 		return false
 	}
-	old := cv.items
-	items := []curvaItem{}
-	ok := d.elements(raw, func(sd *decoder) bool {
-		var it curvaItem
-		if len(items) < len(old) {
-			it = old[len(items)]
+	items, ok := reuseElements(d, raw, cv.items, func(sd *decoder, it *curvaItem, key, raw []byte) bool {
+		switch {
+		case bytes.EqualFold(key, []byte("colorId")):
+			return setID(&it.ColorID, raw)
+		case bytes.EqualFold(key, []byte("talleId")):
+			return setID(&it.TalleID, raw)
+		case bytes.EqualFold(key, []byte("unidades")):
+			return setDecimal(&it.Unidades, raw)
+		case bytes.EqualFold(key, []byte("stockDepositos")):
+			return sd.depositos(&it.StockDepositos, raw)
 		}
-		ok := sd.object(func(key, raw []byte) bool {
-			switch {
-			case bytes.EqualFold(key, []byte("colorId")):
-				return setID(&it.ColorID, raw)
-			case bytes.EqualFold(key, []byte("talleId")):
-				return setID(&it.TalleID, raw)
-			case bytes.EqualFold(key, []byte("unidades")):
-				return setDecimal(&it.Unidades, raw)
-			case bytes.EqualFold(key, []byte("stockDepositos")):
-				return sd.depositos(&it.StockDepositos, raw)
-			}
-			return true
-		})
-		items = append(items, it)
-		return ok
+		return true
 	})
 	*cv = curva{items: items, present: true}
 	return ok
+}
+
+// reuseElements decodes the array raw of objects into a new slice, element
+// i starting from old[i] (what an earlier array left, as encoding/json
+// does), every key of an element through field.
+func reuseElements[T any](d *decoder, raw []byte, old []T, field func(sd *decoder, it *T, key, raw []byte) bool) ([]T, bool) {
+	out := []T{}
+	ok := d.elements(raw, func(sd *decoder) bool {
+		var it T
+		if len(out) < len(old) {
+			it = old[len(out)]
+		}
+		ok := sd.object(func(key, raw []byte) bool { return field(sd, &it, key, raw) })
+		out = append(out, it)
+		return ok
+	})
+	return out, ok
 }
 
 // depositos decodes a stockDepositos list: null (none), or an array of
@@ -323,24 +330,14 @@ func (d *decoder) depositos(deps *[]nxapi.StockDeposito, raw []byte) bool {
 	default:
 		return false
 	}
-	old := *deps
-	out := []nxapi.StockDeposito{}
-	ok := d.elements(raw, func(sd *decoder) bool {
-		var sdp nxapi.StockDeposito
-		if len(out) < len(old) {
-			sdp = old[len(out)]
+	out, ok := reuseElements(d, raw, *deps, func(_ *decoder, sdp *nxapi.StockDeposito, key, raw []byte) bool {
+		switch {
+		case bytes.EqualFold(key, []byte("depositoId")):
+			return setInt(&sdp.DepositoID, raw)
+		case bytes.EqualFold(key, []byte("unidades")):
+			return setDecimal(&sdp.Unidades, raw)
 		}
-		ok := sd.object(func(key, raw []byte) bool {
-			switch {
-			case bytes.EqualFold(key, []byte("depositoId")):
-				return setInt(&sdp.DepositoID, raw)
-			case bytes.EqualFold(key, []byte("unidades")):
-				return setDecimal(&sdp.Unidades, raw)
-			}
-			return true
-		})
-		out = append(out, sdp)
-		return ok
+		return true
 	})
 	*deps = out
 	return ok

@@ -57,7 +57,7 @@ var completions = map[string]func() [][]string{
 	"web.cat.*":      catalogNames,
 	"web.catname.*":  catalogNames,
 	"tpl.col.*":      columnPaths,
-	"web.field.*":    columnPaths,
+	"web.field.*":    fieldPaths,
 	"tpl.col.*.*":    kindColumnPaths, // looked up: a kind's own wording, when it has one
 }
 
@@ -88,16 +88,31 @@ func catalogNames() [][]string {
 	return out
 }
 
-func columnPaths() [][]string {
+func columnPaths() [][]string { return pathsOf(kindColumns()) }
+
+// fieldPaths are the fields the column screen names: every kind's columns
+// and the inventory count's (the counted quantity).
+func fieldPaths() [][]string { return pathsOf(append(kindColumns(), schema.CountColumns())) }
+
+func pathsOf(all [][]schema.Column) [][]string {
 	seen := map[string]bool{}
 	var out [][]string
-	for _, k := range schema.Kinds {
-		for _, c := range k.Columns() {
+	for _, cols := range all {
+		for _, c := range cols {
 			if !seen[c.Path] {
 				seen[c.Path] = true
 				out = append(out, []string{c.Path})
 			}
 		}
+	}
+	return out
+}
+
+// kindColumns are every kind's columns.
+func kindColumns() [][]schema.Column {
+	var out [][]schema.Column
+	for _, k := range schema.Kinds {
+		out = append(out, k.Columns())
 	}
 	return out
 }

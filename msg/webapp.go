@@ -202,7 +202,7 @@ func init() {
 		"web.history.heading":   {ES: "Historial de importaciones", EN: "Import history"},
 		"web.history.imports":   {ES: "Desde esta página", EN: "From this page"},
 		"web.history.runs":      {ES: "Desde la terminal y tareas programadas", EN: "From the terminal and scheduled jobs"},
-		"web.history.nodirs":    {ES: "Las ejecuciones programadas aparecen aquí cuando esta página lee la carpeta donde la tarea programada guarda sus informes; pida a quien instaló la tarea que la configure.", EN: "Scheduled runs appear here when this page reads the folder where the scheduled job keeps its reports; ask whoever set up the job to configure it."},
+		"web.history.nodirs":    {ES: "Las ejecuciones programadas aparecen aquí cuando esta página lee la carpeta donde la tarea programada guarda sus informes: elíjala abajo.", EN: "Scheduled runs appear here when this page reads the folder where the scheduled job keeps its reports: choose it below."},
 		"web.history.none":      {ES: "Todavía no hay importaciones.", EN: "No imports yet."},
 		"web.history.fromweb":   {ES: "desde la página", EN: "from the page"},
 		"web.history.notsent":   {ES: "Todavía no se envió.", EN: "Not sent yet."},

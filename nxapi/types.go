@@ -201,12 +201,26 @@ type Pedido struct {
 	MedioPago            *MedioPago `json:"medioPago,omitempty"`
 }
 
+// Pedido and Venta declare the fields they share each on its own (not
+// embedded), so that both keep their wire order and their literals;
+// TestPedidoHasTheSaleFields ties the two lists, and Venta and Pedido
+// below are the only copies between them.
+
 // Venta is the order's body as a sale's, for the rules both share.
 func (p *Pedido) Venta() *Venta {
 	return &Venta{OrdenID: p.OrdenID, Numero: p.Numero, Detalle: p.Detalle, ListaPrecioID: p.ListaPrecioID,
 		EntidadID: p.EntidadID, EmpleadoID: p.EmpleadoID, Usuario: p.Usuario, DireccionEnvio: p.DireccionEnvio,
 		DireccionFacturacion: p.DireccionFacturacion, Productos: p.Productos, Subtotal: p.Subtotal,
 		Descuento: p.Descuento, Recargo: p.Recargo, Envio: p.Envio, Total: p.Total, MedioPago: p.MedioPago}
+}
+
+// Pedido is the sale's body as an order's: every field but the point of
+// sale, which an order has not; Pagado is left false.
+func (v *Venta) Pedido() *Pedido {
+	return &Pedido{OrdenID: v.OrdenID, Numero: v.Numero, Detalle: v.Detalle, ListaPrecioID: v.ListaPrecioID,
+		EntidadID: v.EntidadID, EmpleadoID: v.EmpleadoID, Usuario: v.Usuario, DireccionEnvio: v.DireccionEnvio,
+		DireccionFacturacion: v.DireccionFacturacion, Productos: v.Productos, Subtotal: v.Subtotal,
+		Descuento: v.Descuento, Recargo: v.Recargo, Envio: v.Envio, Total: v.Total, MedioPago: v.MedioPago}
 }
 
 // Facturar is FacturarTerceros, the body of POST /facturar.

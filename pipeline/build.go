@@ -448,11 +448,7 @@ func (b *builder) buildFacturar(r *Request) *nxapi.Facturar {
 // buildPedido builds the order of the request's rows: a sale's fields
 // (numero = ordenId), pagado and the optional payment.
 func (b *builder) buildPedido(r *Request) *nxapi.Pedido {
-	v := b.buildVenta(r)
-	p := &nxapi.Pedido{OrdenID: v.OrdenID, Numero: v.OrdenID, Detalle: v.Detalle, ListaPrecioID: v.ListaPrecioID,
-		EntidadID: v.EntidadID, EmpleadoID: v.EmpleadoID, Usuario: v.Usuario, DireccionEnvio: v.DireccionEnvio,
-		DireccionFacturacion: v.DireccionFacturacion, Productos: v.Productos, Subtotal: v.Subtotal,
-		Descuento: v.Descuento, Recargo: v.Recargo, Envio: v.Envio, Total: v.Total, MedioPago: v.MedioPago}
+	p := b.buildVenta(r).Pedido() // numero = ordenId already
 	for i := range b.sh.reqCols {
 		c := &b.sh.reqCols[i]
 		if c.Path != "pagado" {

@@ -364,7 +364,10 @@ func CountWarehouses(files []*File) int {
 // the warehouse and variant, counted as 0, the movement fields of the
 // count, and what became of each (its message says the ERP's stock and the
 // movement). Its Rows is empty when none was added.
-func (sh *Sheet) AddedTable(l msg.Lang) writers.Table {
+func (sh *Sheet) AddedTable(l msg.Lang) writers.Table { return sh.addedTableSaid(l, nil) }
+
+// addedTableSaid is AddedTable with every message passed through say first.
+func (sh *Sheet) addedTableSaid(l msg.Lang, say func(msg.Message) msg.Message) writers.Table {
 	t := writers.Table{Lang: l,
 		Header: []string{"depositoId", "motivoId", "fecha", "detalle", "articulos.articuloId", "articulos.talleId",
 			"articulos.colorId", "articulos.cantidadContada"},
@@ -388,7 +391,7 @@ func (sh *Sheet) AddedTable(l msg.Lang) writers.Table {
 			row := writers.Row{
 				Cells: []string{id(c.DepositoID), id(c.MotivoID), c.Fecha, c.Detalle, id(c.ArticuloID), id(c.TalleID),
 					id(c.ColorID), c.Counted.String()},
-				Result: []string{r.Status.String(), res.Outcome.In(l), r.Key},
+				Result: []string{r.Status.String(), said(res.Outcome, say).In(l), r.Key},
 				Tone:   r.Status.Tone(),
 			}
 			if !yield(row) {

@@ -40,6 +40,11 @@ type ReportOptions struct {
 	// Name is where the reports go (ReportNames over the run's inputs);
 	// zero chooses it for this file alone.
 	Name ReportName
+	// Say passes every row message through itself before it is written
+	// (msg.ForPage for a send of the page: its reports point at the page's
+	// controls, not at a flag); nil writes them as the command line says
+	// them.
+	Say func(msg.Message) msg.Message
 }
 
 // ReportPaths are the files a report run wrote.
@@ -66,12 +71,15 @@ func sheetFileName(s string) string {
 
 // Table returns the report table of the sheet: every input row in input
 // order with its outcome.
-func (sh *Sheet) Table(l msg.Lang) writers.Table {
+func (sh *Sheet) Table(l msg.Lang) writers.Table { return sh.tableSaid(l, nil) }
+
+// tableSaid is Table with every row message passed through say first.
+func (sh *Sheet) tableSaid(l msg.Lang, say func(msg.Message) msg.Message) writers.Table {
 	return writers.Table{
 		Sheet:    sh.Info.Name,
 		Header:   sh.Info.Header,
 		Result:   sh.resultColumns(),
-		Rows:     sh.rowsWhere(l, nil, false, false),
+		Rows:     sh.rowsSaid(l, nil, false, false, say),
 		Date1904: sh.Info.Date1904,
 		Lang:     l,
 	}
@@ -82,9 +90,13 @@ func (sh *Sheet) Table(l msg.Lang) writers.Table {
 // where they parse, so that the workbook's columns sum and sort; amount
 // columns are shown as amounts; statuses are words in language l (the CSV
 // reports keep the codes, which scripts read).
-func (sh *Sheet) XLSXTable(l msg.Lang) writers.Table {
-	t := sh.Table(l)
-	t.Rows = sh.rowsWhere(l, nil, sh.untyped(), true)
+func (sh *Sheet) XLSXTable(l msg.Lang) writers.Table { return sh.xlsxTableSaid(l, nil) }
+
+// xlsxTableSaid is XLSXTable with every row message passed through say
+// first.
+func (sh *Sheet) xlsxTableSaid(l msg.Lang, say func(msg.Message) msg.Message) writers.Table {
+	t := sh.tableSaid(l, say)
+	t.Rows = sh.rowsSaid(l, nil, sh.untyped(), true, say)
 	for i, typ := range sh.typeColumns() {
 		if typ == schema.Number && isAmount(sh.Layout, i) {
 			t.Amounts = append(t.Amounts, i)
@@ -185,7 +197,7 @@ func (sh *Sheet) ErrorsTable(l msg.Lang) writers.Table { return sh.ErrorsTableFo
 // first (msg.ForPage: a workbook downloaded from the page points at the
 // page, not at a terminal).
 func (sh *Sheet) ErrorsTableFor(l msg.Lang, say func(msg.Message) msg.Message) writers.Table {
-	t := sh.Table(l)
+	t := sh.tableSaid(l, say)
 	t.Rows = sh.rowsSaid(l, NeedsAttention, false, false, say)
 	return t
 }
@@ -512,16 +524,16 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 	var tables []writers.Table
 	for i, sh := range f.Sheets {
 		res, errs := rn.Prefix(sheets[i])+".result.csv", rn.ErrorsPath(sheets[i])
-		if err := writers.WriteCSV(res, sh.Table(o.Lang)); err != nil {
+		if err := writers.WriteCSV(res, sh.tableSaid(o.Lang, o.Say)); err != nil {
 			return p, err
 		}
-		tables = append(tables, sh.XLSXTable(o.Lang))
+		tables = append(tables, sh.xlsxTableSaid(o.Lang, o.Say))
 		p.CSV = append(p.CSV, res)
 		if len(sh.CountAdded()) > 0 {
 			// The variants --faltantes-en-cero counted as 0 have no input
 			// row: they are listed in a report of their own.
 			added := rn.Prefix(sheets[i]) + ".faltantes.csv"
-			if err := writers.WriteCSV(added, sh.AddedTable(o.Lang)); err != nil {
+			if err := writers.WriteCSV(added, sh.addedTableSaid(o.Lang, o.Say)); err != nil {
 				return p, err
 			}
 			p.CSV = append(p.CSV, added)
@@ -539,7 +551,7 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 			}
 			continue
 		}
-		if err := writers.WriteCSV(errs, sh.ErrorsTable(o.Lang)); err != nil {
+		if err := writers.WriteCSV(errs, sh.ErrorsTableFor(o.Lang, o.Say)); err != nil {
 			return p, err
 		}
 		p.Errors = append(p.Errors, errs)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"sync"
@@ -33,6 +34,8 @@ func TestBadInputAnswersJSONWithTheRightStatus(t *testing.T) {
 		{"outside the API", "GET", "/", nil, 404, msgNoEncontrado},
 		{"empty comprobante id", "GET", nxapi.PathComprobante, nil, 404, msgNoEncontrado},
 		{"nested webhook path", "DELETE", nxapi.PathWebhooks + "/1/x", nil, 404, msgNoEncontrado},
+		{"edit a missing webhook", "POST", nxapi.PathWebhooks + "/77", webhookBody("http://127.0.0.1:9/y", nil), 404, fmt.Sprintf(msgWebhookNoHay, "77")},
+		{"delete a missing webhook", "DELETE", nxapi.PathWebhooks + "/78", nil, 400, fmt.Sprintf(msgWebhookNoHay, "78")},
 		{"GET venta", "GET", nxapi.PathVenta, nil, 405, msgMetodo},
 		{"PUT webhook", "PUT", nxapi.PathWebhooks + "/1", nil, 405, msgMetodo},
 		{"DELETE collection", "DELETE", nxapi.PathWebhooks, nil, 405, msgMetodo},

@@ -209,8 +209,10 @@ func TestSpec6_1_DeliveryTimeoutAndFailuresRecorded(t *testing.T) {
 	defer slow.Close()
 	defer close(release)
 	refusing := newReceiver(t, 500)
-	// 10 s × 0.001 = 10 ms for the receiver to answer.
-	h := newHarness(t, Options{TimeScale: 0.001})
+	// 10 s × 0.2 = 2 s for the receiver to answer: the slow one never
+	// does, and the refusing one answers at once even on a loaded machine
+	// (10 ms, at 0.001, was not always enough for it).
+	h := newHarness(t, Options{TimeScale: 0.2})
 	h.do("POST", nxapi.PathWebhooks, webhookBody(slow.URL, nil)).expect(t, 200, `"id":1`)
 	h.s.TriggerArticuloChange(105)
 	h.clock.Advance(time.Minute)

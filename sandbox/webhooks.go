@@ -164,6 +164,12 @@ func (s *Server) createWebhook(w http.ResponseWriter, c *call) {
 	}
 	s.webhooks = append(s.webhooks, webhookFrom(s.nextWebhook, g))
 	s.nextWebhook++
+	s.answerWebhooksLocked(w)
+}
+
+// answerWebhooksLocked saves a change of the webhooks and answers their
+// list. s.mu is held, and released.
+func (s *Server) answerWebhooksLocked(w http.ResponseWriter) {
 	l := s.webhookList()
 	gen := s.changedLocked()
 	s.mu.Unlock()
@@ -172,50 +178,36 @@ func (s *Server) createWebhook(w http.ResponseWriter, c *call) {
 	}
 }
 
-// editWebhook is POST /config/webhooks/{id}; a missing id is 404 (sandbox's
-// own: the spec only rules on DELETE).
-func (s *Server) editWebhook(w http.ResponseWriter, c *call) {
+// changeWebhook applies change to the index of the webhook c names and
+// answers the list; without such a webhook it answers missing.
+func (s *Server) changeWebhook(w http.ResponseWriter, c *call, missing int, change func(i int)) {
 	id, _ := strconv.ParseInt(c.id, 10, 64)
-	g, ok := decodeWebhook(w, c)
-	if !ok {
-		return
-	}
 	s.mu.Lock()
 	for i, wh := range s.webhooks {
 		if wh.ID == id {
-			s.webhooks[i] = webhookFrom(id, g)
-			l := s.webhookList()
-			gen := s.changedLocked()
-			s.mu.Unlock()
-			if s.saved(w, gen) {
-				writeJSON(w, http.StatusOK, l)
-			}
+			change(i)
+			s.answerWebhooksLocked(w)
 			return
 		}
 	}
 	s.mu.Unlock()
-	writeError(w, http.StatusNotFound, fmt.Sprintf(msgWebhookNoHay, c.id))
+	writeError(w, missing, fmt.Sprintf(msgWebhookNoHay, c.id))
+}
+
+// editWebhook is POST /config/webhooks/{id}; a missing id is 404 (sandbox's
+// own: the spec only rules on DELETE).
+func (s *Server) editWebhook(w http.ResponseWriter, c *call) {
+	g, ok := decodeWebhook(w, c)
+	if !ok {
+		return
+	}
+	s.changeWebhook(w, c, http.StatusNotFound, func(i int) { s.webhooks[i] = webhookFrom(s.webhooks[i].ID, g) })
 }
 
 // deleteWebhook is DELETE /config/webhooks/{id}; a missing id is 400, so
 // DELETE is not idempotent (spec 4.6).
 func (s *Server) deleteWebhook(w http.ResponseWriter, c *call) {
-	id, _ := strconv.ParseInt(c.id, 10, 64)
-	s.mu.Lock()
-	for i, wh := range s.webhooks {
-		if wh.ID == id {
-			s.webhooks = append(s.webhooks[:i], s.webhooks[i+1:]...)
-			l := s.webhookList()
-			gen := s.changedLocked()
-			s.mu.Unlock()
-			if s.saved(w, gen) {
-				writeJSON(w, http.StatusOK, l)
-			}
-			return
-		}
-	}
-	s.mu.Unlock()
-	writeError(w, http.StatusBadRequest, fmt.Sprintf(msgWebhookNoHay, c.id))
+	s.changeWebhook(w, c, http.StatusBadRequest, func(i int) { s.webhooks = append(s.webhooks[:i], s.webhooks[i+1:]...) })
 }
 
 // enqueueChanges queues one articulos event per article for the webhook, as

@@ -371,33 +371,11 @@ func Match(k Kind, header []string, m Mapping) (*Layout, []*msg.Error) {
 		return matchCount(header, m)
 	}
 	cols := k.Columns()
-	full := map[string]string{}
-	leafCount := map[string]int{}
-	leaf := map[string]string{}
-	for _, c := range cols {
-		full[Normalize(c.Path)] = c.Path
-		l := Normalize(c.Path[strings.LastIndexByte(c.Path, '.')+1:])
-		leafCount[l]++
-		leaf[l] = c.Path
-	}
+	full, leaf := pathTables(cols)
 	lay := &Layout{Kind: k, Index: map[string]int{}}
 	var errs []*msg.Error
 	for i, h := range header {
-		n := Normalize(h)
-		path := ""
-		if p, ok := m[n]; ok {
-			if _, ok := k.Column(p); ok {
-				path = p
-			}
-		} else if p, ok := full[n]; ok {
-			path = p
-		} else if leafCount[n] == 1 {
-			if _, clash := full[n]; !clash {
-				path = leaf[n]
-			}
-		} else if l, ok := synonyms[synonymKey(h)]; ok && leafCount[Normalize(l)] == 1 {
-			path = leaf[Normalize(l)]
-		}
+		path := matchPath(h, m, cols, full, leaf)
 		if path == "" {
 			if strings.TrimSpace(h) != "" {
 				lay.Unknown = append(lay.Unknown, h)

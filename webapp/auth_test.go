@@ -15,7 +15,7 @@ import (
 func TestOnlyTheOwnerGetsIn(t *testing.T) {
 	b := newBed(t, bedOptions{})
 	page := b.uploadSample("ventas.csv")
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	if want := "msg=audit who=owner from=127.0.0.1 action=\"POST " + page + "/send\" status=303"; !strings.Contains(b.logs.String(), want) {
 		t.Errorf("no audit line %q for the send:\n%s", want, b.logs.String())
@@ -37,6 +37,7 @@ func TestOnlyTheOwnerGetsIn(t *testing.T) {
 		{"GET", page + "/events"},
 		{"GET", "/templates/venta"},
 		{"POST", "/uploads"},
+		{"GET", page + "/confirm"},
 		{"POST", page + "/send"},
 		{"POST", page + "/stop"},
 		{"POST", page + "/cells"},

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -238,4 +239,19 @@ func (b *bed) waitSent(p string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	b.t.Fatalf("send of %s did not end", p)
+}
+
+// confirmToken matches the confirmation's token in its page.
+var confirmToken = regexp.MustCompile(`name="confirmacion" value="([0-9a-f]+)"`)
+
+// send opens the confirmation of upload page p and confirms it, as the
+// user's two clicks do; it returns the send's answer.
+func (b *bed) send(p string) answer {
+	b.t.Helper()
+	c := b.get(p + "/confirm")
+	m := confirmToken.FindStringSubmatch(c.body)
+	if c.status != http.StatusOK || m == nil {
+		b.t.Fatalf("confirmation of %s: %d\n%s", p, c.status, c.body)
+	}
+	return b.post(p+"/send", url.Values{confirmParam: {m[1]}})
 }

@@ -84,7 +84,7 @@ func TestNarrowScreen(t *testing.T) {
 	page := b.uploadSample("errores.csv")
 	cols := b.upload("propio.csv", []byte(foreign)).location
 	ctx := b.browser(390, 844)
-	for _, p := range []string{"/", page, cols, "/history", "/catalogs"} {
+	for _, p := range []string{"/", page, page + "/confirm", cols, "/history", "/catalogs"} {
 		var fits, switchOn bool
 		var width, client int
 		err := chromedp.Run(ctx,

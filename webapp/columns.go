@@ -55,6 +55,9 @@ type columnRow struct {
 	// Suggested is true when the field came from the column's name (the
 	// common names of each field), not from an exact match.
 	Suggested bool
+	// FromCatalog says why the field was proposed from the column's
+	// values: how many are the article catalog's codes.
+	FromCatalog string
 }
 
 // fieldOption is one API field a column may fill.
@@ -197,6 +200,23 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 		d.Profiles = append(d.Profiles, profileLink{Name: p.Name, URL: "/u/" + u.meta.ID + "/columns?" + url.Values{"perfil": {p.Name}}.Encode()})
 	}
 	proposed := schema.Suggest(k, header)
+	var hits map[int]catalogHit
+	if chosen == nil {
+		// A column the names left unproposed (or proposed only from a
+		// common name) whose values are mostly the catalog's codes.
+		hits = s.catalogColumns(r.Context(), u, k, header, headerRow, func(i int) bool {
+			return !proposed[i].Exact && len(proposed[i].Choices) == 0 && !strings.HasSuffix(proposed[i].Path, "codigo") &&
+				!strings.HasSuffix(proposed[i].Path, "codigoBarras")
+		})
+		for i, h := range hits {
+			for j := range proposed {
+				if j != i && proposed[j].Path == h.path {
+					proposed[j].Path = "" // the values say more than a name
+				}
+			}
+			proposed[i] = schema.Suggestion{Path: h.path}
+		}
+	}
 	// The paths go through strings.Clone on their way to a message key:
 	// msg's key scan would otherwise take a .Path here for base.Path's
 	// literals, not the kind's column paths it completes "web.field.*" with.
@@ -210,6 +230,14 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 		if sel != "" {
 			cr.Desc = fieldDesc(k, strings.Clone(sel), l)
 		}
+		if sel == schema.CantidadContada {
+			cr.Desc = countedDesc(l)
+		}
+		if h, ok := hits[i]; ok {
+			// Proposed from its values, which the line says: not from
+			// the column's name.
+			cr.FromCatalog, cr.Suggested = h.text(l), false
+		}
 		if chosen == nil && len(sg.Choices) > 0 {
 			names := make([]string, len(sg.Choices))
 			for j, p := range sg.Choices {
@@ -221,7 +249,7 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 			cr.Example = example[i]
 		}
 		cr.Options = append(cr.Options, fieldOption{Value: "", Text: msg.New("web.columns.none").In(l), Selected: sel == ""})
-		for _, c := range k.Columns() {
+		for _, c := range fieldColumns(k) {
 			key := "web.columns.option"
 			if c.Required {
 				key = "web.columns.option.required"
@@ -297,7 +325,7 @@ func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
 		if p == "" {
 			continue
 		}
-		if _, ok := k.Column(p); !ok {
+		if !fieldOf(k, p) {
 			s.fail(w, r, http.StatusBadRequest, msg.New("web.columns.badfield", p))
 			return
 		}

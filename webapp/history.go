@@ -28,6 +28,12 @@ type historyData struct {
 	Notice   string
 	Problem  string
 	RunsNote string
+	// ReportDir is the report folder of the scheduled runs chosen in the
+	// page; Flags those the server was started with; Notes what a
+	// setting's change did.
+	ReportDir string
+	Flags     []string
+	Notes     []string
 	// Reconcile is the last reconciliation run from the page, nil when
 	// none; CanReconcile offers it (there are unknowns, none running).
 	Reconcile    *reconcileView
@@ -99,12 +105,16 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		u.mu.Unlock()
 		d.Imports = append(d.Imports, pi)
 	}
-	for di, dir := range s.cfg.ReportDirs {
+	dirs := s.reportDirs()
+	for di, dir := range dirs {
 		d.Runs = append(d.Runs, s.reportRuns(di, dir, now, l)...)
 	}
-	if len(s.cfg.ReportDirs) == 0 {
+	if len(dirs) == 0 {
 		d.RunsNote = msg.New("web.history.nodirs").In(l)
 	}
+	d.ReportDir = s.settings().ReportDir
+	d.Flags = s.cfg.ReportDirs
+	d.Problem, d.Notes = s.noticeOf(r)
 	switch {
 	case err != nil && errLocked(err):
 		d.Listing = msg.New("web.history.locked").In(l)
@@ -164,6 +174,9 @@ func (s *Server) reportRuns(di int, dir string, now time.Time, l msg.Lang) []pas
 		if json.Unmarshal(b, &sum) != nil {
 			continue
 		}
+		if sum.Command == "serve" {
+			continue // a copy of a page's send: listed with the imports
+		}
 		base := strings.TrimSuffix(filepath.Base(p), ".summary.json")
 		pi := pastImport{Name: filepath.Base(sum.File), When: ago(now, sum.Finished, l), Command: sum.Command,
 			Counts: countsText(sum.Rows, l), Stopped: sum.Stopped}
@@ -196,11 +209,12 @@ func isReport(name string) bool {
 func (s *Server) reportFile(w http.ResponseWriter, r *http.Request) {
 	di, err := strconv.Atoi(r.PathValue("dir"))
 	name := r.PathValue("name")
-	if err != nil || di < 0 || di >= len(s.cfg.ReportDirs) || !isReport(name) || strings.ContainsAny(name, `/\`) {
+	dirs := s.reportDirs()
+	if err != nil || di < 0 || di >= len(dirs) || !isReport(name) || strings.ContainsAny(name, `/\`) {
 		s.fail(w, r, http.StatusNotFound, msg.New("web.file.gone"))
 		return
 	}
-	serveFromRoot(w, r, s.cfg.ReportDirs[di], name)
+	serveFromRoot(w, r, dirs[di], name)
 }
 
 // resolve settles an unknown outcome, as `nxbatch journal resolve` does:

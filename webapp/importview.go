@@ -47,6 +47,11 @@ type importData struct {
 	// files uploaded again.
 	Of    *link
 	Fixed []link
+	// Count: the file is an inventory count, whose switch ZeroMissing
+	// ("faltantes en cero") the page offers; Notes say what an option's
+	// change did.
+	Count, ZeroMissing bool
+	Notes              []string
 }
 
 // sheetTab is one sheet of a workbook, for the preview's tabs.
@@ -152,6 +157,7 @@ func (s *Server) importData(r *http.Request, u *upload, v *version, q query, ale
 		d.Sends = append(d.Sends, sendLine(u.meta.Sends[i], now, l))
 	}
 	d.HasResult = len(u.reports) > 0
+	d.Count, d.ZeroMissing = isCount(v.file), u.meta.ZeroMissing
 	u.mu.Unlock()
 	d.Sending = s.sendingFor(u.meta.ID) != nil
 	return d

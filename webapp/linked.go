@@ -26,9 +26,22 @@ func originalBase(name string) string {
 	return m[1]
 }
 
-// linkErrorsFile links upload u, when it is an errors file, to the newest
-// other upload of the file it came from; it says whether it did.
+// linkErrorsFile links upload u, when it is an errors file, to the upload
+// it came from: the one whose id it carries (result.importacion), else,
+// by its name, the newest other upload of the file it came from; it says
+// whether it did.
 func (s *Server) linkErrorsFile(u *upload) bool {
+	// The id the errors file carries first: it survives a new name.
+	if id := originOf(u.original()); id != "" && id != u.meta.ID {
+		if o := s.uploads.get(id); o != nil {
+			u.mu.Lock()
+			u.meta.Of = o.meta.ID
+			_ = u.saveMeta()
+			u.mu.Unlock()
+			s.journalChanged()
+			return true
+		}
+	}
 	base := originalBase(u.meta.Name)
 	if base == "" {
 		return false

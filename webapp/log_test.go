@@ -19,7 +19,7 @@ func TestLogInTheRunsLanguage(t *testing.T) {
 	b := newBed(t, bedOptions{})
 	page := b.uploadSample("ventas.csv")
 	b.upload("notas.pdf", []byte("%PDF-1.4"))
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	logs := b.logs.String()
 	for _, want := range []string{`msg="archivo recibido"`, `msg="envío iniciado"`, `msg="envío terminado"`, `msg="archivo rechazado"`} {

@@ -104,7 +104,7 @@ func TestBruteForceIsSlowedAndLogged(t *testing.T) {
 		t.Fatalf("ana's page: %d", a.status)
 	}
 	page := b.uploadSample("ventas.csv")
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	if want := `msg=audit who=ana from=127.0.0.1 action="POST ` + page + `/send" status=303`; !strings.Contains(b.logs.String(), want) {
 		t.Errorf("no audit line naming ana for the send:\n%s", b.logs.String())

@@ -124,7 +124,7 @@ func TestAfterACrashTheJournalSaysWhatWasSent(t *testing.T) {
 	if a := b.get(page + "/result"); a.status != http.StatusSeeOther || a.location != page {
 		t.Errorf("the result of an upload never sent: %d %q, want the import", a.status, a.location)
 	}
-	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
+	if a := b.send(page); a.status != http.StatusSeeOther {
 		t.Fatalf("send: %d\n%s", a.status, a.body)
 	}
 	b.waitSent(page)
@@ -200,7 +200,7 @@ func TestReconcileFromTheHistory(t *testing.T) {
 	}
 	b := newBed(t, bedOptions{dropAfter: 1, now: now})
 	page := b.uploadSample("ventas.csv")
-	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
+	if a := b.send(page); a.status != http.StatusSeeOther {
 		t.Fatalf("send: %d\n%s", a.status, a.body)
 	}
 	b.waitSent(page)
@@ -280,7 +280,7 @@ func TestSendSaysWhatLeavesAndWhatStays(t *testing.T) {
 	if strings.Contains(body, "TARJETA") {
 		t.Errorf("the page suggests TARJETA for a sale, which POST /venta refuses")
 	}
-	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
+	if a := b.send(page); a.status != http.StatusSeeOther {
 		t.Fatalf("send: %d\n%s", a.status, a.body)
 	}
 	b.waitSent(page)
@@ -376,7 +376,7 @@ func TestErrorsFileLinkedToItsOriginal(t *testing.T) {
 	data = bytes.Replace(data, []byte("12600,VIRTUAL"), []byte("12600,TRUEQUE"), 1)
 	a := b.upload("ventas.csv", data)
 	original := a.location
-	if a := b.post(original+"/send", nil); a.status != http.StatusSeeOther {
+	if a := b.send(original); a.status != http.StatusSeeOther {
 		t.Fatalf("send: %d\n%s", a.status, a.body)
 	}
 	b.waitSent(original)
@@ -404,7 +404,7 @@ func TestErrorsFileLinkedToItsOriginal(t *testing.T) {
 	if body := b.get(copyPage).body; !strings.Contains(body, `id="errors-of"`) || !strings.Contains(body, `href="`+original+`">ventas.csv</a>`) {
 		t.Fatalf("the errors file's import does not name its original")
 	}
-	if a := b.post(copyPage+"/send", nil); a.status != http.StatusSeeOther {
+	if a := b.send(copyPage); a.status != http.StatusSeeOther {
 		t.Fatalf("send of the errors file: %d\n%s", a.status, a.body)
 	}
 	b.waitSent(copyPage)

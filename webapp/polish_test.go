@@ -18,7 +18,7 @@ func TestImportPageListsSendsNewestFirst(t *testing.T) {
 	b := newBed(t, bedOptions{})
 	page := b.uploadSample("ventas.csv")
 	for range 2 {
-		if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
+		if a := b.send(page); a.status != http.StatusSeeOther {
 			t.Fatalf("send: %d\n%s", a.status, a.body)
 		}
 		b.waitSent(page)
@@ -38,7 +38,7 @@ func TestImportPageListsSendsNewestFirst(t *testing.T) {
 func TestProgressHeadingSaysTheSendEnded(t *testing.T) {
 	b := newBed(t, bedOptions{})
 	page := b.uploadSample("ventas.csv")
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	a := b.get(page + "/send")
 	if strings.Contains(a.body, "Enviando") || !strings.Contains(a.body, `<h1 id="send-heading">Envío de ventas.csv terminado</h1>`) ||
@@ -107,7 +107,7 @@ func TestPageHintsPointAtThePage(t *testing.T) {
 		stock += fmt.Sprintf("%d,1,INGRESO_STOCK,2026-11-20,Recuento %d,,105,,,1\n", 99990+i, i)
 	}
 	page = b.upload("rechazos.csv", []byte(stock)).location
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	for _, p := range []string{page + "/send", page + "/result", page, "/history"} {
 		a := b.get(p)
@@ -229,7 +229,7 @@ func TestCountsHaveThousandsSeparators(t *testing.T) {
 			t.Errorf("import page lacks %q", want)
 		}
 	}
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	if a := b.get(page + "/send"); !strings.Contains(a.body, "Solicitudes: 1.199 de 1.199") || !strings.Contains(a.body, "1.199 enviadas y aceptadas") {
 		t.Errorf("progress page without separators:\n%s", a.body)
@@ -255,7 +255,7 @@ func TestCountsHaveThousandsSeparators(t *testing.T) {
 func TestSendStopsOnACatalogRefusedWith401(t *testing.T) {
 	b := newBed(t, bedOptions{refused: true})
 	page := b.uploadSample("ventas.csv")
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	st := b.sb.Server.State()
 	// The sandbox checks the token before it routes: a refused request is

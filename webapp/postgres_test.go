@@ -44,7 +44,7 @@ func TestSendWithPostgresJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.uploadSample("ventas.csv")
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	job := b.srv.jobOf(strings.TrimPrefix(page, "/u/"))
 	job.mu.Lock()
@@ -60,12 +60,12 @@ func TestSendWithPostgresJournal(t *testing.T) {
 	if err := letGo(); err != nil {
 		t.Fatal(err)
 	}
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	if n := len(b.sb.Server.State().Vouchers); n != 4 {
 		t.Fatalf("%d vouchers, want the 4 sales", n)
 	}
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	if n := len(b.sb.Server.State().Vouchers); n != 4 {
 		t.Errorf("%d vouchers after a second send, want still 4", n)

@@ -670,6 +670,7 @@ func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
 	}
 	alert, notes := s.noticeOf(r)
 	d := s.importData(r, u, v, parseQuery(r.URL.Query()), alert)
+	d.Notes = notes
 	if len(notes) > 0 {
 		// What a find-and-replace changed, in the table's live region.
 		d.Preview.Status = strings.Join(notes, " ")
@@ -828,7 +829,7 @@ func (s *Server) errorsXLSX(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	tables := make([]writers.Table, len(v.file.Sheets))
 	for i, sh := range v.file.Sheets {
-		tables[i] = sh.ErrorsTableFor(l, msg.ForPage)
+		tables[i] = withOrigin(sh.ErrorsTableFor(l, msg.ForPage), u.meta.ID)
 	}
 	name := strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)) + ".errores.xlsx"
 	tmp, err := os.CreateTemp(u.dir, ".errores-*.xlsx")

@@ -142,6 +142,10 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := lang(r)
+	if ok, given := s.confirmed(r, u); !ok {
+		s.refuseUnconfirmed(w, r, u, given)
+		return
+	}
 	s.smu.Lock()
 	if s.sending != nil {
 		busy := s.sending.id
@@ -229,6 +233,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 	}
 	u.mu.Lock()
 	path, lo := u.current(), s.loadOptions(u)
+	count := runner.CountOptions{MissingAsZero: u.meta.ZeroMissing}
 	u.mu.Unlock()
 	// The send's read takes its share of the memory budget until the
 	// file is validated.
@@ -248,7 +253,8 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 		// parameter window), rather than sending ids nobody checked; a
 		// catalog refused with 401 stops the send before anything leaves.
 		CatalogTTL: s.cfg.CatalogTTL,
-		Report:     pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started},
+		Count:      count,
+		Report:     pipeline.ReportOptions{Dir: u.reportDir(), Lang: msg.ES, Command: "serve", Tool: s.cfg.Tool, Started: started, Say: msg.ForPage},
 		Names: func(files []*pipeline.File) map[string]pipeline.ReportName {
 			names := map[string]pipeline.ReportName{}
 			for _, f := range files {
@@ -284,6 +290,10 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 	}
 	if sent.ReportErr != nil {
 		res.Said = msg.New("web.send.noreports", msg.CauseOf(sent.ReportErr))
+	}
+	if err := s.copyReports(u.reportDir(), listReports(u.reportDir())); err != nil {
+		s.log.Warn(s.logText("web.log.settings.copy"), "id", u.meta.ID, "err", err.Error())
+		res.Said = msg.New("web.settings.reportdir.copyfailed", s.settings().ReportDir, msg.CauseOf(err))
 	}
 	rows, _ := f.Counts()
 	rec := sendRecord{Started: started, Finished: s.now(), Sent: res.Sent, Rows: map[string]int{}}
@@ -576,6 +586,14 @@ func (s *Server) resultPage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		t := s.tableData(l, u.meta.ID, f, attn, 0, q, "", true)
+		if !so.empty() {
+			// A row with errors here, fixed and sent from its errors
+			// file (linked by its id), reads so: the journal says it.
+			marks := so.rowMarks(f, l)
+			marked(&t, marks[t.Sheet], l)
+			rows, _ := f.Counts()
+			t.Counts = counts(recount(rows, marks), l)
+		}
 		if r.Header.Get("HX-Request") == "true" {
 			s.renderFragment(w, "result", "preview", t)
 			return
@@ -625,6 +643,12 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) {
 	u.mu.Unlock()
 	if !ok {
 		s.fail(w, r, http.StatusNotFound, msg.New("web.file.gone"))
+		return
+	}
+	if strings.HasSuffix(name, ".errors.csv") {
+		// The errors file carries the import's id: uploaded again, it
+		// is linked to this one whatever its name.
+		serveWithOrigin(w, r, filepath.Join(u.reportDir(), name), name, u.meta.ID)
 		return
 	}
 	serveFromRoot(w, r, u.reportDir(), name)

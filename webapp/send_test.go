@@ -20,7 +20,7 @@ func TestSendOfAFileGoneFromDisk(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	job := b.srv.jobOf(id)
 	job.mu.Lock()

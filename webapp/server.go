@@ -156,6 +156,8 @@ type Server struct {
 	parsing *parseBudget
 	// streams counts the live-progress streams open.
 	streams atomic.Int32
+	// setmu orders the writes of the page's settings.
+	setmu settingsStore
 	// jgen counts the changes this server made to the journal: what the
 	// pages read of it is read again after one.
 	jgen atomic.Int64
@@ -251,6 +253,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /u/{id}/columns", s.columns)
 	mux.HandleFunc("POST /u/{id}/columns", s.saveColumns)
 	mux.HandleFunc("GET /u/{id}/errors.xlsx", s.errorsXLSX)
+	mux.HandleFunc("GET /u/{id}/confirm", s.confirmPage)
+	mux.HandleFunc("POST /u/{id}/options", s.saveOptions)
 	mux.HandleFunc("POST /u/{id}/send", s.startSend)
 	mux.HandleFunc("GET /u/{id}/send", s.progressPage)
 	mux.HandleFunc("GET /u/{id}/events", s.capStreams(s.events))
@@ -259,6 +263,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /u/{id}/files/{name}", s.uploadFile)
 	mux.HandleFunc("GET /history", s.history)
 	mux.HandleFunc("GET /history/{dir}/{name}", s.reportFile)
+	mux.HandleFunc("POST /settings/report-dir", s.saveReportDir)
 	mux.HandleFunc("POST /journal/resolve", s.resolve)
 	mux.HandleFunc("POST /journal/reconcile", s.startReconcile)
 	mux.HandleFunc("GET /templates/{kind}", s.templateFile)

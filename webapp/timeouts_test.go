@@ -160,7 +160,7 @@ func TestUploadsExpire(t *testing.T) {
 	old := b.uploadSample("ventas.csv")
 	sent := b.uploadSample("facturar.csv")
 	clock.advance(20 * 24 * time.Hour)
-	b.post(sent+"/send", nil) // sent on day 20: kept 30 days from then
+	b.send(sent) // sent on day 20: kept 30 days from then
 	b.waitSent(sent)
 	recent := b.uploadSample("stock.csv")
 	dir := filepath.Join(filepath.Dir(b.journal), "uploads")

@@ -56,9 +56,13 @@ type meta struct {
 	AutoProfile bool `json:"autoProfile,omitempty"`
 	// HeaderRow is the row holding the titles when the user chose it on
 	// the column screen (0: found by itself).
-	HeaderRow int          `json:"headerRow,omitempty"`
-	Edits     int          `json:"edits"`
-	Sends     []sendRecord `json:"sends,omitempty"`
+	HeaderRow int `json:"headerRow,omitempty"`
+	// ZeroMissing is the count's "faltantes en cero": the articles with
+	// stock in a counted warehouse that the file does not list are
+	// counted as 0 (run's --faltantes-en-cero).
+	ZeroMissing bool         `json:"faltantesEnCero,omitempty"`
+	Edits       int          `json:"edits"`
+	Sends       []sendRecord `json:"sends,omitempty"`
 }
 
 // sendRecord is one send of an upload, as history shows it.

@@ -143,7 +143,7 @@ func TestImportFixSendResult(t *testing.T) {
 	}
 
 	// Send: the two valid sales go, with the sandbox's ids.
-	a = b.post(page+"/send", nil)
+	a = b.send(page)
 	if a.status != http.StatusSeeOther || a.location != page+"/send" {
 		t.Fatalf("send: %d %s\n%s", a.status, a.location, a.body)
 	}
@@ -183,7 +183,7 @@ func TestImportFixSendResult(t *testing.T) {
 
 	// A second send sends nothing and says why.
 	before := len(b.sb.Server.State().Vouchers)
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	a = b.get(page + "/result")
 	if !strings.Contains(a.body, "No se envió nada") || !strings.Contains(a.body, "2 ya enviadas antes") {
@@ -284,7 +284,7 @@ func TestSendWhileCLIHoldsJournal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := b.post(page+"/send", nil)
+	a := b.send(page)
 	if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, page+"?aviso=") {
 		t.Fatalf("send while the journal is held: %d %s, want the import page again\n%s", a.status, a.location, a.body)
 	}
@@ -299,7 +299,7 @@ func TestSendWhileCLIHoldsJournal(t *testing.T) {
 		t.Errorf("history while held: %d", a.status)
 	}
 	held.Close()
-	if a := b.post(page+"/send", nil); a.status != http.StatusSeeOther {
+	if a := b.send(page); a.status != http.StatusSeeOther {
 		t.Fatalf("send once free: %d", a.status)
 	}
 	b.waitSent(page)
@@ -325,7 +325,7 @@ func TestStopSettlesInFlight(t *testing.T) {
 	}
 	a := b.upload("muchas.csv", []byte(csv.String()))
 	page := a.location
-	b.post(page+"/send", nil)
+	b.send(page)
 	time.Sleep(500 * time.Millisecond)
 	// While the page sends, a CLI run (a cron job) is kept out by the
 	// journal's lock: the two never submit at the same time.
@@ -361,7 +361,7 @@ func TestStopSettlesInFlight(t *testing.T) {
 func TestEventsStream(t *testing.T) {
 	b := newBed(t, bedOptions{})
 	page := b.uploadSample("facturar.csv")
-	b.post(page+"/send", nil)
+	b.send(page)
 	a := b.get(page + "/events")
 	if !strings.Contains(a.header.Get("Content-Type"), "text/event-stream") || !strings.Contains(a.body, "event: done") {
 		t.Fatalf("events: %q\n%s", a.header.Get("Content-Type"), a.body)
@@ -526,7 +526,7 @@ func TestPasswordAndTokenNeverShown(t *testing.T) {
 		t.Fatalf("login with the password file's password: %d\n%s", a.status, a.body)
 	}
 	page := b.uploadSample("ventas.csv")
-	b.post(page+"/send", nil)
+	b.send(page)
 	b.waitSent(page)
 	var seen strings.Builder
 	for _, p := range []string{"/", page, page + "/result", page + "/send", "/history", "/catalogs", page + "/files/ventas.summary.json", page + "/files/ventas.result.csv"} {

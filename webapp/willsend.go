@@ -85,18 +85,36 @@ func planSend(f *pipeline.File, marks []map[int32]mark) willSend {
 // sentence says it: "Se enviarán 144 ventas ($ 1.234.567,50); 6 filas con
 // errores quedan sin enviar".
 func (w willSend) sentence(l msg.Lang) string {
-	var what joinMessages
-	for _, k := range []schema.Kind{schema.Venta, schema.Facturar} {
-		if n := w.requests[k]; n > 0 {
+	what, behind := w.parts(false)
+	switch {
+	case len(what) == 0 && len(behind) == 0:
+		return msg.New("web.will.nothing").In(l)
+	case len(what) == 0:
+		return msg.New("web.will.none", behind).In(l)
+	case len(behind) == 0:
+		return msg.New("web.will.all", what).In(l)
+	}
+	return msg.New("web.will.some", what, behind).In(l)
+}
+
+// parts are what leaves (by kind) and what stays behind (by why), each a
+// count the confirmation lists one per line; confirm words the rows with
+// errors for the confirmation, which has no table below to fix them in.
+func (w willSend) parts(confirm bool) (what, behind joinMessages) {
+	for _, k := range schema.Kinds {
+		if n := w.requests[k]; n > 0 && k != schema.Stock {
 			what = append(what, msg.Count("plan.kind."+string(k), n))
 		}
 	}
 	if n := w.requests[schema.Stock]; n > 0 {
 		what = append(what, msg.Count("web.will.stockrows", n))
 	}
-	var behind joinMessages
 	if w.invalid > 0 {
-		behind = append(behind, msg.Count("web.will.invalid", w.invalid))
+		key := "web.will.invalid"
+		if confirm {
+			key = "web.confirm.invalid"
+		}
+		behind = append(behind, msg.Count(key, w.invalid))
 	}
 	if w.rejected > 0 {
 		behind = append(behind, msg.Count("web.will.rejected", w.rejected))
@@ -107,15 +125,16 @@ func (w willSend) sentence(l msg.Lang) string {
 	if w.sent > 0 {
 		behind = append(behind, msg.Count("web.will.sent", w.sent))
 	}
-	switch {
-	case len(what) == 0 && len(behind) == 0:
-		return msg.New("web.will.nothing").In(l)
-	case len(what) == 0:
-		return msg.New("web.will.none", behind).In(l)
-	case len(behind) == 0:
-		return msg.New("web.will.all", what).In(l)
+	return what, behind
+}
+
+// leaves is how many requests (stock: rows) would leave.
+func (w willSend) leaves() int {
+	n := 0
+	for _, c := range w.requests {
+		n += c
 	}
-	return msg.New("web.will.some", what, behind).In(l)
+	return n
 }
 
 // amountText is the amount the send invoices, "" when no sale has one.

@@ -84,7 +84,7 @@ func TestPagesNameNoCommand(t *testing.T) {
 	tags := regexp.MustCompile(`(?s)<script.*?</script>|<[^>]*>`)
 	for _, l := range []string{"es", "en"} {
 		b.post("/lang", map[string][]string{"lang": {l}, "back": {"/"}})
-		for _, p := range []string{"/", page, page + "?only=errores", cols, "/history", "/catalogs"} {
+		for _, p := range []string{"/", page, page + "?only=errores", page + "/confirm", cols, "/history", "/catalogs"} {
 			a := b.get(p)
 			if a.status != 200 || !strings.Contains(a.body, `lang="`+l+`"`) {
 				t.Fatalf("%s (%s): %d", p, l, a.status)
