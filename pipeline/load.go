@@ -88,6 +88,9 @@ type Sheet struct {
 	articles  *articulos.Index
 	unchecked []int32
 	keyed     bool // the sheet names articles by the shop's keys (byKeys)
+	// sepGiven is true when Sep was given (LoadOptions.Sep), not told by
+	// the sheet's amounts.
+	sepGiven bool
 }
 
 // presentCol is a column of the kind found in the header at idx.
@@ -301,7 +304,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 	if sh.store.len() == 0 {
 		return nil, nil, fileErr(path, name, ErrNoRows, msg.New("load.norows"))
 	}
-	sh.Sep = o.Sep
+	sh.Sep, sh.sepGiven = o.Sep, o.Sep != schema.SepUnknown
 	if sh.Sep == schema.SepUnknown {
 		sh.Sep = det.Result()
 	}

@@ -24,6 +24,9 @@ type rowStore struct {
 	// both copies at once) on the way to a million rows.
 	refs [][]rowRef
 	n    int
+	// rewritten counts the bytes of rows written again by WithCells since
+	// the store was last laid out whole (their former bytes stay behind).
+	rewritten int
 }
 
 // refBits sets refBlock, the rows' references per block (64Ki, 768 KiB).

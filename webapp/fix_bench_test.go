@@ -27,20 +27,32 @@ func bigSales(n int) []byte {
 // BenchmarkFix100k is one fix in place on a 100,000-row file: the cell is
 // written, the file revalidated and the page of rows answered, as the
 // page's fix does (issue 22 asks ≤ 300 ms).
-func BenchmarkFix100k(b *testing.B) { benchFix(b, 100_000, false) }
+func BenchmarkFix100k(b *testing.B) { benchFix(b, 100_000, false, false) }
+
+// BenchmarkFixAgain100k is a fix of a file the page fixed once already:
+// from then on a fix revalidates only what it touched (the first fix of
+// an upload reads the fixed version written from the original).
+func BenchmarkFixAgain100k(b *testing.B) { benchFix(b, 100_000, false, true) }
 
 // BenchmarkBulkFix100k is one bulk fix on the same file: 10,000 rows with
 // the same mistake changed by one replacement.
-func BenchmarkBulkFix100k(b *testing.B) { benchFix(b, 100_000, true) }
+func BenchmarkBulkFix100k(b *testing.B) { benchFix(b, 100_000, true, false) }
 
-func benchFix(b *testing.B, n int, all bool) {
+func benchFix(b *testing.B, n int, all, again bool) {
 	bd := newBed(b, bedOptions{limits: Limits{MaxBytes: 64 << 20, MaxRows: 300_000}})
 	page := bd.upload("grande.csv", bigSales(n)).location
 	if a := bd.get(page); a.status != http.StatusOK {
 		b.Fatalf("import page: %d", a.status)
 	}
-	b.ResetTimer()
 	ver := 0
+	if again {
+		form := url.Values{"sheet": {"0"}, "page": {"1"}, "only": {"errores"}, "version": {"0"}, "row": {"1"}, "col": {"10"}, "value": {"EFECTIVOO"}}
+		if a := bd.fix(page, form); a.status != http.StatusOK {
+			b.Fatalf("first fix: %d\n%.400s", a.status, a.body)
+		}
+		ver = 1
+	}
+	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		// Alternate the value, so every fix changes the file.
 		value := "EFECTIVO"

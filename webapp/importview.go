@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -206,6 +207,36 @@ func (c *sameCounts) of(f *pipeline.File, si, col int) map[string]int {
 	}
 	c.m[[2]int{si, col}] = m
 	return m
+}
+
+// carry gives out, the counts of the version after a fix that set cell
+// col of the rows change names in sheet si (of sh, the sheet before it)
+// to value, what c already counted: that column's counts worked out from
+// c's, if it has them; every other column's are c's own (a version's
+// counts never change once counted).
+func (c *sameCounts) carry(out *sameCounts, si, col int, sh *pipeline.Sheet, change func(int) bool, value string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out.m = map[[2]int]map[string]int{}
+	for k, m := range c.m {
+		if k != [2]int{si, col} {
+			out.m[k] = m
+		}
+	}
+	if m, ok := c.m[[2]int{si, col}]; ok {
+		m = maps.Clone(m)
+		for i := range sh.Rows() {
+			if !change(i) {
+				continue
+			}
+			was := sh.Cell(i, col)
+			if m[was]--; m[was] == 0 {
+				delete(m, was)
+			}
+			m[value]++
+		}
+		out.m[[2]int{si, col}] = m
+	}
 }
 
 // tableDataWith is tableData with the version's value counts (nil: counted

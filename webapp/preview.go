@@ -2,6 +2,8 @@ package webapp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -45,6 +48,13 @@ type version struct {
 	took      time.Duration
 	// same counts the values of the columns with cells to fix.
 	same sameCounts
+	// cat is the catalog the file was validated against; fixedCSV says
+	// the file was read from a fixed version written as CSV by the page,
+	// which a fix may then revalidate from this state (revalidate).
+	cat      *validation.Catalog
+	fixedCSV bool
+	// incremental says the version was built from the one before it.
+	incremental bool
 }
 
 // catalogUse is one catalog a validation checked ids against, or could
@@ -95,7 +105,16 @@ func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, erro
 	}
 	cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{f}))
 	f.Validate(cat, false)
-	v := &version{n: n, file: f, catalogs: uses, attention: make([][]int32, len(f.Sheets))}
+	v := s.versionOf(f, n, cat, uses)
+	v.fixedCSV = u.meta.Edits > 0 && strings.EqualFold(filepath.Ext(u.meta.Name), ".csv")
+	v.took = time.Since(start)
+	return v, nil
+}
+
+// versionOf is the version n of a validated file: its rows to attend to
+// and its counts.
+func (s *Server) versionOf(f *pipeline.File, n int, cat *validation.Catalog, uses []catalogUse) *version {
+	v := &version{n: n, file: f, catalogs: uses, cat: cat, attention: make([][]int32, len(f.Sheets))}
 	for si, sh := range f.Sheets {
 		for i := range sh.Rows() {
 			if pipeline.NeedsAttention(sh.RowStatus(i)) {
@@ -105,8 +124,97 @@ func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, erro
 	}
 	v.rows, _ = f.Counts()
 	v.least = s.leastTime(f)
-	v.took = time.Since(start)
-	return v, nil
+	return v
+}
+
+// revalidate is validate after a fix of v that sets cell col of the rows
+// change names in sheet sheet to value; write writes the fixed file and
+// makes it current. From v's state, only what the fix touched is validated
+// again (pipeline.File.WithCells), while the file is written, when v was
+// itself read from the page's CSV fixed version and the catalogs are the
+// ones v used; otherwise the file written is read and validated again.
+// u.mu is held.
+func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool, write func() error) (*version, error) {
+	start := time.Now()
+	type built struct {
+		f    *pipeline.File
+		cat  *validation.Catalog
+		uses []catalogUse
+	}
+	done := make(chan built, 1)
+	if v.fixedCSV && u.meta.HeaderRow <= 1 {
+		go func() {
+			cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{v.file}))
+			if !sameCatalogs(cat, uses, v.cat, v.catalogs) {
+				done <- built{}
+				return
+			}
+			sh := v.file.Sheets[sheet]
+			var edits []pipeline.CellEdit
+			for i := range sh.Rows() {
+				if change(i) {
+					edits = append(edits, pipeline.CellEdit{Row: i, Col: col, Value: value})
+				}
+			}
+			f, _ := v.file.WithCells(sheet, edits, cat)
+			done <- built{f, cat, uses}
+		}()
+	} else {
+		done <- built{}
+	}
+	err := write()
+	b := <-done
+	if err != nil {
+		return nil, err
+	}
+	if b.f != nil {
+		if sum, err := fileSHA256(u.fixed()); err == nil {
+			b.f.SHA256 = sum
+			next := s.versionOf(b.f, v.n+1, b.cat, b.uses)
+			next.fixedCSV, next.incremental = true, true
+			v.same.carry(&next.same, sheet, col, v.file.Sheets[sheet], change, value)
+			next.took = time.Since(start)
+			return next, nil
+		}
+	}
+	return s.validate(ctx, u, v.n+1)
+}
+
+// sameCatalogs reports whether a validation against cat (uses) checks ids
+// as one against was (wasUses) did: the same catalogs fetched at the same
+// times, the same article index.
+func sameCatalogs(cat *validation.Catalog, uses []catalogUse, was *validation.Catalog, wasUses []catalogUse) bool {
+	if len(uses) != len(wasUses) || (cat == nil) != (was == nil) {
+		return false
+	}
+	for i := range uses {
+		if uses[i].Name != wasUses[i].Name || !uses[i].Fetched.Equal(wasUses[i].Fetched) {
+			return false
+		}
+	}
+	if cat == nil {
+		return true
+	}
+	// The catalogs are read anew for every validation: compared by
+	// content, the article index by what it was built from.
+	c, w := *cat, *was
+	c.Articulos, w.Articulos = nil, nil
+	return reflect.DeepEqual(c, w) && cat.Articulos.Equal(was.Articulos)
+}
+
+// fileSHA256 is the hex SHA-256 of the file at path, as pipeline.Load
+// records it.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // leastTime is the least time the API's windows allow for the valid
@@ -650,17 +758,19 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 // applyFix writes the fixed version with the cell changed, validates it
 // and makes it current; u.mu is held.
 func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool, ed edit) (*version, error) {
-	tmp := u.fixed() + ".next" + filepath.Ext(u.meta.Name)
-	if err := writeFixed(tmp, v.file, sheet, col, value, change); err != nil {
-		return nil, err
-	}
 	prev := u.meta.Edits
-	was := u.fixed()
-	if err := os.Rename(tmp, was); err != nil {
-		return nil, fmt.Errorf("fixed file: %w", err)
+	write := func() error {
+		tmp := u.fixed() + ".next" + filepath.Ext(u.meta.Name)
+		if err := writeFixed(tmp, v.file, sheet, col, value, change); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, u.fixed()); err != nil {
+			return fmt.Errorf("fixed file: %w", err)
+		}
+		u.meta.Edits = prev + 1
+		return nil
 	}
-	u.meta.Edits = prev + 1
-	next, err := s.validate(ctx, u, v.n+1)
+	next, err := s.revalidate(ctx, u, v, sheet, col, value, change, write)
 	if err != nil {
 		u.meta.Edits = prev
 		return nil, err
