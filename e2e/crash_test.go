@@ -62,7 +62,7 @@ func TestCrashExactlyOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		unknown, err := j.List(journal.Unknown)
+		unknown, err := j.List(context.Background(), journal.Unknown)
 		j.Close()
 		if err != nil {
 			t.Fatal(err)

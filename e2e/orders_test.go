@@ -119,7 +119,7 @@ func TestOrdersExactlyOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		unknown, err := j.List(journal.Unknown)
+		unknown, err := j.List(context.Background(), journal.Unknown)
 		j.Close()
 		if err != nil {
 			t.Fatal(err)

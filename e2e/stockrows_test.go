@@ -194,7 +194,7 @@ func TestStockKilledMidCountResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	inFlight := map[string]bool{} // row identities of movements in flight
-	unknown, _ := j.List(journal.Unknown)
+	unknown, _ := j.List(context.Background(), journal.Unknown)
 	for _, e := range unknown {
 		for _, u := range e.Units {
 			inFlight[u] = true

@@ -85,7 +85,7 @@ func (r Result) Stopped() bool {
 // is the journal's, when it could not be read: nothing was sent. Send is
 // the whole flow around it.
 func Submit(ctx context.Context, files []*pipeline.File, s pipeline.Sender, j pipeline.Journal, o Options) (Result, error) {
-	toSend, err := pipeline.Prepare(files, j, o.Submit)
+	toSend, err := pipeline.Prepare(ctx, files, j, o.Submit)
 	if err != nil {
 		return Result{}, err
 	}
