@@ -88,8 +88,13 @@ func (s State) valid() bool {
 	return false
 }
 
-// sendable reports whether a request in state s may be sent again.
-func (s State) sendable(retryUnknown bool) bool {
+// Sendable is the send rule: whether a request (or a unit, by the state
+// of the request that last carried it) in state s may be sent again.
+// Rejected, Failed and Unsent may; Unknown only when the operator accepts
+// the risk of a duplicate (retryUnknown, --retry-unknown); OK and Sending
+// never. It is the only copy in Go; PostgreSQL's nxbatch.begin_intent has
+// its own in SQL, held to this one by pgjournal's TestSendRuleAgrees.
+func (s State) Sendable(retryUnknown bool) bool {
 	switch s {
 	case Rejected, Failed, Unsent:
 		return true
@@ -632,7 +637,7 @@ func (j *Journal) Begin(ctx context.Context, k Key, in Intent) (Entry, error) {
 		}
 		now := j.now()
 		if found {
-			if !e.State.sendable(j.retryU) {
+			if !e.State.Sendable(j.retryU) {
 				return &NotSendableError{Key: k, State: e.State}
 			}
 			if wait := in.Hold - now.Sub(e.Held); in.Hold > 0 && !e.Held.IsZero() && wait > 0 {
@@ -655,7 +660,7 @@ func (j *Journal) Begin(ctx context.Context, k Key, in Intent) (Entry, error) {
 			if err != nil {
 				return err
 			}
-			if found && !pe.State.sendable(j.retryU) {
+			if found && !pe.State.Sendable(j.retryU) {
 				return &NotSendableError{Key: k, Unit: u.ID, State: pe.State}
 			}
 		}
