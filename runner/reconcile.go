@@ -209,7 +209,7 @@ func SendFacts(files []*pipeline.File) func(journal.Entry) (reconcile.SaleFacts,
 // than the export reads it saves (worthAsking); otherwise, or when it
 // cannot be read, the cached copy is used if there is one (a point of sale
 // it does not know is looked for in every branch). A 401 stops it.
-func (s *Session) reconcileScope(ctx context.Context, j journal.Store, ttl time.Duration, pointOfSale bool, p ReconcileProgress) (*reconcile.Scope, msg.Message, error) {
+func (s *Session) reconcileScope(ctx context.Context, j journal.Windows, ttl time.Duration, pointOfSale bool, p ReconcileProgress) (*reconcile.Scope, msg.Message, error) {
 	if sb := s.Sandbox(); sb != nil {
 		cfg := sb.Server.Config()
 		return reconcile.ScopeOf(&cfg, nil), msg.Message{}, nil
@@ -255,7 +255,7 @@ func (s *Session) reconcileScope(ctx context.Context, j journal.Store, ttl time.
 // each). Right after /config was fetched it does not with two branches, and
 // every branch is read instead; a run's --reconcile, or a second
 // reconciliation, finds the window open.
-func (s *Session) worthAsking(ctx context.Context, j journal.Store, branches int) bool {
+func (s *Session) worthAsking(ctx context.Context, j journal.Windows, branches int) bool {
 	next, err := j.NextAllowed(ctx, s.client.CredentialHash(), catalog.WindowName)
 	if err != nil {
 		return false
@@ -266,7 +266,7 @@ func (s *Session) worthAsking(ctx context.Context, j journal.Store, branches int
 // pullParam fetches one parameter catalog older than ttl into the cache,
 // waiting for the shared parameter window (and saying so when the wait is
 // long), and returns the cache's snapshot.
-func (s *Session) pullParam(ctx context.Context, j journal.Store, cache *catalog.Cache, name catalog.Name, ttl time.Duration, p ReconcileProgress) (catalog.Snapshot, error) {
+func (s *Session) pullParam(ctx context.Context, j journal.Windows, cache *catalog.Cache, name catalog.Name, ttl time.Duration, p ReconcileProgress) (catalog.Snapshot, error) {
 	if next, nerr := j.NextAllowed(ctx, s.client.CredentialHash(), catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
 		p.Waiting(sendrules.Params, time.Until(next))
 	}

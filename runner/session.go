@@ -284,7 +284,7 @@ func (s *Session) Identify(ctx context.Context, j journal.Store, wait bool) erro
 // Config.Wait for another run of the same tenant (on this machine or any
 // other) to end; a bbolt file's lock already covers every tenant. It is
 // let go by LetGo or Close. Taking it again while held does nothing.
-func (s *Session) Lease(ctx context.Context, j journal.Store) error {
+func (s *Session) Lease(ctx context.Context, j journal.Process) error {
 	s.mu.Lock()
 	held := s.leased != nil
 	s.mu.Unlock()
@@ -491,7 +491,7 @@ func (s *Session) ArticleEvents() string {
 // window allows (paced in j), else the copy as it is; nil when there is
 // none. With j nil only the cached copy (or the embedded sandbox, which
 // takes no window) is read.
-func (s *Session) ArticulosIndex(ctx context.Context, j journal.Store, ttl time.Duration) *articulos.Index {
+func (s *Session) ArticulosIndex(ctx context.Context, j journal.Windows, ttl time.Duration) *articulos.Index {
 	if j == nil && s.cfg.Local == nil {
 		cp, err := s.Catalogs(nil, ttl).LoadArticulos()
 		if err != nil || cp.Fetched.IsZero() {
