@@ -446,7 +446,9 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 			}
 		}
 	}
-	if err := recordEqual(ctx, files, j); err != nil {
+	// Recorded even when the run is stopping: each record is an intent
+	// and its outcome, and one cut between the two is an unknown.
+	if err := recordEqual(context.WithoutCancel(ctx), files, j); err != nil {
 		s.fatal(&msg.Error{Msg: msg.New("sub.journal.intent", "conteo", msg.CauseOf(err)), Err: err})
 		stock, parallel = nil, nil
 	}
