@@ -386,7 +386,7 @@ func (c *Cache) fetchOne(ctx context.Context, sl slot, p *Pulled, wait bool, onW
 		// The server's window starts when it handled the request, somewhere
 		// before the answer came back: count ours from the answer; the
 		// server's own count wins over ours, in this run's time.
-		retry, next, aerr := w.Answered(err)
+		retry, next, aerr := w.Answered(ctx, err)
 		if aerr != nil {
 			return errors.Unwrap(aerr)
 		}

@@ -127,7 +127,7 @@ func journalUnknown(t *testing.T, w *workspace) []journal.Entry {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	unknown, err := j.List(journal.Unknown)
+	unknown, err := j.List(context.Background(), journal.Unknown)
 	if err != nil {
 		t.Fatal(err)
 	}

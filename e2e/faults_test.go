@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func journalTenant(t *testing.T, w *workspace) string {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	all, err := j.List("")
+	all, err := j.List(context.Background(), "")
 	if err != nil || len(all) == 0 {
 		t.Fatalf("journal entries: %v, %v", all, err)
 	}

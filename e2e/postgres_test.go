@@ -259,7 +259,7 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 	t.Logf("%d kills of the lease holder; %d requests in flight at them", len(killed), len(inFlight))
 
 	// The journal's unknowns are exactly the requests in flight at the kills.
-	unknown, err := j.List(journal.Unknown)
+	unknown, err := j.List(context.Background(), journal.Unknown)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestTwoMachinesOnePostgresJournal(t *testing.T) {
 
 	// No sale is ok in the journal without its invoice in the sandbox.
 	vouchers := vouchersByOrden(st)
-	oks, err := j.List(journal.OK)
+	oks, err := j.List(context.Background(), journal.OK)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -546,7 +546,7 @@ func TestPostgresCutMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	entries, err := j.List("")
+	entries, err := j.List(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func TestInterruptSettlesInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unknown, err := j.List(journal.Unknown)
+	unknown, err := j.List(context.Background(), journal.Unknown)
 	j.Close()
 	if err != nil || len(unknown) != 0 {
 		t.Errorf("journal after the interrupt: %d unknown entries (%v)", len(unknown), err)

@@ -43,7 +43,7 @@ func recEntries(t *testing.T, w *workspace) []journal.Entry {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	all, err := j.List("")
+	all, err := j.List(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

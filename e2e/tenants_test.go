@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -218,7 +219,7 @@ func TestAJournalOfThePreviousFormatSendsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	var recs []journal.Record
-	err = j.Export(func(r journal.Record) error {
+	err = j.Export(context.Background(), func(r journal.Record) error {
 		switch {
 		case r.Entry != nil:
 			e := *r.Entry
@@ -248,7 +249,7 @@ func TestAJournalOfThePreviousFormatSendsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := old.Import(recs); err != nil {
+	if _, err := old.Import(context.Background(), recs); err != nil {
 		t.Fatal(err)
 	}
 	old.Close()

@@ -38,7 +38,7 @@ func BenchmarkCount50000(b *testing.B) {
 			b.Fatal(err)
 		}
 		reqs := p.Requests(500)
-		if err := p.RecordEqual(j); err != nil {
+		if err := p.RecordEqual(context.Background(), j); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

@@ -18,16 +18,16 @@ func send(t *testing.T, j *journal.Journal, p *Plan, outcome func(i int) journal
 	reqs := p.Requests(500)
 	for i, r := range reqs {
 		k := journal.Key{Tenant: "t", Kind: Kind, Business: r.Key}
-		if _, err := j.Begin(k, journal.Intent{BodyHash: r.BodyHash, Source: "conteo.csv", Units: r.Units}); err != nil {
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: r.BodyHash, Source: "conteo.csv", Units: r.Units}); err != nil {
 			t.Fatalf("Begin %s: %v", k, err)
 		}
 		if st := outcome(i); st != "" {
-			if err := j.Finish(k, journal.Outcome{State: st, FacturaID: int64(900 + i)}); err != nil {
+			if err := j.Finish(context.Background(), k, journal.Outcome{State: st, FacturaID: int64(900 + i)}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if err := p.RecordEqual(j); err != nil {
+	if err := p.RecordEqual(context.Background(), j); err != nil {
 		t.Fatal(err)
 	}
 	return reqs

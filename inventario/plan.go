@@ -44,7 +44,7 @@ type Snapshot struct {
 // units it knows among ids, with the entry of the request that last
 // carried each.
 type Journal interface {
-	Units(tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)
+	Units(ctx context.Context, tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)
 }
 
 // Options configure a count.
@@ -140,7 +140,7 @@ type Plan struct {
 // must be valid (ids resolved, counted ≥ 0, no variant twice).
 func Prepare(ctx context.Context, j Journal, r StockReader, counts []Count, o Options) (*Plan, error) {
 	p := &Plan{opts: o}
-	if err := p.settle(j, counts); err != nil {
+	if err := p.settle(ctx, j, counts); err != nil {
 		return nil, err
 	}
 	if deps := p.warehouses(); len(deps) > 0 {
@@ -149,7 +149,7 @@ func Prepare(ctx context.Context, j Journal, r StockReader, counts []Count, o Op
 			return nil, err
 		}
 		if o.MissingAsZero {
-			if err := p.addMissing(j, deps, snaps); err != nil {
+			if err := p.addMissing(ctx, j, deps, snaps); err != nil {
 				return nil, err
 			}
 		}
@@ -160,12 +160,12 @@ func Prepare(ctx context.Context, j Journal, r StockReader, counts []Count, o Op
 }
 
 // settle appends counts to the plan as the journal has them.
-func (p *Plan) settle(j Journal, counts []Count) error {
+func (p *Plan) settle(ctx context.Context, j Journal, counts []Count) error {
 	ids := make([]string, len(counts))
 	for i, c := range counts {
 		ids[i] = c.ID
 	}
-	units, reqs, err := j.Units(p.opts.Tenant, Kind, ids)
+	units, reqs, err := j.Units(ctx, p.opts.Tenant, Kind, ids)
 	if err != nil {
 		return fmt.Errorf("inventario: read the journal: %w", err)
 	}
@@ -272,7 +272,7 @@ func (p *Plan) read(ctx context.Context, r StockReader, deps []int64) (map[int64
 // the file does not list, counted as 0 under the movement fields of the
 // warehouse's first row; added rows the journal already settled are
 // reported as it has them.
-func (p *Plan) addMissing(j Journal, deps []int64, snaps map[int64]int) error {
+func (p *Plan) addMissing(ctx context.Context, j Journal, deps []int64, snaps map[int64]int) error {
 	listed := make(map[Variant]bool, len(p.Lines)+len(p.opts.Listed))
 	for _, v := range p.opts.Listed {
 		listed[v] = true
@@ -305,7 +305,7 @@ func (p *Plan) addMissing(j Journal, deps []int64, snaps map[int64]int) error {
 	if len(added) == 0 {
 		return nil
 	}
-	return p.settle(j, added)
+	return p.settle(ctx, j, added)
 }
 
 // less orders variants by article, size and colour.

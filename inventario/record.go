@@ -1,6 +1,7 @@
 package inventario
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/nxbatch/nxbatch/journal"
@@ -10,8 +11,8 @@ import (
 // Recorder is what settling equal rows needs of the journal
 // (*journal.Journal).
 type Recorder interface {
-	Begin(k journal.Key, in journal.Intent) (journal.Entry, error)
-	Finish(k journal.Key, out journal.Outcome) error
+	Begin(ctx context.Context, k journal.Key, in journal.Intent) (journal.Entry, error)
+	Finish(ctx context.Context, k journal.Key, out journal.Outcome) error
 }
 
 // equalChunk is the most rows one record of equal rows carries.
@@ -24,7 +25,7 @@ const equalChunk = 1000
 // turn a count already applied into a movement. A crash between the two
 // writes leaves the record unknown, which keeps its rows from being
 // compared again until it is settled, as for any stock request.
-func (p *Plan) RecordEqual(j Recorder) error {
+func (p *Plan) RecordEqual(ctx context.Context, j Recorder) error {
 	var idx []int
 	for i, l := range p.Lines {
 		if l.State == Equal {
@@ -40,11 +41,11 @@ func (p *Plan) RecordEqual(j Recorder) error {
 			ids[k] = p.Lines[i].ID
 		}
 		key := journal.Key{Tenant: p.opts.Tenant, Kind: Kind, Business: "c" + requestKey(ids)[1:]}
-		if _, err := j.Begin(key, journal.Intent{BodyHash: key.Business, Source: units[0].Source, Units: units}); err != nil {
+		if _, err := j.Begin(ctx, key, journal.Intent{BodyHash: key.Business, Source: units[0].Source, Units: units}); err != nil {
 			return fmt.Errorf("inventario: record the rows equal to the stock (%s): %w", key, err)
 		}
 		out := journal.Outcome{State: journal.OK, Message: msg.New("cnt.jrn.equal").In(msg.ES)}
-		if err := j.Finish(key, out); err != nil {
+		if err := j.Finish(ctx, key, out); err != nil {
 			return fmt.Errorf("inventario: record the rows equal to the stock (%s): %w", key, err)
 		}
 	}

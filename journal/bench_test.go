@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -49,11 +50,11 @@ func benchRequests(b *testing.B, j *Journal, workers int) {
 					return
 				}
 				k := Key{"0f3a9c", "venta", "ORD-" + strconv.FormatInt(i, 10)}
-				if _, err := j.Begin(k, Intent{BodyHash: "9b2e61d0", Source: "ventas.csv row 2", Hold: testHold}); err != nil {
+				if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "9b2e61d0", Source: "ventas.csv row 2", Hold: testHold}); err != nil {
 					b.Error(err)
 					return
 				}
-				if err := j.Finish(k, Outcome{State: OK, FacturaID: i, Numero: i, PVNumero: 3, Message: ""}); err != nil {
+				if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: i, Numero: i, PVNumero: 3, Message: ""}); err != nil {
 					b.Error(err)
 					return
 				}

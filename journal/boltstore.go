@@ -25,8 +25,8 @@ func (j *Journal) Acquire(ctx context.Context, tenant string, wait time.Duration
 
 // Export calls fn for every entry, unit and window, in key order, within
 // one read transaction.
-func (j *Journal) Export(fn func(Record) error) error {
-	err := j.view(func(tx *bolt.Tx) error {
+func (j *Journal) Export(ctx context.Context, fn func(Record) error) error {
+	err := j.view(ctx, func(tx *bolt.Tx) error {
 		err := tx.Bucket(entriesBucket).ForEach(func(k, v []byte) error {
 			e, err := decode(k, v)
 			if err != nil {
@@ -73,9 +73,9 @@ func (j *Journal) Export(fn func(Record) error) error {
 // written, what it holds alike is left, what it holds different is
 // reported. A window keeps the later time. The file lock keeps every run
 // out meanwhile, so no tenant can be in use by another.
-func (j *Journal) Import(recs []Record) (ImportResult, error) {
+func (j *Journal) Import(ctx context.Context, recs []Record) (ImportResult, error) {
 	var res ImportResult
-	err := j.write(func(tx *bolt.Tx) error {
+	err := j.write(ctx, func(tx *bolt.Tx) error {
 		res = ImportResult{}
 		eb, ub, wb := tx.Bucket(entriesBucket), tx.Bucket(unitsBucket), tx.Bucket(windowsBucket)
 		// Decide everything first, write after: a refusal must leave the

@@ -1,6 +1,7 @@
 package journal_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -24,19 +25,19 @@ func Example() {
 	defer j.Close()
 
 	k := journal.Key{Tenant: "0f3a9c", Kind: "venta", Business: "ORD-0042"}
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "sha256:9b2e…", Source: "ventas.csv row 2", Hold: 30 * time.Second}); err != nil {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "sha256:9b2e…", Source: "ventas.csv row 2", Hold: 30 * time.Second}); err != nil {
 		fmt.Println(err)
 		return
 	}
 	// ... send the request, classify the answer ...
-	if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: 91234, Numero: 1507, PVNumero: 3, Message: ""}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 91234, Numero: 1507, PVNumero: 3, Message: ""}); err != nil {
 		fmt.Println(err)
 		return
 	}
 
-	e, _, _ := j.Get(k)
+	e, _, _ := j.Get(context.Background(), k)
 	fmt.Println(e.Key, e.State, e.FacturaID, e.Numero, e.PVNumero)
-	_, err = j.Begin(k, journal.Intent{BodyHash: "sha256:9b2e…", Source: "ventas.csv row 2", Hold: 30 * time.Second})
+	_, err = j.Begin(context.Background(), k, journal.Intent{BodyHash: "sha256:9b2e…", Source: "ventas.csv row 2", Hold: 30 * time.Second})
 	fmt.Println(errors.Is(err, journal.ErrNotSendable))
 	// Output:
 	// 0f3a9c/venta/ORD-0042 ok 91234 1507 3

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -102,7 +103,7 @@ func (j *Journal) init(fresh bool) error {
 		id           string
 		size         int64
 	)
-	err := j.view(func(tx *bolt.Tx) error {
+	err := j.view(context.Background(), func(tx *bolt.Tx) error {
 		txid, size = tx.ID(), tx.Size()
 		if m := tx.Bucket(metaBucket); m != nil {
 			format, _ = strconv.Atoi(string(m.Get(metaFormat)))
@@ -189,7 +190,7 @@ func (j *Journal) check(size int64) string {
 		return fmt.Sprintf("the file is %d bytes, its pages need %d", fi.Size(), size)
 	}
 	var damage []string
-	err := j.view(func(tx *bolt.Tx) error {
+	err := j.view(context.Background(), func(tx *bolt.Tx) error {
 		for err := range tx.Check() {
 			if len(damage) < 3 {
 				damage = append(damage, err.Error())

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -19,10 +20,10 @@ func seeded(t *testing.T) string {
 	j, path := mustOpen(t, Options{})
 	for _, b := range []string{"1", "2", "3"} {
 		k := Key{"t", "venta", b}
-		if _, err := j.Begin(k, Intent{BodyHash: "h"}); err != nil {
+		if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := j.Finish(k, Outcome{State: OK, FacturaID: 10}); err != nil {
+		if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 10}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -72,10 +73,10 @@ func TestOpenRefusesUntrustworthyFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			k := Key{"t", "venta", "4"}
-			if _, err := j.Begin(k, Intent{BodyHash: "h"}); err != nil {
+			if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h"}); err != nil {
 				t.Fatal(err)
 			}
-			if err := j.Finish(k, Outcome{State: OK, FacturaID: 11}); err != nil {
+			if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 11}); err != nil {
 				t.Fatal(err)
 			}
 			j.Close()
@@ -190,7 +191,7 @@ func TestAcceptTakesARestoredCopy(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := Key{"t", "venta", "4"}
-	j.Begin(k, Intent{BodyHash: "h"})
+	j.Begin(context.Background(), k, Intent{BodyHash: "h"})
 	j.Close()
 	os.WriteFile(path, old, 0o600)
 	if _, err := Open(path, Options{}); !errors.Is(err, ErrUnusable) {
@@ -222,7 +223,7 @@ func TestAnEmptyFileNeverCommittedIsNew(t *testing.T) {
 		t.Fatalf("Open of an empty journal never committed = %v, want a new journal", err)
 	}
 	defer j.Close()
-	if _, err := j.Begin(Key{"t", "venta", "1"}, Intent{BodyHash: "h"}); err != nil {
+	if _, err := j.Begin(context.Background(), Key{"t", "venta", "1"}, Intent{BodyHash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 }

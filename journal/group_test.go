@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -26,13 +27,21 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 	k0, k1, k2 := Key{"t", "venta", "0"}, Key{"t", "venta", "1"}, Key{"t", "venta", "2"}
 	errs := make([]error, 4)
 	var wg sync.WaitGroup
-	wg.Go(func() { _, errs[0] = j.Begin(k0, Intent{BodyHash: "h", Source: "", Hold: testHold}) })
+	wg.Go(func() {
+		_, errs[0] = j.Begin(context.Background(), k0, Intent{BodyHash: "h", Source: "", Hold: testHold})
+	})
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	wg.Go(func() { _, errs[1] = j.Begin(k1, Intent{BodyHash: "h", Source: "", Hold: testHold}) })
-	wg.Go(func() { _, errs[2] = j.Begin(k2, Intent{BodyHash: "h", Source: "", Hold: testHold}) })
-	wg.Go(func() { _, errs[3] = j.Begin(k0, Intent{BodyHash: "h", Source: "", Hold: testHold}) }) // k0 is sending by then: refused
+	wg.Go(func() {
+		_, errs[1] = j.Begin(context.Background(), k1, Intent{BodyHash: "h", Source: "", Hold: testHold})
+	})
+	wg.Go(func() {
+		_, errs[2] = j.Begin(context.Background(), k2, Intent{BodyHash: "h", Source: "", Hold: testHold})
+	})
+	wg.Go(func() {
+		_, errs[3] = j.Begin(context.Background(), k0, Intent{BodyHash: "h", Source: "", Hold: testHold})
+	}) // k0 is sending by then: refused
 	for queued := 0; queued < 3; {
 		time.Sleep(time.Millisecond)
 		j.gmu.Lock()
@@ -53,7 +62,7 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 	if !errors.Is(errs[3], ErrNotSendable) {
 		t.Errorf("second Begin of a sending key = %v, want ErrNotSendable", errs[3])
 	}
-	sending, err := j.List(Sending)
+	sending, err := j.List(context.Background(), Sending)
 	if err != nil || len(sending) != 3 {
 		t.Errorf("List(sending) = %d entries, %v; want the 3 begun despite the refusal in their group", len(sending), err)
 	}
@@ -77,15 +86,15 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 	errs := make([]error, 3)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		_, errs[0] = j.Begin(Key{"t", "venta", "0"}, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, errs[0] = j.Begin(context.Background(), Key{"t", "venta", "0"}, Intent{BodyHash: "h", Source: "", Hold: testHold})
 	})
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	wg.Go(func() {
-		_, errs[1] = j.Begin(Key{"t", "venta", "1"}, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, errs[1] = j.Begin(context.Background(), Key{"t", "venta", "1"}, Intent{BodyHash: "h", Source: "", Hold: testHold})
 	})
-	wg.Go(func() { errs[2] = j.SetNextAllowed("t", "stock", time.Now()) })
+	wg.Go(func() { errs[2] = j.SetNextAllowed(context.Background(), "t", "stock", time.Now()) })
 	for queued := 0; queued < 2; {
 		time.Sleep(time.Millisecond)
 		j.gmu.Lock()
@@ -102,7 +111,7 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 			t.Errorf("write %d of the failed group = %v, want the storage error", i+1, err)
 		}
 	}
-	if _, err := j.Begin(Key{"t", "venta", "3"}, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
+	if _, err := j.Begin(context.Background(), Key{"t", "venta", "3"}, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Errorf("write after the failed group = %v, want the storage error", err)
 	}
 }
@@ -113,7 +122,7 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	k1, k2 := Key{"t", "venta", "1"}, Key{"t", "venta", "2"}
-	if _, err := j.Begin(k1, Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
+	if _, err := j.Begin(context.Background(), k1, Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
 		t.Fatal(err)
 	}
 	release := make(chan struct{})
@@ -126,13 +135,15 @@ func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
 	}
 	// Something else is committing: both writes queue behind it.
 	var wg sync.WaitGroup
-	wg.Go(func() { _ = j.SetNextAllowed("t", "stock", time.Now()) })
+	wg.Go(func() { _ = j.SetNextAllowed(context.Background(), "t", "stock", time.Now()) })
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	done := j.FinishAsync(k1, Outcome{State: OK, FacturaID: 10, Numero: 20, PVNumero: 3, Message: ""})
+	done := j.FinishAsync(context.Background(), k1, Outcome{State: OK, FacturaID: 10, Numero: 20, PVNumero: 3, Message: ""})
 	var beginErr error
-	wg.Go(func() { _, beginErr = j.Begin(k2, Intent{BodyHash: "h", Source: "", Hold: testHold}) })
+	wg.Go(func() {
+		_, beginErr = j.Begin(context.Background(), k2, Intent{BodyHash: "h", Source: "", Hold: testHold})
+	})
 	for queued := 0; queued < 2; {
 		time.Sleep(time.Millisecond)
 		j.gmu.Lock()
@@ -150,11 +161,11 @@ func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
 	if n := commits.Load(); n != 2 {
 		t.Errorf("%d commits, want 2: the outcome and the next intent share one", n)
 	}
-	e, _, err := j.Get(k1)
+	e, _, err := j.Get(context.Background(), k1)
 	if err != nil || e.State != OK || e.FacturaID != 10 {
 		t.Errorf("after FinishAsync answered: %+v, %v; want ok with facturaId 10", e, err)
 	}
-	if err := <-j.FinishAsync(k1, Outcome{State: "sending"}); err == nil {
+	if err := <-j.FinishAsync(context.Background(), k1, Outcome{State: "sending"}); err == nil {
 		t.Error("FinishAsync as sending: no error")
 	}
 }

@@ -47,6 +47,7 @@ package journal
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,8 +88,13 @@ func (s State) valid() bool {
 	return false
 }
 
-// sendable reports whether a request in state s may be sent again.
-func (s State) sendable(retryUnknown bool) bool {
+// Sendable is the send rule: whether a request (or a unit, by the state
+// of the request that last carried it) in state s may be sent again.
+// Rejected, Failed and Unsent may; Unknown only when the operator accepts
+// the risk of a duplicate (retryUnknown, --retry-unknown); OK and Sending
+// never. It is the only copy in Go; PostgreSQL's nxbatch.begin_intent has
+// its own in SQL, held to this one by pgjournal's TestSendRuleAgrees.
+func (s State) Sendable(retryUnknown bool) bool {
 	switch s {
 	case Rejected, Failed, Unsent:
 		return true
@@ -425,8 +431,8 @@ func (j *Journal) Path() string { return j.path }
 // before it writes anything: a refusal does not roll back the transaction,
 // so that it cannot undo the other writes of the group. Every fn in this
 // file checks first and puts last.
-func (j *Journal) write(fn func(*bolt.Tx) error) error {
-	w, lead, err := j.enqueue(fn)
+func (j *Journal) write(ctx context.Context, fn func(*bolt.Tx) error) error {
+	w, lead, err := j.enqueue(ctx, fn)
 	if err != nil {
 		return err
 	}
@@ -435,7 +441,12 @@ func (j *Journal) write(fn func(*bolt.Tx) error) error {
 
 // enqueue queues fn for the next group commit; lead says the caller must
 // commit it (await does).
-func (j *Journal) enqueue(fn func(*bolt.Tx) error) (w *pendingWrite, lead bool, err error) {
+func (j *Journal) enqueue(ctx context.Context, fn func(*bolt.Tx) error) (w *pendingWrite, lead bool, err error) {
+	// A transaction of bbolt cannot be interrupted: a context done before
+	// the write is queued stops it, once queued it completes.
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
 	j.mu.Lock()
 	broken := j.broken
 	j.mu.Unlock()
@@ -521,17 +532,21 @@ func (j *Journal) commitGroup(group []*pendingWrite) {
 
 // view runs fn in a read transaction, turning a fault on a damaged page into
 // an error.
-func (j *Journal) view(fn func(*bolt.Tx) error) error {
+func (j *Journal) view(ctx context.Context, fn func(*bolt.Tx) error) error {
+	// As for writes: a done context stops a read before it starts.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return guard(func() error { return j.db.View(fn) })
 }
 
 // Get returns the entry for k, if any.
-func (j *Journal) Get(k Key) (Entry, bool, error) {
+func (j *Journal) Get(ctx context.Context, k Key) (Entry, bool, error) {
 	var (
 		e     Entry
 		found bool
 	)
-	err := j.view(func(tx *bolt.Tx) error {
+	err := j.view(ctx, func(tx *bolt.Tx) error {
 		var err error
 		e, found, err = get(tx.Bucket(entriesBucket), k)
 		return err
@@ -543,9 +558,9 @@ func (j *Journal) Get(k Key) (Entry, bool, error) {
 }
 
 // Lookup returns the entries of keys that have one, in one read.
-func (j *Journal) Lookup(keys []Key) (map[Key]Entry, error) {
+func (j *Journal) Lookup(ctx context.Context, keys []Key) (map[Key]Entry, error) {
 	out := make(map[Key]Entry)
-	err := j.view(func(tx *bolt.Tx) error {
+	err := j.view(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(entriesBucket)
 		for _, k := range keys {
 			e, found, err := get(b, k)
@@ -566,10 +581,10 @@ func (j *Journal) Lookup(keys []Key) (map[Key]Entry, error) {
 
 // Units returns, in one read, the units of kind for tenant among ids that
 // the journal knows, with the entry of the last request that carried each.
-func (j *Journal) Units(tenant, kind string, ids []string) (map[string]UnitRecord, map[Key]Entry, error) {
+func (j *Journal) Units(ctx context.Context, tenant, kind string, ids []string) (map[string]UnitRecord, map[Key]Entry, error) {
 	units := make(map[string]UnitRecord)
 	reqs := make(map[Key]Entry)
-	err := j.view(func(tx *bolt.Tx) error {
+	err := j.view(ctx, func(tx *bolt.Tx) error {
 		ub, eb := tx.Bucket(unitsBucket), tx.Bucket(entriesBucket)
 		for _, id := range ids {
 			u, found, err := getUnit(ub, tenant, kind, id)
@@ -609,12 +624,12 @@ func (j *Journal) Units(tenant, kind string, ids []string) (map[string]UnitRecor
 // skip/conflict/unknown before, this is the safety net against a double
 // send. It refuses with a *TooSoonError while the previous attempt may have
 // arrived less than in.Hold ago.
-func (j *Journal) Begin(k Key, in Intent) (Entry, error) {
+func (j *Journal) Begin(ctx context.Context, k Key, in Intent) (Entry, error) {
 	if err := k.validate(); err != nil {
 		return Entry{}, err
 	}
 	var out Entry
-	err := j.write(func(tx *bolt.Tx) error {
+	err := j.write(ctx, func(tx *bolt.Tx) error {
 		b, ub := tx.Bucket(entriesBucket), tx.Bucket(unitsBucket)
 		e, found, err := get(b, k)
 		if err != nil {
@@ -622,7 +637,7 @@ func (j *Journal) Begin(k Key, in Intent) (Entry, error) {
 		}
 		now := j.now()
 		if found {
-			if !e.State.sendable(j.retryU) {
+			if !e.State.Sendable(j.retryU) {
 				return &NotSendableError{Key: k, State: e.State}
 			}
 			if wait := in.Hold - now.Sub(e.Held); in.Hold > 0 && !e.Held.IsZero() && wait > 0 {
@@ -645,7 +660,7 @@ func (j *Journal) Begin(k Key, in Intent) (Entry, error) {
 			if err != nil {
 				return err
 			}
-			if found && !pe.State.sendable(j.retryU) {
+			if found && !pe.State.Sendable(j.retryU) {
 				return &NotSendableError{Key: k, Unit: u.ID, State: pe.State}
 			}
 		}
@@ -675,12 +690,12 @@ func (j *Journal) Begin(k Key, in Intent) (Entry, error) {
 // API returned, Rejected or Unknown with the API's text or the reason, or
 // Unsent when the request provably never left (the attempt is then not
 // counted and holds no key). The entry must be Sending (Begin was called).
-func (j *Journal) Finish(k Key, out Outcome) error {
+func (j *Journal) Finish(ctx context.Context, k Key, out Outcome) error {
 	fn, err := j.finish(k, out)
 	if err != nil {
 		return err
 	}
-	return j.write(fn)
+	return j.write(ctx, fn)
 }
 
 // FinishAsync is Finish that does not wait: the write is queued before it
@@ -689,14 +704,14 @@ func (j *Journal) Finish(k Key, out Outcome) error {
 // request gets both into one group commit, one fsync instead of two; and
 // since any later write commits in the same group or after it, a failure
 // of this one fails them too.
-func (j *Journal) FinishAsync(k Key, out Outcome) <-chan error {
+func (j *Journal) FinishAsync(ctx context.Context, k Key, out Outcome) <-chan error {
 	done := make(chan error, 1)
 	fn, err := j.finish(k, out)
 	if err != nil {
 		done <- err
 		return done
 	}
-	w, lead, err := j.enqueue(fn)
+	w, lead, err := j.enqueue(ctx, fn)
 	if err != nil {
 		done <- err
 		return done
@@ -752,11 +767,11 @@ type Verdict struct {
 // Resolve records a verdict on an entry whose outcome is not known
 // (Unknown, or Sending): OK (it was created in the ERP) or Failed (it was
 // not; a later run may send it again).
-func (j *Journal) Resolve(k Key, v Verdict) error {
+func (j *Journal) Resolve(ctx context.Context, k Key, v Verdict) error {
 	if v.As != OK && v.As != Failed {
 		return fmt.Errorf("journal: resolve %s as %q: want ok or failed", k, v.As)
 	}
-	return j.write(func(tx *bolt.Tx) error {
+	return j.write(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(entriesBucket)
 		e, found, err := get(b, k)
 		switch {
@@ -777,12 +792,12 @@ func (j *Journal) Resolve(k Key, v Verdict) error {
 
 // List returns the entries in state filter ("" for all), sorted by key
 // (tenant, kind, business).
-func (j *Journal) List(filter State) ([]Entry, error) {
+func (j *Journal) List(ctx context.Context, filter State) ([]Entry, error) {
 	if filter != "" && !filter.valid() {
 		return nil, fmt.Errorf("journal: unknown state %q: want sending, ok, rejected, unknown, failed or unsent", filter)
 	}
 	var out []Entry
-	err := j.view(func(tx *bolt.Tx) error {
+	err := j.view(ctx, func(tx *bolt.Tx) error {
 		return tx.Bucket(entriesBucket).ForEach(func(k, v []byte) error {
 			e, err := decode(k, v)
 			if err != nil {
@@ -802,9 +817,9 @@ func (j *Journal) List(filter State) ([]Entry, error) {
 
 // NextAllowed returns the persisted "next allowed time" of a rate window for
 // a tenant, or the zero time if none was set.
-func (j *Journal) NextAllowed(tenant, window string) (time.Time, error) {
+func (j *Journal) NextAllowed(ctx context.Context, tenant, window string) (time.Time, error) {
 	var t time.Time
-	err := j.view(func(tx *bolt.Tx) error {
+	err := j.view(ctx, func(tx *bolt.Tx) error {
 		v := tx.Bucket(windowsBucket).Get(windowKey(tenant, window))
 		if v == nil {
 			return nil
@@ -819,22 +834,22 @@ func (j *Journal) NextAllowed(tenant, window string) (time.Time, error) {
 
 // SetNextAllowed persists the "next allowed time" of a rate window, so a
 // restarted run does not send early and trip a 403.
-func (j *Journal) SetNextAllowed(tenant, window string, t time.Time) error {
+func (j *Journal) SetNextAllowed(ctx context.Context, tenant, window string, t time.Time) error {
 	m := &Mark{Tenant: tenant, Name: window, Next: t}
 	if err := m.validate(); err != nil {
 		return err
 	}
-	return j.write(func(tx *bolt.Tx) error { return putMark(tx, m) })
+	return j.write(ctx, func(tx *bolt.Tx) error { return putMark(tx, m) })
 }
 
 // Reserve takes a rate window if its next allowed time is at or before
 // now (see Store.Reserve): the read and the write are one transaction.
-func (j *Journal) Reserve(tenant, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error) {
+func (j *Journal) Reserve(ctx context.Context, tenant, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error) {
 	m := &Mark{Tenant: tenant, Name: window}
 	if err := m.validate(); err != nil {
 		return false, time.Time{}, err
 	}
-	err = j.write(func(tx *bolt.Tx) error {
+	err = j.write(ctx, func(tx *bolt.Tx) error {
 		// A group commit runs the writes of one transaction one after the
 		// other: a concurrent Reserve of the same window sees this one's.
 		granted, next = false, time.Time{}
@@ -991,10 +1006,10 @@ func putUnit(b *bolt.Bucket, req Key, u Unit) error {
 }
 
 // HasTenant reports whether the journal holds any entry of tenant.
-func (j *Journal) HasTenant(tenant string) (bool, error) {
+func (j *Journal) HasTenant(ctx context.Context, tenant string) (bool, error) {
 	prefix := append([]byte(tenant), 0)
 	found := false
-	err := j.db.View(func(tx *bolt.Tx) error {
+	err := j.view(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(entriesBucket)
 		if b == nil {
 			return nil

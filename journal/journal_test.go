@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -54,7 +55,7 @@ func mustOpen(t *testing.T, o Options) (*Journal, string) {
 
 func mustGet(t *testing.T, j *Journal, k Key) Entry {
 	t.Helper()
-	e, found, err := j.Get(k)
+	e, found, err := j.Get(context.Background(), k)
 	if err != nil || !found {
 		t.Fatalf("Get(%s) = found %v, err %v", k, found, err)
 	}
@@ -109,7 +110,7 @@ func TestBeginRecordsIntent(t *testing.T) {
 	clk := newClock()
 	j, _ := mustOpen(t, Options{Now: clk.Now})
 	k := Key{"t1", "venta", "ORD-1"}
-	got, err := j.Begin(k, Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Hold: testHold})
+	got, err := j.Begin(context.Background(), k, Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Hold: testHold})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,14 +122,14 @@ func TestBeginRecordsIntent(t *testing.T) {
 	if diff := cmp.Diff(want, mustGet(t, j, k)); diff != "" {
 		t.Errorf("Get after Begin (-want +got):\n%s", diff)
 	}
-	if _, found, err := j.Get(Key{"t1", "venta", "ORD-2"}); found || err != nil {
+	if _, found, err := j.Get(context.Background(), Key{"t1", "venta", "ORD-2"}); found || err != nil {
 		t.Errorf("Get(absent) = found %v, err %v", found, err)
 	}
 }
 
 func TestBeginRejectsInvalidKey(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
-	if _, err := j.Begin(Key{"t1", "venta", ""}, Intent{BodyHash: "h", Source: "", Hold: testHold}); err == nil {
+	if _, err := j.Begin(context.Background(), Key{"t1", "venta", ""}, Intent{BodyHash: "h", Source: "", Hold: testHold}); err == nil {
 		t.Error("Begin with empty business key succeeded")
 	}
 }
@@ -163,7 +164,7 @@ func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
 			tc.prior(j)
 			before := mustGet(t, j, k)
 			clk.Advance(tc.after)
-			got, err := j.Begin(k, Intent{BodyHash: "hash-2", Source: "second", Hold: testHold})
+			got, err := j.Begin(context.Background(), k, Intent{BodyHash: "hash-2", Source: "second", Hold: testHold})
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("Begin error = %v, want %v", err, tc.wantErr)
 			}
@@ -187,7 +188,7 @@ func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
 
 func begin(k Key) func(*Journal) {
 	return func(j *Journal) {
-		if _, err := j.Begin(k, Intent{BodyHash: "hash-1", Source: "first", Hold: testHold}); err != nil {
+		if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "hash-1", Source: "first", Hold: testHold}); err != nil {
 			panic(err)
 		}
 	}
@@ -196,7 +197,7 @@ func begin(k Key) func(*Journal) {
 func finishAs(k Key, st State) func(*Journal) {
 	return func(j *Journal) {
 		begin(k)(j)
-		if err := j.Finish(k, Outcome{State: st, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "first outcome"}); err != nil {
+		if err := j.Finish(context.Background(), k, Outcome{State: st, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "first outcome"}); err != nil {
 			panic(err)
 		}
 	}
@@ -205,7 +206,7 @@ func finishAs(k Key, st State) func(*Journal) {
 func resolveAs(k Key, st State) func(*Journal) {
 	return func(j *Journal) {
 		finishAs(k, Unknown)(j)
-		if err := j.Resolve(k, Verdict{As: st, Note: "checked in the ERP"}); err != nil {
+		if err := j.Resolve(context.Background(), k, Verdict{As: st, Note: "checked in the ERP"}); err != nil {
 			panic(err)
 		}
 	}
@@ -249,12 +250,12 @@ func TestFinishRecordsOutcome(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()
 			j, _ := mustOpen(t, Options{Now: clk.Now})
-			begun, err := j.Begin(k, Intent{BodyHash: "h", Source: "src", Hold: testHold})
+			begun, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "src", Hold: testHold})
 			if err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(2 * time.Second)
-			err = j.Finish(k, Outcome{State: tc.st, FacturaID: tc.ids[0], Numero: tc.ids[1], PVNumero: tc.ids[2], Message: tc.message})
+			err = j.Finish(context.Background(), k, Outcome{State: tc.st, FacturaID: tc.ids[0], Numero: tc.ids[1], PVNumero: tc.ids[2], Message: tc.message})
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("Finish error = %v, want error %v", err, tc.wantErr)
 			}
@@ -273,11 +274,11 @@ func TestFinishRecordsOutcome(t *testing.T) {
 func TestFinishNeedsASendingEntry(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	k := Key{"t1", "venta", "ORD-1"}
-	if err := j.Finish(k, Outcome{State: OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, ErrNotFound) {
+	if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Finish without Begin = %v, want ErrNotFound", err)
 	}
 	finishAs(k, Rejected)(j)
-	if err := j.Finish(k, Outcome{State: OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, ErrWrongState) {
+	if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, ErrWrongState) {
 		t.Errorf("Finish twice = %v, want ErrWrongState", err)
 	}
 }
@@ -305,21 +306,21 @@ func TestListAndResolve(t *testing.T) {
 		}
 		return ks
 	}
-	all, err := j.List("")
+	all, err := j.List(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]Key{unk2Key, unkKey, okKey, rejKey, inflight}, keysOf(all)); diff != "" {
 		t.Errorf("List(all) keys not sorted by tenant, kind, business (-want +got):\n%s", diff)
 	}
-	unknown, err := j.List(Unknown)
+	unknown, err := j.List(context.Background(), Unknown)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]Key{unk2Key, unkKey}, keysOf(unknown)); diff != "" {
 		t.Errorf("List(unknown) (-want +got):\n%s", diff)
 	}
-	if _, err := j.List("pending"); err == nil {
+	if _, err := j.List(context.Background(), "pending"); err == nil {
 		t.Error("List with an unknown state succeeded")
 	}
 
@@ -340,8 +341,8 @@ func TestListAndResolve(t *testing.T) {
 	}
 	clk.Advance(time.Minute)
 	for _, r := range resolves {
-		before, _, _ := j.Get(r.k)
-		err := j.Resolve(r.k, Verdict{As: r.as, Note: "miré el ERP: " + string(r.as)})
+		before, _, _ := j.Get(context.Background(), r.k)
+		err := j.Resolve(context.Background(), r.k, Verdict{As: r.as, Note: "miré el ERP: " + string(r.as)})
 		switch {
 		case r.wantAny:
 			if err == nil {
@@ -358,12 +359,12 @@ func TestListAndResolve(t *testing.T) {
 			}
 		}
 	}
-	if unknown, _ := j.List(Unknown); len(unknown) != 0 {
+	if unknown, _ := j.List(context.Background(), Unknown); len(unknown) != 0 {
 		t.Errorf("unknown entries left after resolving: %v", keysOf(unknown))
 	}
 
 	// A key resolved failed goes out again, and the operator's note stays.
-	again, err := j.Begin(unkKey, Intent{BodyHash: "h2", Source: "retry", Hold: testHold})
+	again, err := j.Begin(context.Background(), unkKey, Intent{BodyHash: "h2", Source: "retry", Hold: testHold})
 	if err != nil {
 		t.Fatalf("Begin after Resolve failed: %v", err)
 	}
@@ -398,17 +399,17 @@ func TestOpenTurnsSendingIntoUnknown(t *testing.T) {
 
 func TestNextAllowedPersists(t *testing.T) {
 	j, path := mustOpen(t, Options{})
-	if got, err := j.NextAllowed("t1", "stock"); err != nil || !got.IsZero() {
+	if got, err := j.NextAllowed(context.Background(), "t1", "stock"); err != nil || !got.IsZero() {
 		t.Errorf("NextAllowed unset = %v, %v; want zero time", got, err)
 	}
 	at := time.Date(2025, 3, 14, 9, 0, 3, 500, time.FixedZone("ART", -3*3600))
-	if err := j.SetNextAllowed("t1", "stock", at); err != nil {
+	if err := j.SetNextAllowed(context.Background(), "t1", "stock", at); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.SetNextAllowed("t2", "stock", at.Add(time.Hour)); err != nil {
+	if err := j.SetNextAllowed(context.Background(), "t2", "stock", at.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.SetNextAllowed("", "stock", at); err == nil {
+	if err := j.SetNextAllowed(context.Background(), "", "stock", at); err == nil {
 		t.Error("SetNextAllowed without tenant succeeded")
 	}
 	j.Close()
@@ -421,7 +422,7 @@ func TestNextAllowedPersists(t *testing.T) {
 		tenant, window string
 		want           time.Time
 	}{{"t1", "stock", at}, {"t2", "stock", at.Add(time.Hour)}, {"t1", "params", time.Time{}}} {
-		got, err := j.NextAllowed(c.tenant, c.window)
+		got, err := j.NextAllowed(context.Background(), c.tenant, c.window)
 		if err != nil || !got.Equal(c.want) {
 			t.Errorf("NextAllowed(%s, %s) = %v, %v; want %v", c.tenant, c.window, got, err, c.want)
 		}
@@ -439,7 +440,7 @@ func TestConcurrentBeginOfOneKeySendsOnce(t *testing.T) {
 	)
 	for range 8 {
 		wg.Go(func() {
-			_, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold})
+			_, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -465,11 +466,11 @@ func TestConcurrentWorkersAllLand(t *testing.T) {
 		wg.Go(func() {
 			for i := range 25 {
 				k := Key{"t", "venta", fmt.Sprintf("w%d-%d", w, i)}
-				if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
+				if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
 					t.Error(err)
 					return
 				}
-				if err := j.Finish(k, Outcome{State: OK, FacturaID: int64(i + 1), Numero: 1, PVNumero: 1, Message: ""}); err != nil {
+				if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: int64(i + 1), Numero: 1, PVNumero: 1, Message: ""}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -477,7 +478,7 @@ func TestConcurrentWorkersAllLand(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	ok, err := j.List(OK)
+	ok, err := j.List(context.Background(), OK)
 	if err != nil || len(ok) != 200 {
 		t.Errorf("List(ok) = %d entries, %v; want 200", len(ok), err)
 	}
@@ -489,14 +490,14 @@ func TestStorageFailureIsReturnedAndSticky(t *testing.T) {
 	calls := 0
 	j.commit = func(func(*bolt.Tx) error) error { calls++; return fsyncErr }
 	k := Key{"t", "venta", "1"}
-	if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
+	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Fatalf("Begin = %v, want the storage error", err)
 	}
 	j.commit = j.db.Update // the disk "recovers": the journal must still refuse
-	if err := j.SetNextAllowed("t", "stock", time.Now()); !errors.Is(err, fsyncErr) {
+	if err := j.SetNextAllowed(context.Background(), "t", "stock", time.Now()); !errors.Is(err, fsyncErr) {
 		t.Errorf("write after a storage failure = %v, want the same storage error", err)
 	}
-	if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
+	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Errorf("Begin after a storage failure = %v, want the same storage error", err)
 	}
 	if calls != 1 {
@@ -508,10 +509,10 @@ func TestRefusalDoesNotBreakTheJournal(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	k := Key{"t", "venta", "1"}
 	begin(k)(j)
-	if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, ErrNotSendable) {
+	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, ErrNotSendable) {
 		t.Fatalf("second Begin = %v, want ErrNotSendable", err)
 	}
-	if err := j.Finish(k, Outcome{State: OK, FacturaID: 1, Numero: 2, PVNumero: 3, Message: ""}); err != nil {
+	if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 1, Numero: 2, PVNumero: 3, Message: ""}); err != nil {
 		t.Errorf("Finish after a refusal: %v", err)
 	}
 }
@@ -527,14 +528,14 @@ func TestHoldIsTheCallers(t *testing.T) {
 		wantSoon bool
 	}{{testHold, true}, {0, false}} {
 		k := Key{Tenant: "t", Kind: "venta", Business: fmt.Sprint(i)}
-		if _, err := j.Begin(k, Intent{BodyHash: "h", Hold: tc.hold}); err != nil {
+		if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Hold: tc.hold}); err != nil {
 			t.Fatalf("hold %v: first begin: %v", tc.hold, err)
 		}
-		if err := j.Finish(k, Outcome{State: Rejected, Message: "not processed"}); err != nil {
+		if err := j.Finish(context.Background(), k, Outcome{State: Rejected, Message: "not processed"}); err != nil {
 			t.Fatal(err)
 		}
 		clk.Advance(time.Second)
-		_, err := j.Begin(k, Intent{BodyHash: "h", Hold: tc.hold})
+		_, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Hold: tc.hold})
 		if got := errors.Is(err, ErrTooSoon); got != tc.wantSoon {
 			t.Errorf("hold %v: second begin 1 s later: err = %v, want too soon = %v", tc.hold, err, tc.wantSoon)
 		}
@@ -563,15 +564,15 @@ func TestKeyHoldCountsFromTheAnswer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()
 			j, _ := mustOpen(t, Options{Now: clk.Now})
-			if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "first", Hold: testHold}); err != nil {
+			if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "first", Hold: testHold}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(tc.answered)
-			if err := j.Finish(k, Outcome{State: Rejected, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "Articulo no encontrado"}); err != nil {
+			if err := j.Finish(context.Background(), k, Outcome{State: Rejected, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "Articulo no encontrado"}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(tc.after)
-			_, err := j.Begin(k, Intent{BodyHash: "h", Source: "second", Hold: testHold})
+			_, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "second", Hold: testHold})
 			var ts *TooSoonError
 			switch {
 			case tc.wantWait == 0 && err != nil:

@@ -45,7 +45,7 @@ func (j *Journal) ServeListing() (stop func(), err error) {
 			http.NotFound(w, r)
 			return
 		}
-		entries, err := j.List(State(r.URL.Query().Get("state")))
+		entries, err := j.List(r.Context(), State(r.URL.Query().Get("state")))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -72,7 +72,7 @@ var ErrNoListing = errors.New("journal: no running nxbatch answers listings of t
 
 // ListRunning asks the process that holds the journal at path for its
 // entries in state filter ("" for all).
-func ListRunning(path string, filter State) ([]Entry, error) {
+func ListRunning(ctx context.Context, path string, filter State) ([]Entry, error) {
 	p := sockPath(path)
 	if _, err := os.Stat(p); err != nil {
 		return nil, ErrNoListing
@@ -83,7 +83,11 @@ func ListRunning(path string, filter State) ([]Entry, error) {
 			return d.DialContext(ctx, "unix", p)
 		},
 	}}
-	resp, err := hc.Get("http://journal/entries?state=" + url.QueryEscape(string(filter)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://journal/entries?state="+url.QueryEscape(string(filter)), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, errors.Join(ErrNoListing, err)
 	}

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -47,7 +48,7 @@ func helper(mode, path string) error {
 			return err
 		}
 		k := Key{"t", "venta", "held"}
-		if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "child"}); err != nil {
+		if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "child"}); err != nil {
 			return err
 		}
 		fmt.Println("ready")
@@ -57,11 +58,11 @@ func helper(mode, path string) error {
 	case "crash":
 		for i := range crashKeys {
 			k := crashKey(i)
-			if _, err := j.Begin(k, Intent{BodyHash: "h", Source: "child", Hold: testHold}); err != nil {
+			if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "child", Hold: testHold}); err != nil {
 				return err
 			}
 			if i%2 == 0 {
-				if err := j.Finish(k, Outcome{State: OK, FacturaID: int64(1000 + i), Numero: int64(i), PVNumero: 3, Message: ""}); err != nil {
+				if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: int64(1000 + i), Numero: int64(i), PVNumero: 3, Message: ""}); err != nil {
 					return err
 				}
 			}
@@ -106,7 +107,7 @@ func TestSecondProcessIsLockedOut(t *testing.T) {
 	}
 
 	// While it holds the journal, the holder answers listings.
-	listed, err := ListRunning(path, "")
+	listed, err := ListRunning(context.Background(), path, "")
 	if err != nil || len(listed) != 1 || listed[0].Key != (Key{"t", "venta", "held"}) || listed[0].State != Sending {
 		t.Errorf("ListRunning while held = %+v, %v; want the holder's one sending entry", listed, err)
 	}
@@ -147,7 +148,7 @@ func TestSecondProcessIsLockedOut(t *testing.T) {
 		t.Fatalf("Open after the other process exited: %v", err)
 	}
 	j.Close()
-	if _, err := ListRunning(path, ""); !errors.Is(err, ErrNoListing) {
+	if _, err := ListRunning(context.Background(), path, ""); !errors.Is(err, ErrNoListing) {
 		t.Errorf("ListRunning with no run = %v, want ErrNoListing", err)
 	}
 }
@@ -176,7 +177,7 @@ func TestKilledRunLeavesInFlightKeysUnknown(t *testing.T) {
 		}
 	}
 	// Unknown keys are never sent again automatically.
-	if _, err := j.Begin(crashKey(1), Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, ErrNotSendable) {
+	if _, err := j.Begin(context.Background(), crashKey(1), Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, ErrNotSendable) {
 		t.Errorf("Begin of an interrupted key = %v, want ErrNotSendable", err)
 	}
 }

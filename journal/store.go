@@ -9,7 +9,7 @@ import (
 )
 
 // Store is a journal, whatever keeps it: the bbolt file of one machine
-// (*Journal) or a PostgreSQL database shared by several (package
+// (*Journal, in this package) or a PostgreSQL database shared by several (package
 // pgjournal). Both keep the same promises, proved by one contract suite
 // (package journaltest):
 //
@@ -21,40 +21,92 @@ import (
 //     the tenant's lease (Acquire). Entries a holder left in Sending become
 //     Unknown before anyone else sends for that tenant.
 //
-// Its consumers each name the part they use (pipeline.Journal,
-// reconcile.Journal; the API's windows are sendrules.WindowStore, paced by
-// sendrules.Paced); the command line holds a Store.
+// Every method that reads or writes takes the caller's context: a done
+// context stops an operation (bbolt: before its transaction starts; its
+// transactions cannot be interrupted). A caller that must have a write
+// recorded even when its run is stopping (an outcome) detaches it with
+// context.WithoutCancel.
+//
+// Store is the whole of it, for the command line that opens, administers
+// and closes journals. Everyone else takes a part: SendPath (the send
+// path), Admin (listing, resolving, copying), Process (the lease, the
+// listing socket, closing), or smaller interfaces declared where they are
+// used (pipeline.Journal, reconcile.Journal, inventario.Journal; the
+// API's windows are sendrules.WindowStore, paced by sendrules.Paced).
 type Store interface {
-	// Lookup returns the entries of keys that have one, in one read.
-	Lookup(keys []Key) (map[Key]Entry, error)
-	// Units returns the units of kind for tenant among ids that the journal
-	// knows, with the entry of the last request that carried each.
-	Units(tenant, kind string, ids []string) (map[string]UnitRecord, map[Key]Entry, error)
-	// Begin records the intent to send k durably before the request
-	// leaves, or refuses it (*NotSendableError, *TooSoonError).
-	Begin(k Key, in Intent) (Entry, error)
-	// Finish records the outcome of k's request durably.
-	Finish(k Key, out Outcome) error
-	// FinishAsync is Finish that does not wait: the channel receives its
-	// result once it is durable.
-	FinishAsync(k Key, out Outcome) <-chan error
-	// Resolve records a verdict on an entry whose outcome was not known.
-	Resolve(k Key, v Verdict) error
-	// Get returns the entry for k, if any.
-	Get(k Key) (Entry, bool, error)
-	// List returns the entries in state filter ("" for all), sorted by key.
-	List(filter State) ([]Entry, error)
-	// NextAllowed and SetNextAllowed keep the API's rate windows.
-	NextAllowed(tenant, window string) (time.Time, error)
-	SetNextAllowed(tenant, window string, t time.Time) error
+	SendPath
+	Admin
+	Process
+}
+
+// Windows keeps the API's rate windows for every process and machine on
+// the journal.
+type Windows interface {
+	// NextAllowed and SetNextAllowed read and write a window's next
+	// allowed time.
+	NextAllowed(ctx context.Context, tenant, window string) (time.Time, error)
+	SetNextAllowed(ctx context.Context, tenant, window string, t time.Time) error
 	// Reserve takes a rate window atomically, for every process and
 	// machine on the journal: when the window's next allowed time is at or
 	// before now it becomes now+d and Reserve returns granted, next=now+d;
 	// otherwise it changes nothing and returns the stored next allowed
 	// time. Reading with NextAllowed and then writing with SetNextAllowed
 	// lets two machines both read inside one window (a 403 from the API).
-	Reserve(tenant, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error)
+	Reserve(ctx context.Context, tenant, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error)
+}
 
+// SendPath is the send path: what a run reads before it sends, the intent
+// before a request leaves, the outcome after, and the API's windows.
+type SendPath interface {
+	// Lookup returns the entries of keys that have one, in one read.
+	Lookup(ctx context.Context, keys []Key) (map[Key]Entry, error)
+	// Units returns the units of kind for tenant among ids that the journal
+	// knows, with the entry of the last request that carried each.
+	Units(ctx context.Context, tenant, kind string, ids []string) (map[string]UnitRecord, map[Key]Entry, error)
+	// Begin records the intent to send k durably before the request
+	// leaves, or refuses it (*NotSendableError, *TooSoonError).
+	Begin(ctx context.Context, k Key, in Intent) (Entry, error)
+	// Finish records the outcome of k's request durably.
+	Finish(ctx context.Context, k Key, out Outcome) error
+	// FinishAsync is Finish that does not wait: the channel receives its
+	// result once it is durable.
+	FinishAsync(ctx context.Context, k Key, out Outcome) <-chan error
+	// Get returns the entry for k, if any.
+	Get(ctx context.Context, k Key) (Entry, bool, error)
+	Windows
+}
+
+// Admin is administration: listing, settling unknown outcomes, copying
+// between journals.
+type Admin interface {
+	// List returns the entries in state filter ("" for all), sorted by key.
+	List(ctx context.Context, filter State) ([]Entry, error)
+	// Resolve records a verdict on an entry whose outcome was not known.
+	Resolve(ctx context.Context, k Key, v Verdict) error
+	Copier
+	// HasTenant reports whether the journal holds any entry of tenant
+	// (a journal of an earlier version, whose keys named tenants otherwise).
+	HasTenant(ctx context.Context, tenant string) (bool, error)
+}
+
+// Copier is what Copy needs of both journals.
+type Copier interface {
+	// Export calls fn for every entry, then every unit, then every window,
+	// from one consistent read.
+	Export(ctx context.Context, fn func(Record) error) error
+	// Import writes records the journal lacks, leaves those it holds alike,
+	// and reports those it holds different instead of overwriting them. A
+	// window keeps the later of the two times. It refuses (ErrLocked) to
+	// write for a tenant whose lease another run holds.
+	Import(ctx context.Context, recs []Record) (ImportResult, error)
+	// Path names the journal for messages: a file name, or a URL without
+	// its password.
+	Path() string
+}
+
+// Process is what the process that opened a journal does with it: take a
+// tenant's lease, answer listings while it runs, close it.
+type Process interface {
 	// Acquire takes tenant's lease: while it is held, no other run of that
 	// tenant, on this machine or another, can send. It waits up to wait for
 	// a holder to let go (or to be declared gone) and then fails with an
@@ -66,19 +118,6 @@ type Store interface {
 	// one runs, where they could not read the journal themselves; a journal
 	// anyone can read returns a stop that does nothing.
 	ServeListing() (stop func(), err error)
-
-	// Export calls fn for every entry, then every unit, then every window,
-	// from one consistent read.
-	Export(fn func(Record) error) error
-	// Import writes records the journal lacks, leaves those it holds alike,
-	// and reports those it holds different instead of overwriting them. A
-	// window keeps the later of the two times. It refuses (ErrLocked) to
-	// write for a tenant whose lease another run holds.
-	Import(recs []Record) (ImportResult, error)
-
-	// HasTenant reports whether the journal holds any entry of tenant
-	// (a journal of an earlier version, whose keys named tenants otherwise).
-	HasTenant(tenant string) (bool, error)
 	// Path names the journal for messages: a file name, or a URL without
 	// its password.
 	Path() string
@@ -194,7 +233,7 @@ const copyBatch = 1000
 // different is reported, never overwritten. Units whose request was
 // reported are not copied either (they would belong to a request dst does
 // not have as src has it). Running it again changes nothing.
-func Copy(dst, src Store) (CopyResult, error) {
+func Copy(ctx context.Context, dst, src Copier) (CopyResult, error) {
 	var (
 		res      CopyResult
 		batch    []Record
@@ -204,7 +243,7 @@ func Copy(dst, src Store) (CopyResult, error) {
 		if len(batch) == 0 {
 			return nil
 		}
-		r, err := dst.Import(batch)
+		r, err := dst.Import(ctx, batch)
 		batch = batch[:0]
 		if err != nil {
 			return err
@@ -219,7 +258,7 @@ func Copy(dst, src Store) (CopyResult, error) {
 		}
 		return nil
 	}
-	err := src.Export(func(r Record) error {
+	err := src.Export(ctx, func(r Record) error {
 		switch {
 		case r.Entry != nil:
 			res.Entries++

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -22,40 +23,40 @@ func units(ids ...string) []Unit {
 func TestUnitsBelongToTheirLastRequest(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	m1, m2, m3 := Key{"t", "stock", "m1"}, Key{"t", "stock", "m2"}, Key{"t", "stock", "m3"}
-	if _, err := j.Begin(m1, Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
+	if _, err := j.Begin(context.Background(), m1, Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
 		t.Fatal(err)
 	}
 	for _, st := range []State{Sending, Unknown, OK} {
 		if st != Sending {
-			if err := j.Finish(m1, Outcome{State: st}); err != nil && st != OK {
+			if err := j.Finish(context.Background(), m1, Outcome{State: st}); err != nil && st != OK {
 				t.Fatal(err)
 			}
 		}
-		_, err := j.Begin(m2, Intent{BodyHash: "b2", Units: units("r2", "r3")})
+		_, err := j.Begin(context.Background(), m2, Intent{BodyHash: "b2", Units: units("r2", "r3")})
 		var ns *NotSendableError
 		if !errors.As(err, &ns) || ns.Unit != "r2" || ns.State != st {
 			t.Fatalf("m1 %s: Begin of a request carrying r2 = %v, want refused for unit r2", st, err)
 		}
 		if st == Unknown {
-			if err := j.Resolve(m1, Verdict{As: Failed, Note: "no está en el ERP"}); err != nil {
+			if err := j.Resolve(context.Background(), m1, Verdict{As: Failed, Note: "no está en el ERP"}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := j.Begin(m1, Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
+			if _, err := j.Begin(context.Background(), m1, Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	// m1 is ok: r1 and r2 are done; a rejected m3 with r3 lets r3 go again.
-	if _, err := j.Begin(m3, Intent{BodyHash: "b3", Units: units("r3")}); err != nil {
+	if _, err := j.Begin(context.Background(), m3, Intent{BodyHash: "b3", Units: units("r3")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Finish(m3, Outcome{State: Rejected, Message: "El articulo 999 no existe"}); err != nil {
+	if err := j.Finish(context.Background(), m3, Outcome{State: Rejected, Message: "El articulo 999 no existe"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.Begin(m2, Intent{BodyHash: "b2", Units: units("r3", "r4")}); err != nil {
+	if _, err := j.Begin(context.Background(), m2, Intent{BodyHash: "b2", Units: units("r3", "r4")}); err != nil {
 		t.Fatalf("Begin with a unit of a rejected request: %v", err)
 	}
-	got, reqs, err := j.Units("t", "stock", []string{"r1", "r3", "r4", "r9"})
+	got, reqs, err := j.Units(context.Background(), "t", "stock", []string{"r1", "r3", "r4", "r9"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,24 +82,24 @@ func TestUnsentHoldsNothing(t *testing.T) {
 	clk := newClock()
 	j, _ := mustOpen(t, Options{Now: clk.Now})
 	k := Key{"t", "venta", "7"}
-	if _, err := j.Begin(k, Intent{BodyHash: "h", Hold: testHold}); err != nil {
+	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Hold: testHold}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Second)
-	if err := j.Finish(k, Outcome{State: Unsent, Message: "connection refused"}); err != nil {
+	if err := j.Finish(context.Background(), k, Outcome{State: Unsent, Message: "connection refused"}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := j.Begin(k, Intent{BodyHash: "h", Hold: testHold})
+	e, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Hold: testHold})
 	if err != nil {
 		t.Fatalf("Begin right after an unsent attempt = %v, want allowed", err)
 	}
 	if e.Attempts != 1 || !e.Held.IsZero() {
 		t.Errorf("after an unsent attempt and a new intent: attempts %d, held %v; want 1 and none", e.Attempts, e.Held)
 	}
-	if err := j.Finish(k, Outcome{State: Rejected}); err != nil {
+	if err := j.Finish(context.Background(), k, Outcome{State: Rejected}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.Begin(k, Intent{BodyHash: "h", Hold: testHold}); !errors.Is(err, ErrTooSoon) {
+	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Hold: testHold}); !errors.Is(err, ErrTooSoon) {
 		t.Errorf("Begin right after a rejected attempt = %v, want too soon", err)
 	}
 }
@@ -110,20 +111,20 @@ func TestMarksTravelWithIntentAndOutcome(t *testing.T) {
 	j, _ := mustOpen(t, Options{Now: clk.Now})
 	k := Key{"t", "stock", "m"}
 	out := clk.Now().Add(33 * time.Second)
-	if _, err := j.Begin(k, Intent{BodyHash: "h", Window: &Mark{Tenant: "t", Name: "stock/movimiento", Next: out}}); err != nil {
+	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Window: &Mark{Tenant: "t", Name: "stock/movimiento", Next: out}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := j.NextAllowed("t", "stock/movimiento"); !got.Equal(out) {
+	if got, _ := j.NextAllowed(context.Background(), "t", "stock/movimiento"); !got.Equal(out) {
 		t.Errorf("window after intent = %v, want %v", got, out)
 	}
 	answered := clk.Now().Add(3 * time.Second)
-	if err := j.Finish(k, Outcome{State: OK, FacturaID: 4, Window: &Mark{Tenant: "t", Name: "stock/movimiento", Next: answered}}); err != nil {
+	if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 4, Window: &Mark{Tenant: "t", Name: "stock/movimiento", Next: answered}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := j.NextAllowed("t", "stock/movimiento"); !got.Equal(answered) {
+	if got, _ := j.NextAllowed(context.Background(), "t", "stock/movimiento"); !got.Equal(answered) {
 		t.Errorf("window after outcome = %v, want %v", got, answered)
 	}
-	if _, err := j.Begin(Key{"t", "stock", "n"}, Intent{Window: &Mark{Name: "x"}}); err == nil {
+	if _, err := j.Begin(context.Background(), Key{"t", "stock", "n"}, Intent{Window: &Mark{Name: "x"}}); err == nil {
 		t.Error("Begin with a window mark without tenant succeeded")
 	}
 }
@@ -132,7 +133,7 @@ func TestResolveKeepsTheIdsFound(t *testing.T) {
 	j, _ := mustOpen(t, Options{})
 	k := Key{"t", "facturar", "33"}
 	finishAs(k, Unknown)(j)
-	if err := j.Resolve(k, Verdict{As: OK, Note: "reconciliado: GET /comprobante/33", FacturaID: 33, Numero: 1500, PVNumero: 2}); err != nil {
+	if err := j.Resolve(context.Background(), k, Verdict{As: OK, Note: "reconciliado: GET /comprobante/33", FacturaID: 33, Numero: 1500, PVNumero: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if e := mustGet(t, j, k); e.State != OK || e.FacturaID != 33 || e.Numero != 1500 || e.PVNumero != 2 {

@@ -243,13 +243,13 @@ func (sh *Sheet) prepareCountUnread() {
 
 // recordEqual journals, before anything of the run is sent, the count rows
 // equal to the ERP's stock, so that a later run never compares them again.
-func recordEqual(files []*File, j Journal) error {
+func recordEqual(ctx context.Context, files []*File, j Journal) error {
 	for _, f := range files {
 		for _, sh := range f.Sheets {
 			if sh.count == nil || sh.count.plan == nil {
 				continue
 			}
-			if err := sh.count.plan.RecordEqual(j); err != nil {
+			if err := sh.count.plan.RecordEqual(ctx, j); err != nil {
 				return err
 			}
 		}

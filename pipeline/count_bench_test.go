@@ -46,11 +46,11 @@ func BenchmarkCountFile50000(b *testing.B) {
 		if err := PrepareCounts(context.Background(), files, j, o, CountOptions{Stock: erp}); err != nil {
 			b.Fatal(err)
 		}
-		sends, err := Prepare(files, j, o)
+		sends, err := Prepare(context.Background(), files, j, o)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := recordEqual(files, j); err != nil {
+		if err := recordEqual(context.Background(), files, j); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

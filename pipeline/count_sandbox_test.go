@@ -104,7 +104,7 @@ func countAgainstTheSandbox(t *testing.T, multi bool) {
 		if err := PrepareCounts(context.Background(), []*File{f}, j, o, c); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Prepare([]*File{f}, j, o); err != nil {
+		if _, err := Prepare(context.Background(), []*File{f}, j, o); err != nil {
 			t.Fatal(err)
 		}
 		if res := Submit(context.Background(), []*File{f}, client, j, o); res.Err != nil || res.Reason() != "" {

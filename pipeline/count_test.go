@@ -59,7 +59,7 @@ func runCount(t *testing.T, content string, j Journal, send Sender, st *erpStock
 	if err := PrepareCounts(context.Background(), []*File{f}, j, o, CountOptions{Stock: st}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Prepare([]*File{f}, j, o); err != nil {
+	if _, err := Prepare(context.Background(), []*File{f}, j, o); err != nil {
 		t.Fatal(err)
 	}
 	if res := Submit(context.Background(), []*File{f}, send, j, o); res.Err != nil {
@@ -155,7 +155,7 @@ func TestCountWithoutTheStockSendsNothing(t *testing.T) {
 		t.Errorf("CountWarehouses = %d, want 2", n)
 	}
 	o := fastOptions()
-	if _, err := Prepare([]*File{f}, j, o); err != nil {
+	if _, err := Prepare(context.Background(), []*File{f}, j, o); err != nil {
 		t.Fatal(err)
 	}
 	Submit(context.Background(), []*File{f}, send, j, o)

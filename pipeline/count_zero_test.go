@@ -27,7 +27,7 @@ func TestCountMissingAsZero(t *testing.T) {
 		if err := PrepareCounts(context.Background(), []*File{f}, j, o, CountOptions{Stock: st, MissingAsZero: true}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Prepare([]*File{f}, j, o); err != nil {
+		if _, err := Prepare(context.Background(), []*File{f}, j, o); err != nil {
 			t.Fatal(err)
 		}
 		if res := Submit(context.Background(), []*File{f}, send, j, o); res.Err != nil {
@@ -49,7 +49,7 @@ func TestCountMissingAsZero(t *testing.T) {
 	if b := send.bodies["stock"][1]; !strings.Contains(b, `"tipo":7`) || strings.Count(b, "articuloId") != 3 || strings.Contains(b, `"depositoId":2`) {
 		t.Errorf("egreso body %s", b)
 	}
-	units, _, err := j.Units(o.Tenant, "stock", []string{added[0].Key})
+	units, _, err := j.Units(context.Background(), o.Tenant, "stock", []string{added[0].Key})
 	if err != nil || !strings.Contains(units[added[0].Key].Source, "--faltantes-en-cero") {
 		t.Errorf("added unit journaled as %+v (%v)", units[added[0].Key], err)
 	}
@@ -88,7 +88,7 @@ func TestCountTwiceInOneRun(t *testing.T) {
 	if err := PrepareCounts(context.Background(), files, j, o, CountOptions{Stock: erpOf()}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Prepare(files, j, o); err != nil {
+	if _, err := Prepare(context.Background(), files, j, o); err != nil {
 		t.Fatal(err)
 	}
 	Submit(context.Background(), files, send, j, o)

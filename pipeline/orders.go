@@ -21,7 +21,7 @@ import (
 //   - a conflict when anything else changed.
 //
 // An order whose creation is unknown stays unknown, its update too.
-func prepareOrders(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
+func prepareOrders(ctx context.Context, f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
 	kind := string(sh.Kind)
 	var keys []journal.Key
 	for _, r := range sh.Requests {
@@ -30,7 +30,7 @@ func prepareOrders(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jour
 				journal.Key{Tenant: o.Tenant, Kind: kind, Business: r.Key + sendrules.PaidSuffix})
 		}
 	}
-	known, err := j.Lookup(keys)
+	known, err := j.Lookup(ctx, keys)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -170,7 +171,7 @@ func TestOrders_UnknownIsNeverResent(t *testing.T) {
 	if r := f.Sheets[0].Requests[0]; r.Status != StatusUnknown || r.Result().Outcome.Key != "sub.unknown.pedido" {
 		t.Fatalf("status %s (%s), want unknown saying orders are in no export", r.Status, r.Result().Outcome.Key)
 	}
-	if e, ok, err := j.Get(journal.Key{Tenant: o.Tenant, Kind: "pedido", Business: "1"}); err != nil || !ok ||
+	if e, ok, err := j.Get(context.Background(), journal.Key{Tenant: o.Tenant, Kind: "pedido", Business: "1"}); err != nil || !ok ||
 		e.State != journal.Unknown || !strings.Contains(e.Message, "exportaciones de ventas") {
 		t.Fatalf("journal entry %+v, want unknown saying orders are in no export", e)
 	}
@@ -191,7 +192,7 @@ func TestOrders_UpdateWaitsTheHold(t *testing.T) {
 	o.TimeScale = 0.01 // a 0.3 s hold
 	run(t, "pedidos.csv", pedidos(1, nil), LoadOptions{}, j, send, o)
 	f := load(t, "pedidos.csv", pedidos(1, map[int]bool{1: true}), LoadOptions{})
-	if _, err := Prepare([]*File{f}, j, o); err != nil {
+	if _, err := Prepare(context.Background(), []*File{f}, j, o); err != nil {
 		t.Fatal(err)
 	}
 	sd := f.Sheets[0].pending[0]

@@ -34,13 +34,18 @@ type Sender interface {
 
 // Journal is what submission needs of the journal (*journal.Journal).
 type Journal interface {
-	Lookup(keys []journal.Key) (map[journal.Key]journal.Entry, error)
-	Units(tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)
-	Begin(k journal.Key, in journal.Intent) (journal.Entry, error)
-	Finish(k journal.Key, out journal.Outcome) error
-	FinishAsync(k journal.Key, out journal.Outcome) <-chan error
-	NextAllowed(tenant, window string) (time.Time, error)
+	Lookup(ctx context.Context, keys []journal.Key) (map[journal.Key]journal.Entry, error)
+	Units(ctx context.Context, tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)
+	Begin(ctx context.Context, k journal.Key, in journal.Intent) (journal.Entry, error)
+	Finish(ctx context.Context, k journal.Key, out journal.Outcome) error
+	FinishAsync(ctx context.Context, k journal.Key, out journal.Outcome) <-chan error
+	NextAllowed(ctx context.Context, tenant, window string) (time.Time, error)
 }
+
+// journalTimeout bounds a journal write that outlives the run's
+// cancellation (an intent begun, an outcome): a store that cannot commit
+// in this time has failed, and the run stops.
+const journalTimeout = 15 * time.Second
 
 // SubmitOptions configure a run's sending.
 type SubmitOptions struct {
@@ -128,7 +133,7 @@ func (r SubmitResult) Reason() string {
 // same, by its identity. What is left is pending, and the pending stock rows
 // are packed into movement requests. It returns how many requests are left
 // to send.
-func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
+func Prepare(ctx context.Context, files []*File, j Journal, o SubmitOptions) (int, error) {
 	seen := map[journal.Key]string{}
 	n := 0
 	for _, f := range files {
@@ -144,11 +149,11 @@ func Prepare(files []*File, j Journal, o SubmitOptions) (int, error) {
 			}
 			switch sh.Kind {
 			case schema.Stock:
-				err = prepareStock(f, sh, j, o, seen)
+				err = prepareStock(ctx, f, sh, j, o, seen)
 			case schema.Pedido:
-				err = prepareOrders(f, sh, j, o, seen)
+				err = prepareOrders(ctx, f, sh, j, o, seen)
 			default:
-				err = prepareRequests(f, sh, j, o, seen)
+				err = prepareRequests(ctx, f, sh, j, o, seen)
 			}
 			if err != nil {
 				return 0, &msg.Error{Msg: msg.New("sub.journal.read", msg.CauseOf(err)), Err: err}
@@ -171,14 +176,14 @@ func duplicateInRun(f *File, sh *Sheet, r *Request, k journal.Key, seen map[jour
 	return false
 }
 
-func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
+func prepareRequests(ctx context.Context, f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
 	var keys []journal.Key
 	for _, r := range sh.Requests {
 		if r.Status == StatusValid {
 			keys = append(keys, journal.Key{Tenant: o.Tenant, Kind: string(sh.Kind), Business: r.Key})
 		}
 	}
-	known, err := j.Lookup(keys)
+	known, err := j.Lookup(ctx, keys)
 	if err != nil {
 		return err
 	}
@@ -220,14 +225,14 @@ func prepareRequests(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[jo
 	return nil
 }
 
-func prepareStock(f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
+func prepareStock(ctx context.Context, f *File, sh *Sheet, j Journal, o SubmitOptions, seen map[journal.Key]string) error {
 	var ids []string
 	for _, r := range sh.Requests {
 		if r.Status == StatusValid {
 			ids = append(ids, r.Key)
 		}
 	}
-	units, reqs, err := j.Units(o.Tenant, string(schema.Stock), ids)
+	units, reqs, err := j.Units(ctx, o.Tenant, string(schema.Stock), ids)
 	if err != nil {
 		return err
 	}
@@ -439,12 +444,14 @@ func Submit(ctx context.Context, files []*File, send Sender, j Journal, o Submit
 			}
 		}
 	}
-	if err := recordEqual(files, j); err != nil {
+	// Recorded even when the run is stopping: each record is an intent
+	// and its outcome, and one cut between the two is an unknown.
+	if err := recordEqual(context.WithoutCancel(ctx), files, j); err != nil {
 		s.fatal(&msg.Error{Msg: msg.New("sub.journal.intent", "conteo", msg.CauseOf(err)), Err: err})
 		stock, parallel = nil, nil
 	}
 	if len(stock) > 0 {
-		next, err := j.NextAllowed(o.Tenant, string(sendrules.Stock))
+		next, err := j.NextAllowed(ctx, o.Tenant, string(sendrules.Stock))
 		if err != nil {
 			s.fatal(&msg.Error{Msg: msg.New("sub.journal.window", msg.CauseOf(err)), Err: err})
 			stock = nil
@@ -525,7 +532,14 @@ func (s *submitter) one(ctx context.Context, jb job) {
 			}
 			in.Window = s.mark(s.stockPac.Leave())
 		}
-		_, err := s.j.Begin(jb.key, in)
+		// An intent begun is completed even if the run stops meanwhile (its
+		// stop was checked above): cut short, it could be durable with no
+		// request behind it, an entry sending that the next run must call
+		// unknown. journalTimeout bounds it: the stock window persisted
+		// with it counts from now, so the request must not leave long after.
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
+		_, err := s.j.Begin(bctx, jb.key, in)
+		cancel()
 		var soon *journal.TooSoonError
 		switch {
 		case errors.As(err, &soon):
@@ -551,7 +565,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		out := s.post(context.WithoutCancel(ctx), jb.sh.Kind, sd.Body)
 		if neverLeft(out) {
 			failures++
-			s.journalOutcome(jb, journal.Outcome{State: journal.Unsent, Message: resendReason(out), Window: s.stockNotSent(isStock)})
+			s.journalOutcome(ctx, jb, journal.Outcome{State: journal.Unsent, Message: resendReason(out), Window: s.stockNotSent(isStock)})
 			if s.breaker.Failed() {
 				s.mu.Lock()
 				s.res.Unreachable, s.res.Cause = true, out.Err
@@ -572,7 +586,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 		sd.Sent++
 		if out.Class == apiclient.Resend && s.o.Resend.Again(sends) {
 			wait := s.o.Resend.RefusedWait(out.Wait, sends)
-			s.journalOutcome(jb, journal.Outcome{State: journal.Rejected, Message: notProcessed(out),
+			s.journalOutcome(ctx, jb, journal.Outcome{State: journal.Rejected, Message: notProcessed(out),
 				Window: s.stockAnswered(isStock, wait)})
 			s.log.Info(msg.New("log.resend.window", jb.key.String(), out.Status, msg.Duration(wait)).In(s.o.Lang))
 			if !isStock && sendrules.Sleep(ctx, wait) != nil {
@@ -580,7 +594,7 @@ func (s *submitter) one(ctx context.Context, jb job) {
 			}
 			continue
 		}
-		s.settle(jb, out, s.stockAnswered(isStock, 0))
+		s.settle(ctx, jb, out, s.stockAnswered(isStock, 0))
 		return
 	}
 }
@@ -669,8 +683,13 @@ func (s *submitter) notSentStock(isStock bool) {
 
 // journalOutcome records an outcome that sends the request again; a
 // failure stops the run.
-func (s *submitter) journalOutcome(jb job, out journal.Outcome) {
-	if err := s.j.Finish(jb.key, out); err != nil {
+func (s *submitter) journalOutcome(ctx context.Context, jb job, out journal.Outcome) {
+	// Recorded even when the run is stopping: the request was answered,
+	// and an outcome lost leaves its entry sending, an unknown for an
+	// operator to settle.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), journalTimeout)
+	defer cancel()
+	if err := s.j.Finish(ctx, jb.key, out); err != nil {
 		s.fatal(&msg.Error{Msg: msg.New("sub.journal.outcome", jb.key.String(), msg.CauseOf(err)), Err: err})
 	}
 }
@@ -687,7 +706,7 @@ func resendReason(out apiclient.Outcome) string {
 
 // settle journals and records a definite classification on every unit the
 // send carried.
-func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) {
+func (s *submitter) settle(ctx context.Context, jb job, out apiclient.Outcome, window *journal.Mark) {
 	var st journal.State
 	var fid, num, pv int64
 	var status Status
@@ -760,7 +779,11 @@ func (s *submitter) settle(jb job, out apiclient.Outcome, window *journal.Mark) 
 	// PostgreSQL: the outcomes of the next 2 ms); Submit waits for it. A
 	// crash before it lands leaves the entry sending, i.e. unknown: never
 	// a double send.
-	done := s.j.FinishAsync(jb.key, journal.Outcome{State: st, FacturaID: fid, Numero: num, PVNumero: pv,
+	//
+	// It is recorded even when the run is stopping (ctx detached): losing
+	// it would turn an invoice the API created into an unknown. The store
+	// bounds the commit of queued outcomes itself.
+	done := s.j.FinishAsync(context.WithoutCancel(ctx), jb.key, journal.Outcome{State: st, FacturaID: fid, Numero: num, PVNumero: pv,
 		Message: text, Window: window})
 	s.finishing.Go(func() {
 		if err := <-done; err != nil {

@@ -93,7 +93,7 @@ func fastOptions() SubmitOptions {
 func run(t *testing.T, name, content string, lo LoadOptions, j Journal, send Sender, o SubmitOptions) (*File, SubmitResult) {
 	t.Helper()
 	f := load(t, name, content, lo)
-	if _, err := Prepare([]*File{f}, j, o); err != nil {
+	if _, err := Prepare(context.Background(), []*File{f}, j, o); err != nil {
 		t.Fatalf("Prepare: %v", err)
 	}
 	return f, Submit(context.Background(), []*File{f}, send, j, o)
@@ -180,7 +180,7 @@ func TestUnreachableAPIStopsTheRun(t *testing.T) {
 			t.Errorf("rows %v, want all 40 pending", got)
 		}
 		// Nothing holds the key: the next run may send at once.
-		e, found, err := j.Get(journal.Key{Tenant: "t1", Kind: "venta", Business: "600"})
+		e, found, err := j.Get(context.Background(), journal.Key{Tenant: "t1", Kind: "venta", Business: "600"})
 		if err != nil || (found && (e.State != journal.Unsent || !e.Held.IsZero() || e.Attempts != 0)) {
 			t.Errorf("journal entry %+v, %v; want unsent, held by nothing, no attempt counted", e, err)
 		}
@@ -248,7 +248,7 @@ func TestStockWindowCountsFromTheAnswer(t *testing.T) {
 				t.Errorf("movement %d left %v after the previous answer, inside the 3 s window", i+1, gap)
 			}
 		}
-		next, _ := j.NextAllowed("t1", "stock/movimiento")
+		next, _ := j.NextAllowed(context.Background(), "t1", "stock/movimiento")
 		if d := next.Sub(answered[len(answered)-1]); d < 3*time.Second || d > 3100*time.Millisecond {
 			t.Errorf("persisted window %v after the last answer, want 3 s", d)
 		}
@@ -353,7 +353,7 @@ func TestConflictsAndDuplicates(t *testing.T) {
 
 	other := ventaHeader + "777,c@example.com,105,10,1,10,0,0,0,10,EFECTIVO\n"
 	f1, f2 := load(t, "x.csv", other, LoadOptions{}), load(t, "y.csv", other, LoadOptions{})
-	if _, err := Prepare([]*File{f1, f2}, j, o); err != nil {
+	if _, err := Prepare(context.Background(), []*File{f1, f2}, j, o); err != nil {
 		t.Fatal(err)
 	}
 	Submit(context.Background(), []*File{f1, f2}, send, j, o)
@@ -393,7 +393,7 @@ func TestMaxErrorsStopsTheRun(t *testing.T) {
 // fills.
 type failingBegin struct{ *journal.Journal }
 
-func (failingBegin) Begin(journal.Key, journal.Intent) (journal.Entry, error) {
+func (failingBegin) Begin(context.Context, journal.Key, journal.Intent) (journal.Entry, error) {
 	return journal.Entry{}, errors.New("write journal: no space left on device")
 }
 
@@ -420,7 +420,7 @@ func TestJournalFailureBeforeAMovementStopsIt(t *testing.T) {
 // record.
 type failingFinish struct{ *journal.Journal }
 
-func (failingFinish) FinishAsync(journal.Key, journal.Outcome) <-chan error {
+func (failingFinish) FinishAsync(context.Context, journal.Key, journal.Outcome) <-chan error {
 	c := make(chan error, 1)
 	c <- syscall.ENOSPC
 	return c
@@ -477,7 +477,7 @@ func TestIntentsCarryFacts(t *testing.T) {
 	run(t, "f.csv", "facturaId,puntoVentaId,electronica,medioPago.tipo\n1001,1,no,EFECTIVO\n", LoadOptions{}, j, send, o)
 	run(t, "s.csv", oneStock, LoadOptions{}, j, send, o)
 
-	es, err := j.List("")
+	es, err := j.List(context.Background(), "")
 	if err != nil || len(es) != 3 {
 		t.Fatalf("journal = %v, %v; want a sale, a presale and a movement", es, err)
 	}

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -14,13 +15,13 @@ import (
 // it writes nothing: the reads stopped, and the rule is that a refused
 // token changes nothing. A decision on an entry that is no longer unknown
 // (settled meanwhile by a person) is skipped with a warning in res.
-func Commit(j Journal, res *Result) (int, error) {
+func Commit(ctx context.Context, j Journal, res *Result) (int, error) {
 	if res.Unauthorized {
 		return 0, nil
 	}
 	written := 0
 	for _, d := range res.Decisions {
-		err := j.Resolve(d.Key, d.Verdict)
+		err := j.Resolve(ctx, d.Key, d.Verdict)
 		switch {
 		case errors.Is(err, journal.ErrWrongState), errors.Is(err, journal.ErrNotFound):
 			res.Warnings = append(res.Warnings, msg.New("rec.changed", d.Key.String()))

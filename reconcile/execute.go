@@ -120,7 +120,7 @@ func Execute(ctx context.Context, api API, j Journal, p *Plan) *Result {
 		}
 	})
 	wg.Wait()
-	if err := x.stock(); err != nil && x.res.Err == nil {
+	if err := x.stock(ctx); err != nil && x.res.Err == nil {
 		x.res.Err = err
 	}
 	x.res.Interrupted = ctx.Err() != nil

@@ -118,7 +118,7 @@ func ventaBody(orden, pv int64, total int64, email string) []byte {
 func (w *world) sell(orden, pv, total int64, processed bool, state journal.State) {
 	w.t.Helper()
 	k := journal.Key{Tenant: tenant, Kind: KindVenta, Business: fmt.Sprint(orden)}
-	if _, err := w.j.Begin(k, journal.Intent{BodyHash: "h", Source: "ventas.csv", Hold: sendrules.KeyHold}); err != nil {
+	if _, err := w.j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "ventas.csv", Hold: sendrules.KeyHold}); err != nil {
 		w.t.Fatal(err)
 	}
 	out := journal.Outcome{State: state, Message: "se cortó la conexión"}
@@ -131,7 +131,7 @@ func (w *world) sell(orden, pv, total int64, processed bool, state journal.State
 			out.FacturaID, out.Numero, out.PVNumero = int64(o.Result.FacturaID), int64(o.Result.Numero), int64(o.Result.PVNumero)
 		}
 	}
-	if err := w.j.Finish(k, out); err != nil {
+	if err := w.j.Finish(context.Background(), k, out); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -141,7 +141,7 @@ func (w *world) sell(orden, pv, total int64, processed bool, state journal.State
 func (w *world) invoice(presale int64, processed bool) {
 	w.t.Helper()
 	k := journal.Key{Tenant: tenant, Kind: KindFacturar, Business: fmt.Sprint(presale)}
-	if _, err := w.j.Begin(k, journal.Intent{BodyHash: "h", Hold: sendrules.KeyHold}); err != nil {
+	if _, err := w.j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: sendrules.KeyHold}); err != nil {
 		w.t.Fatal(err)
 	}
 	if processed {
@@ -151,7 +151,7 @@ func (w *world) invoice(presale int64, processed bool) {
 			w.t.Fatalf("presale %d: %v %s", presale, o.Class, o.Message)
 		}
 	}
-	if err := w.j.Finish(k, journal.Outcome{State: journal.Unknown, Message: "HTTP 500"}); err != nil {
+	if err := w.j.Finish(context.Background(), k, journal.Outcome{State: journal.Unknown, Message: "HTTP 500"}); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -168,13 +168,13 @@ func (w *world) reconcile(ctx context.Context, o Options, commit bool) (*Plan, *
 	if o.Tenant == "" {
 		o.Tenant = tenant
 	}
-	p, err := Prepare(w.j, o)
+	p, err := Prepare(context.Background(), w.j, o)
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	res := Execute(ctx, w.api, w.j, p)
 	if commit {
-		if _, err := Commit(w.j, res); err != nil {
+		if _, err := Commit(context.Background(), w.j, res); err != nil {
 			w.t.Fatal(err)
 		}
 	}
@@ -184,7 +184,7 @@ func (w *world) reconcile(ctx context.Context, o Options, commit bool) (*Plan, *
 // entry returns the journal's entry of kind and business key.
 func (w *world) entry(kind string, business any) journal.Entry {
 	w.t.Helper()
-	e, ok, err := w.j.Get(journal.Key{Tenant: tenant, Kind: kind, Business: fmt.Sprint(business)})
+	e, ok, err := w.j.Get(context.Background(), journal.Key{Tenant: tenant, Kind: kind, Business: fmt.Sprint(business)})
 	if err != nil || !ok {
 		w.t.Fatalf("entry %s/%v: %v %v", kind, business, ok, err)
 	}

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -78,7 +79,7 @@ func runThenReconcile(t *testing.T, facts bool) (out standaloneReads) {
 			so.Facts = IntentFacts
 		}
 		files := []*pipeline.File{f}
-		if n, err := pipeline.Prepare(files, w.j, so); err != nil || n != 6 {
+		if n, err := pipeline.Prepare(context.Background(), files, w.j, so); err != nil || n != 6 {
 			t.Fatalf("Prepare: %d to send, %v", n, err)
 		}
 		if res := pipeline.Submit(t.Context(), files, api, w.j, so); res.Reason() != "" {
@@ -90,12 +91,12 @@ func runThenReconcile(t *testing.T, facts bool) (out standaloneReads) {
 		time.Sleep(11 * time.Minute)
 
 		c := &countingAPI{API: w.api}
-		p, err := Prepare(w.j, Options{Tenant: tenant, Scope: demoScope()})
+		p, err := Prepare(context.Background(), w.j, Options{Tenant: tenant, Scope: demoScope()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		res := Execute(t.Context(), c, w.j, p)
-		if _, err := Commit(w.j, res); err != nil {
+		if _, err := Commit(context.Background(), w.j, res); err != nil {
 			t.Fatal(err)
 		}
 		out.scans, out.comps, out.reads = p.Scans, c.comps, res.Reads
@@ -149,17 +150,17 @@ func TestRunFactsBeforeJournalFacts(t *testing.T) {
 		inJournal := IntentFacts(KindVenta, ventaBody(1, 2, 1500, "ana@example.com")) // point of sale 2: branch 2
 		for o, facts := range map[int64]string{1: inJournal, 2: ""} {
 			k := journal.Key{Tenant: tenant, Kind: KindVenta, Business: fmt.Sprint(o)}
-			if _, err := w.j.Begin(k, journal.Intent{BodyHash: "h", Facts: facts}); err != nil {
+			if _, err := w.j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Facts: facts}); err != nil {
 				t.Fatal(err)
 			}
-			if err := w.j.Finish(k, journal.Outcome{State: journal.Unknown}); err != nil {
+			if err := w.j.Finish(context.Background(), k, journal.Outcome{State: journal.Unknown}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		time.Sleep(time.Minute)
 		branches := func(o Options, orden int64) []int64 {
 			o.Tenant, o.Scope = tenant, demoScope()
-			p, err := Prepare(w.j, o)
+			p, err := Prepare(context.Background(), w.j, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +199,7 @@ func TestRunFactsBeforeJournalFacts(t *testing.T) {
 		for _, shift := range []time.Duration{-2 * time.Hour, 2 * time.Hour} {
 			sc := demoScope()
 			sc.MappedAt = sc.MappedAt.Add(shift)
-			p, err := Prepare(w.j, Options{Tenant: tenant, Scope: sc})
+			p, err := Prepare(context.Background(), w.j, Options{Tenant: tenant, Scope: sc})
 			if err != nil {
 				t.Fatal(err)
 			}

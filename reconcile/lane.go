@@ -86,7 +86,7 @@ func (l *lane) do(ctx context.Context, read func(context.Context) error) error {
 		if sendrules.Refused(err) {
 			l.refused++
 		}
-		retry, _, perr := w.Answered(err)
+		retry, _, perr := w.Answered(ctx, err)
 		l.last = l.o.Now()
 		if perr != nil {
 			return errJournal{errors.Unwrap(perr)}

@@ -40,14 +40,14 @@ func (w *world) order(kind, business string, send func() apiclient.Outcome, out 
 func (w *world) orderWith(kind, business string, send func() apiclient.Outcome, out func(apiclient.Outcome) journal.Outcome) apiclient.Outcome {
 	w.t.Helper()
 	k := journal.Key{Tenant: tenant, Kind: kind, Business: business}
-	if _, err := w.j.Begin(k, journal.Intent{BodyHash: "h", Hold: sendrules.HoldOf(kind)}); err != nil {
+	if _, err := w.j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: sendrules.HoldOf(kind)}); err != nil {
 		w.t.Fatal(err)
 	}
 	var o apiclient.Outcome
 	if send != nil {
 		o = send()
 	}
-	if err := w.j.Finish(k, out(o)); err != nil {
+	if err := w.j.Finish(context.Background(), k, out(o)); err != nil {
 		w.t.Fatal(err)
 	}
 	return o

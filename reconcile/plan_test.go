@@ -135,7 +135,7 @@ func TestPlanScans(t *testing.T) {
 		}
 		for _, tt := range tests {
 			tt.o.Tenant = tenant
-			p, err := Prepare(w.j, tt.o)
+			p, err := Prepare(context.Background(), w.j, tt.o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -234,12 +234,12 @@ func TestPartialExportDecidesNothing(t *testing.T) {
 				// Rows of the day before the attempt: none could be the sale.
 				api := &pagedAPI{n: 1200, fecha: time.Now().Add(-2 * time.Hour), spoil: tt.spoil}
 				time.Sleep(11 * time.Minute)
-				p, err := Prepare(w.j, Options{Tenant: tenant, Scope: &Scope{AppID: 1, Branches: []int64{1}}})
+				p, err := Prepare(context.Background(), w.j, Options{Tenant: tenant, Scope: &Scope{AppID: 1, Branches: []int64{1}}})
 				if err != nil {
 					t.Fatal(err)
 				}
 				res := Execute(t.Context(), api, w.j, p)
-				if _, err := Commit(w.j, res); err != nil {
+				if _, err := Commit(context.Background(), w.j, res); err != nil {
 					t.Fatal(err)
 				}
 				e := w.entry(KindVenta, 6)
@@ -272,10 +272,10 @@ func TestStock(t *testing.T) {
 			{ID: "r1", BodyHash: "a", Body: `{"articuloId":105,"cantidad":3}`, Source: "stock.csv row 2"},
 			{ID: "r2", BodyHash: "b", Body: `{"articuloId":101,"cantidad":1,"colorId":1,"talleId":2}`, Source: "stock.csv row 3"},
 		}
-		if _, err := w.j.Begin(k, journal.Intent{BodyHash: "m", Units: units}); err != nil {
+		if _, err := w.j.Begin(context.Background(), k, journal.Intent{BodyHash: "m", Units: units}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.j.Finish(k, journal.Outcome{State: journal.Unknown}); err != nil {
+		if err := w.j.Finish(context.Background(), k, journal.Outcome{State: journal.Unknown}); err != nil {
 			t.Fatal(err)
 		}
 		snap := listener.NewState()

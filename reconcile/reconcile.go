@@ -49,10 +49,10 @@ type API interface {
 // Journal is what reconciliation needs of the journal; only its exported
 // API, so that any implementation of it will do (*journal.Journal).
 type Journal interface {
-	List(filter journal.State) ([]journal.Entry, error)
-	Units(tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)
-	Resolve(k journal.Key, v journal.Verdict) error
-	NextAllowed(tenant, window string) (time.Time, error)
+	List(ctx context.Context, filter journal.State) ([]journal.Entry, error)
+	Units(ctx context.Context, tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)
+	Resolve(ctx context.Context, k journal.Key, v journal.Verdict) error
+	NextAllowed(ctx context.Context, tenant, window string) (time.Time, error)
 	// Reserve and SetNextAllowed pace the reads (sendrules.Paced).
 	sendrules.WindowStore
 }
@@ -316,9 +316,9 @@ func (p *Plan) Empty() bool {
 
 // Prepare lists the tenant's unknown entries that o asks for and plans the
 // reads that settle them. It reads the journal only.
-func Prepare(j Journal, o Options) (*Plan, error) {
+func Prepare(ctx context.Context, j Journal, o Options) (*Plan, error) {
 	o = o.withDefaults()
-	all, err := j.List("")
+	all, err := j.List(ctx, "")
 	if err != nil {
 		return nil, fmt.Errorf("reconcile: list the journal: %w", err)
 	}
@@ -380,10 +380,10 @@ func Prepare(j Journal, o Options) (*Plan, error) {
 		}
 	}
 	p.planScans(now)
-	if p.nextExports, err = j.NextAllowed(o.Tenant, string(sendrules.Exports)); err != nil {
+	if p.nextExports, err = j.NextAllowed(ctx, o.Tenant, string(sendrules.Exports)); err != nil {
 		return nil, fmt.Errorf("reconcile: %w", err)
 	}
-	if p.nextComprobante, err = j.NextAllowed(o.Tenant, string(sendrules.Comprobante)); err != nil {
+	if p.nextComprobante, err = j.NextAllowed(ctx, o.Tenant, string(sendrules.Comprobante)); err != nil {
 		return nil, fmt.Errorf("reconcile: %w", err)
 	}
 	return p, nil

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -36,7 +37,7 @@ type StockRow struct {
 }
 
 // stock builds the reports of the unknown stock movements.
-func (x *executor) stock() error {
+func (x *executor) stock(ctx context.Context) error {
 	if len(x.p.Stock) == 0 {
 		return nil
 	}
@@ -49,7 +50,7 @@ func (x *executor) stock() error {
 	}
 	for _, e := range x.p.Stock {
 		rep := StockReport{Key: e.Key, LastAttempt: lastAttempt(e), Source: e.Source}
-		units, _, err := x.j.Units(e.Key.Tenant, e.Key.Kind, e.Units)
+		units, _, err := x.j.Units(ctx, e.Key.Tenant, e.Key.Kind, e.Units)
 		if err != nil {
 			return fmt.Errorf("reconcile: the rows of %s: %w", e.Key, err)
 		}

@@ -166,7 +166,7 @@ func TestVentaFacts(t *testing.T) {
 			f, ok := facts[e.Key.Business]
 			return f, ok
 		}}
-		p, err := Prepare(w.j, o)
+		p, err := Prepare(context.Background(), w.j, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,26 +199,26 @@ func TestUnauthorizedChangesNothing(t *testing.T) {
 		w.sell(5, 0, 1500, true, journal.Unknown)
 		w.sell(6, 0, 1500, false, journal.Unknown)
 		time.Sleep(11 * time.Minute)
-		before, _ := w.j.List("")
+		before, _ := w.j.List(context.Background(), "")
 		api := &countingAPI{API: w.api, refuse: func(kind string, n int) error {
 			if kind == "comprobante" && n == 3 {
 				return fmt.Errorf("GET: %w", apiclient.ErrUnauthorized)
 			}
 			return nil
 		}}
-		p, err := Prepare(w.j, Options{Tenant: tenant, Scope: demoScope()})
+		p, err := Prepare(context.Background(), w.j, Options{Tenant: tenant, Scope: demoScope()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		res := Execute(t.Context(), api, w.j, p)
-		n, err := Commit(w.j, res)
+		n, err := Commit(context.Background(), w.j, res)
 		if !res.Unauthorized || n != 0 || err != nil {
 			t.Fatalf("unauthorized %v, wrote %d (%v); want nothing written", res.Unauthorized, n, err)
 		}
 		if len(api.comps) != 3 {
 			t.Errorf("%d comprobante reads, want none after the 401", len(api.comps))
 		}
-		after, _ := w.j.List("")
+		after, _ := w.j.List(context.Background(), "")
 		for i := range before {
 			if before[i].State != after[i].State || after[i].Evidence != "" {
 				t.Errorf("%s: %s → %s", after[i].Key, before[i].State, after[i].State)
@@ -243,7 +243,7 @@ func TestInterrupted(t *testing.T) {
 			}
 			return nil
 		}}
-		p, err := Prepare(w.j, Options{Tenant: tenant, Scope: demoScope()})
+		p, err := Prepare(context.Background(), w.j, Options{Tenant: tenant, Scope: demoScope()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestWindowsPersisted(t *testing.T) {
 		api := &countingAPI{API: w.api}
 		api.refuse = func(kind string, _ int) error {
 			name := map[string]sendrules.Window{"comprobante": sendrules.Comprobante, "export": sendrules.Exports}[kind]
-			next, _ := w.j.NextAllowed(tenant, string(name))
+			next, _ := w.j.NextAllowed(context.Background(), tenant, string(name))
 			if next.Before(time.Now().Add(sendrules.Production.Limit(name))) {
 				early = append(early, kind)
 			}
@@ -278,7 +278,7 @@ func TestWindowsPersisted(t *testing.T) {
 		}
 		o := Options{Tenant: tenant, Scope: demoScope()}
 		for range 2 { // dry runs: the same entries twice
-			p, err := Prepare(w.j, o)
+			p, err := Prepare(context.Background(), w.j, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -309,10 +309,10 @@ func TestStockMovementIdIsNoVoucher(t *testing.T) {
 		w.sell(4, 0, 1500, true, journal.Unknown) // answer dropped
 		v := voucherOf(t, w.sb, 4)
 		mov := journal.Key{Tenant: tenant, Kind: KindStock, Business: "m1"}
-		if _, err := w.j.Begin(mov, journal.Intent{BodyHash: "h", Units: []journal.Unit{{ID: "s1", BodyHash: "u"}}}); err != nil {
+		if _, err := w.j.Begin(context.Background(), mov, journal.Intent{BodyHash: "h", Units: []journal.Unit{{ID: "s1", BodyHash: "u"}}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.j.Finish(mov, journal.Outcome{State: journal.OK, FacturaID: v.FacturaID}); err != nil {
+		if err := w.j.Finish(context.Background(), mov, journal.Outcome{State: journal.OK, FacturaID: v.FacturaID}); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(11 * time.Minute)

@@ -28,7 +28,7 @@ type CountOptions struct {
 // in the masses window (the embedded sandbox in-process), one read of every
 // warehouse in multi-warehouse mode, else one a warehouse; onWait is told
 // when a read waits for the window.
-func (s *Session) StockReader(j journal.Store, onWait func(time.Time)) inventario.StockReader {
+func (s *Session) StockReader(j journal.Windows, onWait func(time.Time)) inventario.StockReader {
 	cache := s.Catalogs(j, 0)
 	return inventario.CurvaReader{Fetch: stockFetch{cache: cache, onWait: onWait}, MultiDeposito: s.multiDeposito(cache)}
 }
@@ -63,7 +63,7 @@ func (f stockFetch) GetDataCurva(ctx context.Context, depositoID int64) ([]nxapi
 // now: the plan says how many reads before reading and each sheet's
 // summary after. A read that fails leaves the counts unsent (pending) and
 // is said; the rest of the run goes on.
-func (s *Session) prepareCounts(ctx context.Context, j journal.Store, files []*pipeline.File, so pipeline.SubmitOptions,
+func (s *Session) prepareCounts(ctx context.Context, j journal.SendPath, files []*pipeline.File, so pipeline.SubmitOptions,
 	o CountOptions, p Progress, preview bool) {
 	window := s.MassesWindow()
 	reader := s.StockReader(j, func(next time.Time) {

@@ -73,7 +73,7 @@ func Reconcile(ctx context.Context, s *Session, j journal.Store, o ReconcileOpti
 	ro := o.Options
 	ro.Tenant, ro.Env, ro.Scale = s.Tenant(), s.Env(), s.TimeScale()
 	ro.Waiting = p.Waiting
-	plan, err := reconcile.Prepare(j, ro)
+	plan, err := reconcile.Prepare(ctx, j, ro)
 	if err == nil && len(plan.Ventas()) > 0 {
 		// Only sales need to know where to look, and learning it may cost
 		// the parameter window: plan again once it is known. A sale whose
@@ -93,7 +93,7 @@ func Reconcile(ctx context.Context, s *Session, j journal.Store, o ReconcileOpti
 			return Reconciled{}, serr
 		}
 		ro.Scope, ro.ScopeWhy = scope, why
-		plan, err = reconcile.Prepare(j, ro)
+		plan, err = reconcile.Prepare(ctx, j, ro)
 	}
 	if err != nil {
 		return Reconciled{}, err
@@ -105,7 +105,7 @@ func Reconcile(ctx context.Context, s *Session, j journal.Store, o ReconcileOpti
 	res := reconcile.Execute(ctx, s.Client(), j, plan)
 	out := Reconciled{Result: res, Warned: len(res.Warnings)}
 	if !o.DryRun && !res.Unauthorized {
-		out.Written, err = reconcile.Commit(j, res)
+		out.Written, err = reconcile.Commit(ctx, j, res)
 		if err != nil {
 			return out, err
 		}
@@ -209,7 +209,7 @@ func SendFacts(files []*pipeline.File) func(journal.Entry) (reconcile.SaleFacts,
 // than the export reads it saves (worthAsking); otherwise, or when it
 // cannot be read, the cached copy is used if there is one (a point of sale
 // it does not know is looked for in every branch). A 401 stops it.
-func (s *Session) reconcileScope(ctx context.Context, j journal.Store, ttl time.Duration, pointOfSale bool, p ReconcileProgress) (*reconcile.Scope, msg.Message, error) {
+func (s *Session) reconcileScope(ctx context.Context, j journal.Windows, ttl time.Duration, pointOfSale bool, p ReconcileProgress) (*reconcile.Scope, msg.Message, error) {
 	if sb := s.Sandbox(); sb != nil {
 		cfg := sb.Server.Config()
 		return reconcile.ScopeOf(&cfg, nil), msg.Message{}, nil
@@ -228,7 +228,7 @@ func (s *Session) reconcileScope(ctx context.Context, j journal.Store, ttl time.
 		return nil, msg.New("rec.noscope"), nil
 	}
 	if pointOfSale && len(snap.Config.SucursalesExportacion) > 1 &&
-		(len(snap.PuntosVenta) == 0 || time.Since(snap.PuntosVentaFetched) > ttl) && s.worthAsking(j, len(snap.Config.SucursalesExportacion)) {
+		(len(snap.PuntosVenta) == 0 || time.Since(snap.PuntosVentaFetched) > ttl) && s.worthAsking(ctx, j, len(snap.Config.SucursalesExportacion)) {
 		pvs, perr := s.pullParam(ctx, j, cache, catalog.PuntosVenta, ttl, p)
 		switch {
 		case errors.Is(perr, apiclient.ErrUnauthorized):
@@ -255,8 +255,8 @@ func (s *Session) reconcileScope(ctx context.Context, j journal.Store, ttl time.
 // each). Right after /config was fetched it does not with two branches, and
 // every branch is read instead; a run's --reconcile, or a second
 // reconciliation, finds the window open.
-func (s *Session) worthAsking(j journal.Store, branches int) bool {
-	next, err := j.NextAllowed(s.client.CredentialHash(), catalog.WindowName)
+func (s *Session) worthAsking(ctx context.Context, j journal.Windows, branches int) bool {
+	next, err := j.NextAllowed(ctx, s.client.CredentialHash(), catalog.WindowName)
 	if err != nil {
 		return false
 	}
@@ -266,8 +266,8 @@ func (s *Session) worthAsking(j journal.Store, branches int) bool {
 // pullParam fetches one parameter catalog older than ttl into the cache,
 // waiting for the shared parameter window (and saying so when the wait is
 // long), and returns the cache's snapshot.
-func (s *Session) pullParam(ctx context.Context, j journal.Store, cache *catalog.Cache, name catalog.Name, ttl time.Duration, p ReconcileProgress) (catalog.Snapshot, error) {
-	if next, nerr := j.NextAllowed(s.client.CredentialHash(), catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
+func (s *Session) pullParam(ctx context.Context, j journal.Windows, cache *catalog.Cache, name catalog.Name, ttl time.Duration, p ReconcileProgress) (catalog.Snapshot, error) {
+	if next, nerr := j.NextAllowed(ctx, s.client.CredentialHash(), catalog.WindowName); nerr == nil && time.Until(next) > time.Second {
 		p.Waiting(sendrules.Params, time.Until(next))
 	}
 	snap, pulled, err := cache.Pull(ctx, catalog.PullOptions{Names: []catalog.Name{name}, MaxAge: ttl, Wait: true})

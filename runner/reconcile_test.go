@@ -133,7 +133,7 @@ func TestReconcile(t *testing.T) {
 			if decided != tc.wantDecided || rec.Written != tc.wantWritten {
 				t.Errorf("%d decided, %d written, want %d and %d", decided, rec.Written, tc.wantDecided, tc.wantWritten)
 			}
-			unknown, err := j.List(journal.Unknown)
+			unknown, err := j.List(context.Background(), journal.Unknown)
 			if err != nil {
 				t.Fatal(err)
 			}

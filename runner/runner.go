@@ -85,7 +85,9 @@ func (r Result) Stopped() bool {
 // is the journal's, when it could not be read: nothing was sent. Send is
 // the whole flow around it.
 func Submit(ctx context.Context, files []*pipeline.File, s pipeline.Sender, j pipeline.Journal, o Options) (Result, error) {
-	toSend, err := pipeline.Prepare(files, j, o.Submit)
+	// Read even when the run is already stopping: what the journal says
+	// (skipped, unknown, pending) is what the reports of a stopped run tell.
+	toSend, err := pipeline.Prepare(context.WithoutCancel(ctx), files, j, o.Submit)
 	if err != nil {
 		return Result{}, err
 	}

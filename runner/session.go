@@ -260,7 +260,7 @@ func (s *Session) Identify(ctx context.Context, j journal.Store, wait bool) erro
 		s.mu.Lock()
 		s.ident = id
 		s.mu.Unlock()
-		_ = s.resolver(j, false).Record(id) // only for journal tenants
+		_ = s.resolver(j, false).Record(ctx, id) // only for journal tenants
 		return nil
 	}
 	res, err := s.resolver(j, wait).Resolve(ctx, tenant.Conn{Origin: s.client.Origin(), Binding: s.client.BindingHash(),
@@ -284,7 +284,7 @@ func (s *Session) Identify(ctx context.Context, j journal.Store, wait bool) erro
 // Config.Wait for another run of the same tenant (on this machine or any
 // other) to end; a bbolt file's lock already covers every tenant. It is
 // let go by LetGo or Close. Taking it again while held does nothing.
-func (s *Session) Lease(ctx context.Context, j journal.Store) error {
+func (s *Session) Lease(ctx context.Context, j journal.Process) error {
 	s.mu.Lock()
 	held := s.leased != nil
 	s.mu.Unlock()
@@ -375,14 +375,14 @@ func (s *Session) LoadCatalogs(ctx context.Context, j journal.Store, need catalo
 		cfg := s.cfg.Sandbox.Server.Config()
 		cat.Depositos, _ = (&catalog.Snapshot{Config: &cfg}).Warehouses()
 	}
-	s.Observe(j)
+	s.Observe(ctx, j)
 	return cat, notes, err
 }
 
 // Observe compares a /config the catalog cache fetched after the tenant
 // was learned with what the tenant is known by: an administrator's change
 // of structure keeps the tenant, and is stored and said once.
-func (s *Session) Observe(j journal.Store) {
+func (s *Session) Observe(ctx context.Context, j journal.Store) {
 	id := s.Identity()
 	if id.ID == "" || s.cfg.Sandbox != nil {
 		return
@@ -391,7 +391,7 @@ func (s *Session) Observe(j journal.Store) {
 	if err != nil || snap.Config == nil || !snap.ConfigFetched.After(id.Resolved) {
 		return
 	}
-	notes, _ := s.resolver(j, false).Observe(id.ID, snap.Config) // said when it can be stored
+	notes, _ := s.resolver(j, false).Observe(ctx, id.ID, snap.Config) // said when it can be stored
 	for _, n := range notes {
 		s.say(n)
 	}
@@ -491,7 +491,7 @@ func (s *Session) ArticleEvents() string {
 // window allows (paced in j), else the copy as it is; nil when there is
 // none. With j nil only the cached copy (or the embedded sandbox, which
 // takes no window) is read.
-func (s *Session) ArticulosIndex(ctx context.Context, j journal.Store, ttl time.Duration) *articulos.Index {
+func (s *Session) ArticulosIndex(ctx context.Context, j journal.Windows, ttl time.Duration) *articulos.Index {
 	if j == nil && s.cfg.Local == nil {
 		cp, err := s.Catalogs(nil, ttl).LoadArticulos()
 		if err != nil || cp.Fetched.IsZero() {

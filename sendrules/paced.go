@@ -13,8 +13,8 @@ import (
 // SetNextAllowed counts it again from the answer. The store takes window
 // names as strings: Paced converts at that boundary.
 type WindowStore interface {
-	Reserve(key, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error)
-	SetNextAllowed(key, window string, t time.Time) error
+	Reserve(ctx context.Context, key, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error)
+	SetNextAllowed(ctx context.Context, key, window string, t time.Time) error
 }
 
 // APIWait is the API's own refusal for a window ("Debe esperar N
@@ -106,7 +106,7 @@ func (p *Paced) sleep(ctx context.Context, d time.Duration) error {
 func (p *Paced) Take(ctx context.Context, wait bool) (time.Time, error) {
 	for {
 		now := p.now()
-		granted, next, err := p.Store.Reserve(p.Key, string(p.Window), now, p.Length+p.Out)
+		granted, next, err := p.Store.Reserve(ctx, p.Key, string(p.Window), now, p.Length+p.Out)
 		if err != nil {
 			return time.Time{}, &StoreError{err}
 		}
@@ -137,7 +137,10 @@ func (p *Paced) Take(ctx context.Context, wait bool) (time.Time, error) {
 // window (an APIWait), the API's wait scaled by Scale. retry says to Take
 // again and resend: the API refused and fewer than MaxRefusals refusals
 // were answered so far. err2 is the store's failure (a *StoreError).
-func (p *Paced) Answered(err error) (retry bool, next time.Time, err2 error) {
+//
+// The mark is written even when ctx is done: the request was answered, and
+// a lost mark would let the next request leave inside the window.
+func (p *Paced) Answered(ctx context.Context, err error) (retry bool, next time.Time, err2 error) {
 	wait := p.Length
 	var aw APIWait
 	refused := errors.As(err, &aw)
@@ -145,7 +148,7 @@ func (p *Paced) Answered(err error) (retry bool, next time.Time, err2 error) {
 		wait = max(Scale(aw.APIWait(), p.Scale), p.MinRefusalWait)
 	}
 	next = p.now().Add(wait + p.Margin)
-	if serr := p.Store.SetNextAllowed(p.Key, string(p.Window), next); serr != nil {
+	if serr := p.Store.SetNextAllowed(context.WithoutCancel(ctx), p.Key, string(p.Window), next); serr != nil {
 		err2 = &StoreError{serr}
 	}
 	if refused && p.refusals < p.MaxRefusals {

@@ -36,7 +36,7 @@ func TestPacedTake(t *testing.T) {
 				start := time.Now()
 				st := &sendrulestest.Windows{}
 				if tt.closed > 0 {
-					st.SetNextAllowed("k", string(Params), start.Add(tt.closed))
+					st.SetNextAllowed(context.Background(), "k", string(Params), start.Add(tt.closed))
 				}
 				var told time.Duration
 				p := &Paced{Store: st, Key: "k", Window: Params, Length: 60 * time.Second,
@@ -106,7 +106,7 @@ func TestPacedAnswered(t *testing.T) {
 						t.Fatal(err)
 					}
 					time.Sleep(700 * time.Millisecond) // the answer takes 0.7 s
-					retry, n, err := p.Answered(answer)
+					retry, n, err := p.Answered(context.Background(), answer)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -142,7 +142,7 @@ func TestPacedMarginAndOut(t *testing.T) {
 			t.Errorf("reserved %v while out, want the window and the timeout", got)
 		}
 		time.Sleep(time.Second)
-		_, next, _ = p.Answered(nil)
+		_, next, _ = p.Answered(context.Background(), nil)
 		if got := next.Sub(start); got != 4031*time.Millisecond {
 			t.Errorf("next %v after start, want the window from the answer plus the margin", got)
 		}
@@ -212,12 +212,12 @@ func TestPacedStopsOnStoreAndContext(t *testing.T) {
 		if _, err := p.Take(t.Context(), true); !errors.As(err, &se) || !errors.Is(err, boom) {
 			t.Errorf("Take on a failing store: %v, want a *StoreError", err)
 		}
-		if _, _, err := p.Answered(nil); !errors.As(err, &se) {
+		if _, _, err := p.Answered(context.Background(), nil); !errors.As(err, &se) {
 			t.Errorf("Answered on a failing store: %v, want a *StoreError", err)
 		}
 
 		st := &sendrulestest.Windows{}
-		st.SetNextAllowed("k", string(Params), time.Now().Add(time.Minute))
+		st.SetNextAllowed(context.Background(), "k", string(Params), time.Now().Add(time.Minute))
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
 		p = &Paced{Store: st, Key: "k", Window: Params, Length: time.Minute}

@@ -244,14 +244,14 @@ type Resolver struct {
 // Registry stores the registry document by compare-and-swap
 // (*pgjournal.Store).
 type Registry interface {
-	Document(name string) ([]byte, error)
-	SwapDocument(name string, old, doc []byte) (bool, error)
+	Document(ctx context.Context, name string) ([]byte, error)
+	SwapDocument(ctx context.Context, name string, old, doc []byte) (bool, error)
 }
 
 // Entries tells whether the journal holds entries of a tenant
 // (journal.Store).
 type Entries interface {
-	HasTenant(tenant string) (bool, error)
+	HasTenant(ctx context.Context, tenant string) (bool, error)
 }
 
 // docName is the registry's name in a shared journal.
@@ -367,7 +367,7 @@ func (r *Resolver) Resolve(ctx context.Context, c Conn) (Resolved, error) {
 	key := c.Binding + "@" + string(r.Env)
 	var cfg *nxapi.Config
 	for attempt := 0; ; attempt++ {
-		f, raw, err := r.load()
+		f, raw, err := r.load(ctx)
 		if err != nil {
 			return Resolved{}, err
 		}
@@ -381,7 +381,7 @@ func (r *Resolver) Resolve(ctx context.Context, c Conn) (Resolved, error) {
 		}
 		if cfg == nil {
 			bound := func() (bool, error) {
-				f, _, err := r.load()
+				f, _, err := r.load(ctx)
 				if err != nil {
 					return false, err
 				}
@@ -401,13 +401,13 @@ func (r *Resolver) Resolve(ctx context.Context, c Conn) (Resolved, error) {
 		st := StructureOf(cfg)
 		cand := Identity{Origin: c.Origin, Env: r.Env, AppID: cfg.AppID, Nombre: cfg.Nombre,
 			Fingerprint: st.Fingerprint(), Structure: st, Resolved: now}
-		id, notes, err := r.decide(f, c, cand)
+		id, notes, err := r.decide(ctx, f, c, cand)
 		if err != nil {
 			return Resolved{}, err
 		}
 		f.Tenants[id.ID] = id
 		f.Bindings[key] = Binding{Tenant: id.ID, Bound: now}
-		saved, err := r.save(f, raw)
+		saved, err := r.save(ctx, f, raw)
 		if err != nil {
 			return Resolved{}, err
 		}
@@ -421,7 +421,7 @@ func (r *Resolver) Resolve(ctx context.Context, c Conn) (Resolved, error) {
 		}
 		// The request counts in the tenant's window too: the catalogs that
 		// follow must wait for it.
-		if err := r.Windows.SetNextAllowed(id.ID, string(sendrules.Params), now.Add(r.window())); err != nil {
+		if err := r.Windows.SetNextAllowed(ctx, id.ID, string(sendrules.Params), now.Add(r.window())); err != nil {
 			return Resolved{}, err
 		}
 		return Resolved{Identity: id, Config: cfg, Notes: notes}, nil
@@ -429,7 +429,7 @@ func (r *Resolver) Resolve(ctx context.Context, c Conn) (Resolved, error) {
 }
 
 // decide applies the rules to a token not bound yet.
-func (r *Resolver) decide(f *file, c Conn, cand Identity) (Identity, []msg.Message, error) {
+func (r *Resolver) decide(ctx context.Context, f *file, c Conn, cand Identity) (Identity, []msg.Message, error) {
 	if c.Name != "" {
 		if known, ok := f.Tenants[c.Name]; ok {
 			if known.Sandbox || known.Origin != cand.Origin || known.Env != cand.Env || known.AppID != cand.AppID {
@@ -467,7 +467,7 @@ func (r *Resolver) decide(f *file, c Conn, cand Identity) (Identity, []msg.Messa
 		held := false
 		if r.Entries != nil {
 			var err error
-			if held, err = r.Entries.HasTenant(legacy); err != nil {
+			if held, err = r.Entries.HasTenant(ctx, legacy); err != nil {
 				return Identity{}, nil, err
 			}
 		}
@@ -505,11 +505,11 @@ func (r *Resolver) rebind(known, cand Identity, said msg.Message) (Identity, []m
 // catalog pull) with what the tenant was known by: a changed structure
 // keeps the tenant (the token is bound to it) and is stored and said once.
 // It returns the note to say, or nothing.
-func (r *Resolver) Observe(tenantID string, cfg *nxapi.Config) ([]msg.Message, error) {
+func (r *Resolver) Observe(ctx context.Context, tenantID string, cfg *nxapi.Config) ([]msg.Message, error) {
 	if cfg == nil {
 		return nil, nil
 	}
-	f, raw, err := r.load()
+	f, raw, err := r.load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -524,7 +524,7 @@ func (r *Resolver) Observe(tenantID string, cfg *nxapi.Config) ([]msg.Message, e
 	note := msg.New("tenant.structure", id.ID, id.Structure.Describe(), st.Describe())
 	id.Fingerprint, id.Structure, id.Nombre = st.Fingerprint(), st, cfg.Nombre
 	f.Tenants[id.ID] = id
-	if saved, err := r.save(f, raw); err != nil || !saved {
+	if saved, err := r.save(ctx, f, raw); err != nil || !saved {
 		return nil, err // another machine stored it first, and said it
 	}
 	return []msg.Message{note}, nil
@@ -532,8 +532,8 @@ func (r *Resolver) Observe(tenantID string, cfg *nxapi.Config) ([]msg.Message, e
 
 // Record keeps a tenant known without a token (the embedded sandbox), so
 // that journal tenants lists it.
-func (r *Resolver) Record(id Identity) error {
-	f, raw, err := r.load()
+func (r *Resolver) Record(ctx context.Context, id Identity) error {
+	f, raw, err := r.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -541,13 +541,13 @@ func (r *Resolver) Record(id Identity) error {
 		return nil
 	}
 	f.Tenants[id.ID] = id
-	_, err = r.save(f, raw)
+	_, err = r.save(ctx, f, raw)
 	return err
 }
 
 // List returns the known tenants, sorted by ID.
-func (r *Resolver) List() ([]Identity, error) {
-	f, _, err := r.load()
+func (r *Resolver) List(ctx context.Context) ([]Identity, error) {
+	f, _, err := r.load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -598,7 +598,7 @@ func (r *Resolver) fetch(ctx context.Context, credential string, bound func() (b
 		}
 		cfg, err := r.Read.Config(ctx)
 		// The window counts from the answer; the API's own wait wins.
-		retry, next, aerr := w.Answered(err)
+		retry, next, aerr := w.Answered(ctx, err)
 		if aerr != nil {
 			return nil, errors.Unwrap(aerr)
 		}
@@ -717,8 +717,8 @@ func (r *Resolver) registry() Registry {
 // previous format's evidence). A damaged registry is an error: the
 // bindings are what keeps two tenants apart, so they are never silently
 // dropped.
-func (r *Resolver) load() (*file, []byte, error) {
-	raw, err := r.registry().Document(docName)
+func (r *Resolver) load(ctx context.Context) (*file, []byte, error) {
+	raw, err := r.registry().Document(ctx, docName)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -726,7 +726,7 @@ func (r *Resolver) load() (*file, []byte, error) {
 	if r.Registry != nil {
 		where = "tenants (" + docName + ")"
 		if raw == nil {
-			if src, err = (fileRegistry{path: r.path()}).Document(docName); err != nil {
+			if src, err = (fileRegistry{path: r.path()}).Document(ctx, docName); err != nil {
 				return nil, nil, err
 			}
 			where = r.path()
@@ -773,13 +773,13 @@ func parse(b []byte, where string) (*file, error) {
 
 // save swaps the registry for f if it is still raw; false: another
 // machine changed it first.
-func (r *Resolver) save(f *file, raw []byte) (bool, error) {
+func (r *Resolver) save(ctx context.Context, f *file, raw []byte) (bool, error) {
 	f.Version = fileVersion
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return false, fmt.Errorf("tenant: %w", err)
 	}
-	return r.registry().SwapDocument(docName, raw, append(b, '\n'))
+	return r.registry().SwapDocument(ctx, docName, raw, append(b, '\n'))
 }
 
 // fileRegistry is tenants.json: one machine's, written atomically and
@@ -790,7 +790,7 @@ type fileRegistry struct{ path string }
 // Document reads the file; nil when there is none.
 // A symbolic link in its place is refused (atomicfile.ErrSymlink, naming
 // it): the file is rewritten where it is read, and never through a link.
-func (g fileRegistry) Document(string) ([]byte, error) {
+func (g fileRegistry) Document(context.Context, string) ([]byte, error) {
 	f, err := atomicfile.OpenFile(g.path, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -810,8 +810,8 @@ func (g fileRegistry) Document(string) ([]byte, error) {
 }
 
 // SwapDocument writes doc if the file still holds old.
-func (g fileRegistry) SwapDocument(_ string, old, doc []byte) (bool, error) {
-	cur, err := g.Document("")
+func (g fileRegistry) SwapDocument(ctx context.Context, _ string, old, doc []byte) (bool, error) {
+	cur, err := g.Document(ctx, "")
 	if err != nil {
 		return false, err
 	}

@@ -151,7 +151,7 @@ func TestObserveKeepsTheTenantAndSaysTheChangeOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range []int{1, 0} {
-		notes, err := r.Observe(got.Identity.ID, shop(3, "Tienda", 1, 2))
+		notes, err := r.Observe(context.Background(), got.Identity.ID, shop(3, "Tienda", 1, 2))
 		if err != nil || len(notes) != want {
 			t.Errorf("Observe #%d = %v, %v; want %d note", i+1, keys(notes), err, want)
 		}
@@ -229,7 +229,7 @@ func TestResolveRespectsTheParameterWindow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		api := &fakeConfig{cfg: &nxapi.Config{AppID: 1}}
 		w := &sendrulestest.Windows{}
-		w.SetNextAllowed("cred", string(sendrules.Params), time.Now().Add(20*time.Second))
+		w.SetNextAllowed(context.Background(), "cred", string(sendrules.Params), time.Now().Add(20*time.Second))
 		r := &Resolver{Dir: t.TempDir(), Env: sendrules.Production, Read: api, Windows: w}
 		var we *WindowError
 		if _, err := r.Resolve(context.Background(), Conn{Origin: "https://x", Binding: "b", Credential: "cred"}); !errors.As(err, &we) || api.calls != 0 {
@@ -244,7 +244,7 @@ func TestResolveRespectsTheParameterWindow(t *testing.T) {
 		}
 		// The tenant's own parameter window now counts the request, so the
 		// catalogs that follow wait for it.
-		next, _ := w.NextAllowed(id.ID, string(sendrules.Params))
+		next, _ := w.NextAllowed(context.Background(), id.ID, string(sendrules.Params))
 		if time.Until(next) != 60*time.Second {
 			t.Errorf("the tenant's parameter window is next at +%v, want +60s", time.Until(next))
 		}
@@ -265,13 +265,13 @@ type memRegistry struct {
 	doc []byte
 }
 
-func (m *memRegistry) Document(string) ([]byte, error) {
+func (m *memRegistry) Document(context.Context, string) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.doc, nil
 }
 
-func (m *memRegistry) SwapDocument(_ string, old, doc []byte) (bool, error) {
+func (m *memRegistry) SwapDocument(_ context.Context, _ string, old, doc []byte) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if string(m.doc) != string(old) || (m.doc == nil) != (old == nil) {
@@ -284,7 +284,7 @@ func (m *memRegistry) SwapDocument(_ string, old, doc []byte) (bool, error) {
 // heldEntries says the journal holds entries under some keys.
 type heldEntries map[string]bool
 
-func (h heldEntries) HasTenant(t string) (bool, error) { return h[t], nil }
+func (h heldEntries) HasTenant(_ context.Context, t string) (bool, error) { return h[t], nil }
 
 // TestMachinesSharingAJournalShareTheTenants: with the registry in the
 // shared journal, a second machine with an empty state folder knows what

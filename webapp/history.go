@@ -81,7 +81,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 	// The journal first: what it says was sent of each upload is the
 	// truth, whatever the upload's own record (a server killed mid-send
 	// wrote none).
-	entries, err := s.gate.list("")
+	entries, err := s.gate.list(r.Context(), "")
 	for _, u := range s.uploads.all() {
 		so := journalOf(entries, s.related(u)...)
 		of, fixed := s.links(u)
@@ -243,7 +243,7 @@ func (s *Server) resolve(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, msg.New("web.history.nojournal", msg.CauseOf(err)))
 		return
 	}
-	err = j.Resolve(k, journal.Verdict{As: journal.State(as), Note: note})
+	err = j.Resolve(r.Context(), k, journal.Verdict{As: journal.State(as), Note: note})
 	release()
 	switch {
 	case errors.Is(err, journal.ErrNotFound):

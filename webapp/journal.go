@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -57,14 +58,14 @@ func (g *gate) release() {
 // list returns the journal's entries in state filter: from the journal
 // when it can be opened, else from the process that holds it (a cron
 // job's run answers listings while it runs).
-func (g *gate) list(filter journal.State) ([]journal.Entry, error) {
+func (g *gate) list(ctx context.Context, filter journal.State) ([]journal.Entry, error) {
 	j, release, err := g.acquire(0)
 	if err == nil {
 		defer release()
-		return j.List(filter)
+		return j.List(ctx, filter)
 	}
 	if errLocked(err) {
-		if entries, lerr := journal.ListRunning(g.path, filter); lerr == nil {
+		if entries, lerr := journal.ListRunning(ctx, g.path, filter); lerr == nil {
 			return entries, nil
 		}
 	}

@@ -2,6 +2,7 @@ package webapp
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -240,7 +241,7 @@ func TestReconcileFromTheHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	entries, _ := j.List("")
+	entries, _ := j.List(context.Background(), "")
 	for _, e := range entries {
 		if e.State != journal.OK || e.Evidence == "" {
 			t.Errorf("%s: %s, evidence %q; want ok with the reads' evidence", e.Key, e.State, e.Evidence)

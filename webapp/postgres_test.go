@@ -70,7 +70,7 @@ func TestSendWithPostgresJournal(t *testing.T) {
 	if n := len(b.sb.Server.State().Vouchers); n != 4 {
 		t.Errorf("%d vouchers after a second send, want still 4", n)
 	}
-	entries, err := other.List(journal.OK)
+	entries, err := other.List(context.Background(), journal.OK)
 	if err != nil || len(entries) != 4 {
 		t.Errorf("the shared journal holds %d ok entries (%v), want the 4 sales", len(entries), err)
 	}

@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -219,7 +220,9 @@ func (s *Server) sentOf(u *upload) *sentOf {
 	if ok {
 		return so
 	}
-	entries, err := s.gate.list("")
+	// Not bound to the request that asked: what is read is kept for every
+	// page until the journal changes.
+	entries, err := s.gate.list(context.Background(), "")
 	if err != nil {
 		// The journal is held by a process that does not answer: what
 		// was read last, if anything.

@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"html"
@@ -482,10 +483,10 @@ func TestResolveUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "70001"}
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "ventas.csv rows 2-3"}); err != nil {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "ventas.csv rows 2-3"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Finish(k, journal.Outcome{State: journal.Unknown, Message: "sin respuesta (timeout)"}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Unknown, Message: "sin respuesta (timeout)"}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
@@ -503,7 +504,7 @@ func TestResolveUnknown(t *testing.T) {
 		t.Errorf("after resolve the page does not say so, or still offers it")
 	}
 	j, _ = journal.Open(b.journal, journal.Options{})
-	e, _, _ := j.Get(k)
+	e, _, _ := j.Get(context.Background(), k)
 	j.Close()
 	if e.State != journal.OK || e.Note != "visto en el ERP, factura 123" {
 		t.Errorf("journal entry after resolve: %s %q", e.State, e.Note)

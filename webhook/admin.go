@@ -209,7 +209,7 @@ func (a *Admin) paced(ctx context.Context, window sendrules.Window, length time.
 		err := call()
 		// The server started its window somewhere between sending and the
 		// answer: counting from the answer never starts the next call early.
-		retry, _, serr := w.Answered(err)
+		retry, _, serr := w.Answered(ctx, err)
 		if serr != nil && (err == nil || retry) {
 			return fmt.Errorf("record the %s window: %w", window, errors.Unwrap(serr))
 		}

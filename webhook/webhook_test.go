@@ -177,7 +177,7 @@ func TestWindowPersistedAndRefusalResent(t *testing.T) {
 	now := time.Now()
 	var waited []time.Duration
 	a.Waiting = func(d time.Duration) { waited = append(waited, d) }
-	win.SetNextAllowed("t", ListWindowName, now.Add(50*time.Millisecond))
+	win.SetNextAllowed(context.Background(), "t", ListWindowName, now.Add(50*time.Millisecond))
 	if _, err := a.List(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestWindowPersistedAndRefusalResent(t *testing.T) {
 		t.Fatalf("waited %v, want one wait for the persisted window", waited)
 	}
 	// Forget our window: the server still holds it and refuses once.
-	win.SetNextAllowed("t", ListWindowName, time.Time{})
+	win.SetNextAllowed(context.Background(), "t", ListWindowName, time.Time{})
 	if _, err := a.List(ctx); err != nil {
 		t.Fatalf("list after a refusal: %v", err)
 	}
@@ -193,7 +193,7 @@ func TestWindowPersistedAndRefusalResent(t *testing.T) {
 	if got := st.Requests["GET "+nxapi.PathWebhooks]; got[200] != 2 || got[403] != 1 {
 		t.Fatalf("requests %v, want 2 answered and 1 refused", got)
 	}
-	if next, _ := win.NextAllowed("t", ListWindowName); !next.After(now) {
+	if next, _ := win.NextAllowed(context.Background(), "t", ListWindowName); !next.After(now) {
 		t.Fatalf("next allowed %v not persisted", next)
 	}
 }

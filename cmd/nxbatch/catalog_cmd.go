@@ -58,7 +58,7 @@ func (c *catalogPullCmd) Run(e *env) error {
 		}
 		pulled = append(pulled, p)
 	}
-	cn.observe()
+	cn.observe(e.ctx)
 	return reportPull(e, pulled, l)
 }
 

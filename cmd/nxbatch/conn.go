@@ -106,7 +106,7 @@ func (c *conn) catalogs(ttl time.Duration) *catalog.Cache { return c.Catalogs(c.
 
 // observe compares a /config the catalog cache fetched after the tenant
 // was learned with what the tenant is known by (runner.Session.Observe).
-func (c *conn) observe() { c.Observe(c.journal) }
+func (c *conn) observe(ctx context.Context) { c.Observe(ctx, c.journal) }
 
 // api names the API and tenant for the reports.
 func (c *conn) api() *writers.API { return c.API() }

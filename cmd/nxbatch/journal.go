@@ -43,7 +43,7 @@ func (c *journalTenantsCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	known, err := (&tenant.Resolver{Dir: dir}).List()
+	known, err := (&tenant.Resolver{Dir: dir}).List(e.ctx)
 	if err != nil {
 		if ue := (*tenant.UsageError)(nil); errors.As(err, &ue) {
 			return &exitError{code: exitUsage, err: &msg.Error{Msg: ue.Msg, Err: err}}
@@ -195,7 +195,7 @@ func listJournal(e *env, path string, filter journal.State) ([]journal.Entry, er
 			return nil, err
 		}
 		defer j.Close()
-		return j.List(filter)
+		return j.List(e.ctx, filter)
 	}
 	path, err := filePath(path, e)
 	if err != nil {
@@ -203,7 +203,7 @@ func listJournal(e *env, path string, filter journal.State) ([]journal.Entry, er
 	}
 	j, err := journal.Open(path, journal.Options{})
 	if errors.Is(err, journal.ErrLocked) {
-		entries, lerr := journal.ListRunning(path, filter)
+		entries, lerr := journal.ListRunning(e.ctx, path, filter)
 		if lerr == nil {
 			return entries, nil
 		}
@@ -213,7 +213,7 @@ func listJournal(e *env, path string, filter journal.State) ([]journal.Entry, er
 		return nil, err
 	}
 	defer j.Close()
-	return j.List(filter)
+	return j.List(e.ctx, filter)
 }
 
 type journalResolveCmd struct {
@@ -242,7 +242,7 @@ func (c *journalResolveCmd) Run(e *env) error {
 		return err
 	}
 	defer j.Close()
-	if err := j.Resolve(k, journal.Verdict{As: journal.State(c.As), Note: c.Note}); err != nil {
+	if err := j.Resolve(e.ctx, k, journal.Verdict{As: journal.State(c.As), Note: c.Note}); err != nil {
 		return &exitError{code: exitUsage, err: &msg.Error{Msg: msg.New("jrn.resolve.failed", c.Key, resolveProblem(err, l))}}
 	}
 	say(e.stdout, msg.New("jrn.resolved", c.Key, c.As).In(l))
@@ -321,7 +321,7 @@ func (c *journalCopyCmd) Run(e *env) error {
 	if from.Path() == to.Path() {
 		return usage("jrn.copy.self", from.Path())
 	}
-	res, err := journal.Copy(to, from)
+	res, err := journal.Copy(e.ctx, to, from)
 	if err != nil {
 		if errors.Is(err, journal.ErrLocked) {
 			return &exitError{code: exitAborted, err: localized(err, l)}

@@ -85,25 +85,25 @@ func fillJournal(t *testing.T, path string) []journal.Entry {
 	for i, st := range []journal.State{journal.OK, journal.Rejected, journal.Unknown, journal.Unsent, journal.OK} {
 		k := journal.Key{Tenant: "app7@production", Kind: "venta", Business: fmt.Sprint(900 + i)}
 		facts := fmt.Sprintf(`{"total":"%d.50","email":"c%d@example.com","puntoVentaId":2}`, 1500+i, i)
-		if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "ventas.csv fila 2", Facts: facts, Hold: 30 * time.Second}); err != nil {
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "ventas.csv fila 2", Facts: facts, Hold: 30 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
-		if err := j.Finish(k, journal.Outcome{State: st, FacturaID: int64(i), Numero: int64(10 + i), Message: "=1+1 «ñ»"}); err != nil {
+		if err := j.Finish(context.Background(), k, journal.Outcome{State: st, FacturaID: int64(i), Numero: int64(10 + i), Message: "=1+1 «ñ»"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	m := journal.Key{Tenant: "app7@production", Kind: "stock", Business: "mv1"}
-	if _, err := j.Begin(m, journal.Intent{BodyHash: "b", Units: []journal.Unit{{ID: "r1", BodyHash: "x", Body: "3"}, {ID: "r2", BodyHash: "y", Body: "4"}},
+	if _, err := j.Begin(context.Background(), m, journal.Intent{BodyHash: "b", Units: []journal.Unit{{ID: "r1", BodyHash: "x", Body: "3"}, {ID: "r2", BodyHash: "y", Body: "4"}},
 		Window: &journal.Mark{Tenant: "app7@production", Name: "stock/movimiento", Next: time.Now().Add(time.Minute)}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Finish(m, journal.Outcome{State: journal.OK, FacturaID: 55}); err != nil {
+	if err := j.Finish(context.Background(), m, journal.Outcome{State: journal.OK, FacturaID: 55}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Resolve(journal.Key{Tenant: "app7@production", Kind: "venta", Business: "902"}, journal.Verdict{As: journal.Failed, Note: "no está"}); err != nil {
+	if err := j.Resolve(context.Background(), journal.Key{Tenant: "app7@production", Kind: "venta", Business: "902"}, journal.Verdict{As: journal.Failed, Note: "no está"}); err != nil {
 		t.Fatal(err)
 	}
-	es, err := j.List("")
+	es, err := j.List(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestJournalCopyRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := j.List("")
+	got, err := j.List(context.Background(), "")
 	j.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -165,18 +165,18 @@ func TestJournalCopyRoundTrip(t *testing.T) {
 	if _, err := pj.Acquire(context.Background(), unk.Tenant, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := pj.Resolve(journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "902"}, journal.Verdict{As: journal.OK, Note: "sí"}); err == nil {
+	if err := pj.Resolve(context.Background(), journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "902"}, journal.Verdict{As: journal.OK, Note: "sí"}); err == nil {
 		t.Fatal("resolving a failed entry succeeded")
 	}
 	k := journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "904"}
-	if _, err := pj.Begin(k, journal.Intent{BodyHash: "h"}); err == nil {
+	if _, err := pj.Begin(context.Background(), k, journal.Intent{BodyHash: "h"}); err == nil {
 		t.Fatal("Begin of an ok entry succeeded")
 	}
-	if err := pj.Finish(journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "901"}, journal.Outcome{State: journal.OK}); err == nil {
+	if err := pj.Finish(context.Background(), journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "901"}, journal.Outcome{State: journal.OK}); err == nil {
 		t.Fatal("Finish of a rejected entry succeeded")
 	}
 	again := journal.Key{Tenant: unk.Tenant, Kind: "venta", Business: "901"}
-	if _, err := pj.Begin(again, journal.Intent{BodyHash: "h2"}); err != nil {
+	if _, err := pj.Begin(context.Background(), again, journal.Intent{BodyHash: "h2"}); err != nil {
 		t.Fatal(err)
 	}
 	pj.Close()
@@ -253,7 +253,7 @@ func TestRunOnPostgreSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pj.Close()
-	es, err := pj.List(journal.OK)
+	es, err := pj.List(context.Background(), journal.OK)
 	if err != nil || len(es) != 6 {
 		t.Fatalf("journal after the run: %d ok, %v; want 6", len(es), err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -29,15 +30,15 @@ func TestListingsEscapeControlCharacters(t *testing.T) {
 	}
 	for i, st := range []journal.State{journal.Rejected, journal.Unknown, journal.Unknown} {
 		k := journal.Key{Tenant: "app7@production", Kind: "venta", Business: fmt.Sprint(700 + i)}
-		if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "ventas" + hostile + ".csv rows 2", Hold: 30 * time.Second}); err != nil {
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "ventas" + hostile + ".csv rows 2", Hold: 30 * time.Second}); err != nil {
 			t.Fatal(err)
 		}
-		if err := j.Finish(k, journal.Outcome{State: st, Message: "La API dijo: " + hostile}); err != nil {
+		if err := j.Finish(context.Background(), k, journal.Outcome{State: st, Message: "La API dijo: " + hostile}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	settled := journal.Key{Tenant: "app7@production", Kind: "venta", Business: "702"}
-	if err := j.Resolve(settled, journal.Verdict{As: journal.Failed, Note: "nota " + hostile, Evidence: `{"leido":"` + hostile + `"}`}); err != nil {
+	if err := j.Resolve(context.Background(), settled, journal.Verdict{As: journal.Failed, Note: "nota " + hostile, Evidence: `{"leido":"` + hostile + `"}`}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()

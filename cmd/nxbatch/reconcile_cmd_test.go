@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -24,7 +25,7 @@ func listEntries(t *testing.T, path string) []journal.Entry {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	all, err := j.List("")
+	all, err := j.List(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +302,7 @@ func withoutFacts(t *testing.T, from, to string) {
 	}
 	defer dst.Close()
 	var recs []journal.Record
-	err = src.Export(func(r journal.Record) error {
+	err = src.Export(context.Background(), func(r journal.Record) error {
 		if r.Entry != nil {
 			if r.Entry.Facts == "" {
 				return fmt.Errorf("%s has no facts to leave out", r.Entry.Key)
@@ -314,7 +315,7 @@ func withoutFacts(t *testing.T, from, to string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dst.Import(recs); err != nil {
+	if _, err := dst.Import(context.Background(), recs); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -162,10 +162,10 @@ func TestJournalListCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "1001"}
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "v.csv rows 2"}); err != nil {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "v.csv rows 2"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Finish(k, journal.Outcome{State: journal.Rejected, Message: "-no existe"}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Rejected, Message: "-no existe"}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
@@ -209,11 +209,11 @@ func TestJournalListUnknownIncludesSending(t *testing.T) {
 			state journal.State
 		}{{"1", journal.Unknown}, {"2", journal.Sending}, {"3", journal.OK}} {
 			k := journal.Key{Tenant: "t1", Kind: "venta", Business: c.id}
-			if _, err := j.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+			if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h"}); err != nil {
 				t.Fatal(err)
 			}
 			if c.state != journal.Sending {
-				if err := j.Finish(k, journal.Outcome{State: c.state}); err != nil {
+				if err := j.Finish(context.Background(), k, journal.Outcome{State: c.state}); err != nil {
 					t.Fatal(err)
 				}
 			}

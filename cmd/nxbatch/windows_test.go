@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"maps"
 	"os"
 	"path/filepath"
@@ -36,7 +37,7 @@ func windowsOf(t *testing.T, path string) map[string][]journal.Mark {
 	}
 	defer j.Close()
 	out := map[string][]journal.Mark{}
-	err = j.Export(func(r journal.Record) error {
+	err = j.Export(context.Background(), func(r journal.Record) error {
 		if r.Window != nil {
 			out[r.Window.Name] = append(out[r.Window.Name], *r.Window)
 		}

@@ -106,7 +106,7 @@ func (s *suite) must(o journal.Options, tenants ...string) journal.Store {
 
 func mustGet(t *testing.T, j journal.Store, k journal.Key) journal.Entry {
 	t.Helper()
-	e, found, err := j.Get(k)
+	e, found, err := j.Get(context.Background(), k)
 	if err != nil || !found {
 		t.Fatalf("Get(%s) = found %v, err %v", k, found, err)
 	}
@@ -119,7 +119,7 @@ const facts1 = `{"total":"1500.50","email":"ana@example.com","puntoVentaId":2}`
 
 func begin(t *testing.T, j journal.Store, k journal.Key) {
 	t.Helper()
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "hash-1", Source: "first", Facts: facts1, Hold: hold}); err != nil {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "hash-1", Source: "first", Facts: facts1, Hold: hold}); err != nil {
 		t.Fatalf("Begin(%s): %v", k, err)
 	}
 }
@@ -127,7 +127,7 @@ func begin(t *testing.T, j journal.Store, k journal.Key) {
 func finishAs(t *testing.T, j journal.Store, k journal.Key, st journal.State) {
 	t.Helper()
 	begin(t, j, k)
-	if err := j.Finish(k, journal.Outcome{State: st, Message: "first outcome"}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: st, Message: "first outcome"}); err != nil {
 		t.Fatalf("Finish(%s, %s): %v", k, st, err)
 	}
 }
@@ -135,7 +135,7 @@ func finishAs(t *testing.T, j journal.Store, k journal.Key, st journal.State) {
 func resolveAs(t *testing.T, j journal.Store, k journal.Key, st journal.State) {
 	t.Helper()
 	finishAs(t, j, k, journal.Unknown)
-	if err := j.Resolve(k, journal.Verdict{As: st, Note: "checked in the ERP"}); err != nil {
+	if err := j.Resolve(context.Background(), k, journal.Verdict{As: st, Note: "checked in the ERP"}); err != nil {
 		t.Fatalf("Resolve(%s, %s): %v", k, st, err)
 	}
 }
@@ -205,7 +205,7 @@ func testBeginRecordsIntent(t *testing.T, b Backend) {
 	clk := NewClock()
 	j := start(t, b).must(journal.Options{Now: clk.Now}, "t1")
 	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-1"}
-	got, err := j.Begin(k, journal.Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Facts: facts1, Hold: hold})
+	got, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Facts: facts1, Hold: hold})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,10 +217,10 @@ func testBeginRecordsIntent(t *testing.T, b Backend) {
 	if diff := cmp.Diff(want, mustGet(t, j, k)); diff != "" {
 		t.Errorf("Get after Begin (-want +got):\n%s", diff)
 	}
-	if _, found, err := j.Get(journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-2"}); found || err != nil {
+	if _, found, err := j.Get(context.Background(), journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-2"}); found || err != nil {
 		t.Errorf("Get(absent) = found %v, err %v", found, err)
 	}
-	got2, err := j.Lookup([]journal.Key{k, {Tenant: "t1", Kind: "venta", Business: "ORD-2"}})
+	got2, err := j.Lookup(context.Background(), []journal.Key{k, {Tenant: "t1", Kind: "venta", Business: "ORD-2"}})
 	if err != nil || len(got2) != 1 || got2[k].State != journal.Sending {
 		t.Errorf("Lookup = %v, %v; want only the begun key", got2, err)
 	}
@@ -229,11 +229,11 @@ func testBeginRecordsIntent(t *testing.T, b Backend) {
 func testBeginRejectsInvalidKey(t *testing.T, b Backend) {
 	j := start(t, b).must(journal.Options{}, "t1")
 	for _, k := range []journal.Key{{Tenant: "t1", Kind: "venta"}, {Tenant: "t1", Kind: "ven/ta", Business: "1"}, {Tenant: "t1", Kind: "venta", Business: "a\x00b"}} {
-		if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold}); err == nil {
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold}); err == nil {
 			t.Errorf("Begin(%q) succeeded", k.String())
 		}
 	}
-	if _, err := j.Begin(journal.Key{Tenant: "t1", Kind: "venta", Business: "1"}, journal.Intent{Units: []journal.Unit{{}}}); err == nil {
+	if _, err := j.Begin(context.Background(), journal.Key{Tenant: "t1", Kind: "venta", Business: "1"}, journal.Intent{Units: []journal.Unit{{}}}); err == nil {
 		t.Error("Begin with a unit without identity succeeded")
 	}
 }
@@ -268,7 +268,7 @@ func testBeginRefusesOrAllows(t *testing.T, b Backend) {
 			tc.prior(t, j)
 			before := mustGet(t, j, k)
 			clk.Advance(tc.after)
-			got, err := j.Begin(k, journal.Intent{BodyHash: "hash-2", Source: "second", Facts: `{"total":"2000"}`, Hold: hold})
+			got, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "hash-2", Source: "second", Facts: `{"total":"2000"}`, Hold: hold})
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("Begin error = %v, want %v", err, tc.wantErr)
 			}
@@ -294,11 +294,11 @@ func testBeginRefusesOrAllows(t *testing.T, b Backend) {
 				t.Errorf("after the second Begin the entry has facts %q of body %q, want the second attempt's", e.Facts, e.BodyHash)
 			}
 			// An attempt without facts leaves none of an earlier body's.
-			if err := j.Finish(k, journal.Outcome{State: journal.Rejected}); err != nil {
+			if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Rejected}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(hold)
-			if third, err := j.Begin(k, journal.Intent{BodyHash: "hash-3", Hold: hold}); err != nil || third.Facts != "" {
+			if third, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "hash-3", Hold: hold}); err != nil || third.Facts != "" {
 				t.Errorf("third Begin without facts = %+v, %v; want no facts", third, err)
 			}
 			if e := mustGet(t, j, k); e.Facts != "" {
@@ -328,12 +328,12 @@ func testFinishRecordsOutcome(t *testing.T, b Backend) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := NewClock()
 			j := start(t, b).must(journal.Options{Now: clk.Now}, "t1")
-			begun, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "src", Facts: facts1, Hold: hold})
+			begun, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "src", Facts: facts1, Hold: hold})
 			if err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(2 * time.Second)
-			err = j.Finish(k, journal.Outcome{State: tc.st, FacturaID: tc.ids[0], Numero: tc.ids[1], PVNumero: tc.ids[2], Message: tc.message})
+			err = j.Finish(context.Background(), k, journal.Outcome{State: tc.st, FacturaID: tc.ids[0], Numero: tc.ids[1], PVNumero: tc.ids[2], Message: tc.message})
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("Finish error = %v, want error %v", err, tc.wantErr)
 			}
@@ -352,11 +352,11 @@ func testFinishRecordsOutcome(t *testing.T, b Backend) {
 func testFinishNeedsSending(t *testing.T, b Backend) {
 	j := start(t, b).must(journal.Options{}, "t1")
 	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-1"}
-	if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: 1}); !errors.Is(err, journal.ErrNotFound) {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 1}); !errors.Is(err, journal.ErrNotFound) {
 		t.Errorf("Finish without Begin = %v, want ErrNotFound", err)
 	}
 	finishAs(t, j, k, journal.Rejected)
-	if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: 1}); !errors.Is(err, journal.ErrWrongState) {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 1}); !errors.Is(err, journal.ErrWrongState) {
 		t.Errorf("Finish twice = %v, want ErrWrongState", err)
 	}
 	if e := mustGet(t, j, k); e.State != journal.Rejected || e.FacturaID != 0 {
@@ -384,7 +384,7 @@ func testListAndResolve(t *testing.T, b Backend) {
 	finishAs(t, j, upper, journal.OK)
 	begin(t, j, inflight)
 
-	all, err := j.List("")
+	all, err := j.List(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,14 +392,14 @@ func testListAndResolve(t *testing.T, b Backend) {
 	if diff := cmp.Diff([]journal.Key{unk2Key, unkKey, okKey, rejKey, upper, lower, inflight}, keysOf(all)); diff != "" {
 		t.Errorf("List(all) keys not sorted by tenant, kind, business (-want +got):\n%s", diff)
 	}
-	unknown, err := j.List(journal.Unknown)
+	unknown, err := j.List(context.Background(), journal.Unknown)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]journal.Key{unk2Key, unkKey}, keysOf(unknown)); diff != "" {
 		t.Errorf("List(unknown) (-want +got):\n%s", diff)
 	}
-	if _, err := j.List("pending"); err == nil {
+	if _, err := j.List(context.Background(), "pending"); err == nil {
 		t.Error("List with an unknown state succeeded")
 	}
 
@@ -420,8 +420,8 @@ func testListAndResolve(t *testing.T, b Backend) {
 	}
 	clk.Advance(time.Minute)
 	for _, r := range resolves {
-		before, _, _ := j.Get(r.k)
-		err := j.Resolve(r.k, journal.Verdict{As: r.as, Note: "miré el ERP: " + string(r.as), Evidence: `{"read":"GET /comprobante"}`})
+		before, _, _ := j.Get(context.Background(), r.k)
+		err := j.Resolve(context.Background(), r.k, journal.Verdict{As: r.as, Note: "miré el ERP: " + string(r.as), Evidence: `{"read":"GET /comprobante"}`})
 		switch {
 		case r.wantAny:
 			if err == nil {
@@ -438,10 +438,10 @@ func testListAndResolve(t *testing.T, b Backend) {
 			}
 		}
 	}
-	if unknown, _ := j.List(journal.Unknown); len(unknown) != 0 {
+	if unknown, _ := j.List(context.Background(), journal.Unknown); len(unknown) != 0 {
 		t.Errorf("unknown entries left after resolving: %v", keysOf(unknown))
 	}
-	again, err := j.Begin(unkKey, journal.Intent{BodyHash: "h2", Source: "retry", Hold: hold})
+	again, err := j.Begin(context.Background(), unkKey, journal.Intent{BodyHash: "h2", Source: "retry", Hold: hold})
 	if err != nil {
 		t.Fatalf("Begin after Resolve failed: %v", err)
 	}
@@ -454,7 +454,7 @@ func testResolveKeepsIDs(t *testing.T, b Backend) {
 	j := start(t, b).must(journal.Options{}, "t")
 	k := journal.Key{Tenant: "t", Kind: "facturar", Business: "33"}
 	finishAs(t, j, k, journal.Unknown)
-	if err := j.Resolve(k, journal.Verdict{As: journal.OK, Note: "reconciliado", FacturaID: 33, Numero: 1500, PVNumero: 2}); err != nil {
+	if err := j.Resolve(context.Background(), k, journal.Verdict{As: journal.OK, Note: "reconciliado", FacturaID: 33, Numero: 1500, PVNumero: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if e := mustGet(t, j, k); e.State != journal.OK || e.FacturaID != 33 || e.Numero != 1500 || e.PVNumero != 2 {
@@ -465,17 +465,17 @@ func testResolveKeepsIDs(t *testing.T, b Backend) {
 func testNextAllowedPersists(t *testing.T, b Backend) {
 	s := start(t, b)
 	j := s.must(journal.Options{})
-	if got, err := j.NextAllowed("t1", "stock"); err != nil || !got.IsZero() {
+	if got, err := j.NextAllowed(context.Background(), "t1", "stock"); err != nil || !got.IsZero() {
 		t.Errorf("NextAllowed unset = %v, %v; want zero time", got, err)
 	}
 	at := time.Date(2025, 3, 14, 9, 0, 3, 500_000, time.FixedZone("ART", -3*3600))
-	if err := j.SetNextAllowed("t1", "stock", at); err != nil {
+	if err := j.SetNextAllowed(context.Background(), "t1", "stock", at); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.SetNextAllowed("t2", "stock", at.Add(time.Hour)); err != nil {
+	if err := j.SetNextAllowed(context.Background(), "t2", "stock", at.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.SetNextAllowed("", "stock", at); err == nil {
+	if err := j.SetNextAllowed(context.Background(), "", "stock", at); err == nil {
 		t.Error("SetNextAllowed without tenant succeeded")
 	}
 	if err := j.Close(); err != nil {
@@ -486,7 +486,7 @@ func testNextAllowedPersists(t *testing.T, b Backend) {
 		tenant, window string
 		want           time.Time
 	}{{"t1", "stock", at}, {"t2", "stock", at.Add(time.Hour)}, {"t1", "params", time.Time{}}} {
-		got, err := j.NextAllowed(c.tenant, c.window)
+		got, err := j.NextAllowed(context.Background(), c.tenant, c.window)
 		if err != nil || !got.Equal(c.want) {
 			t.Errorf("NextAllowed(%s, %s) = %v, %v; want %v", c.tenant, c.window, got, err, c.want)
 		}
@@ -500,7 +500,7 @@ func testHasTenant(t *testing.T, b Backend) {
 		tenant string
 		want   bool
 	}{{"app1.production", true}, {"app1", false}, {"app1.production@localhost:8091", false}, {"app1.productio", false}, {"", false}} {
-		if got, err := j.HasTenant(c.tenant); err != nil || got != c.want {
+		if got, err := j.HasTenant(context.Background(), c.tenant); err != nil || got != c.want {
 			t.Errorf("HasTenant(%q) = %v, %v; want %v", c.tenant, got, err, c.want)
 		}
 	}
@@ -524,22 +524,22 @@ func testReserve(t *testing.T, b Backend) {
 		{"at its next allowed time it opens again", "cred", t0.Add(time.Minute), true, t0.Add(2 * time.Minute)},
 		{"another tenant's window is its own", "other", t0.Add(time.Minute), true, t0.Add(2 * time.Minute)},
 	} {
-		granted, next, err := j.Reserve(c.tenant, "params", c.now, time.Minute)
+		granted, next, err := j.Reserve(context.Background(), c.tenant, "params", c.now, time.Minute)
 		if err != nil || granted != c.wantGranted || !next.Equal(c.wantNext) {
 			t.Errorf("%s: Reserve = %v, %v, %v; want %v, %v", c.name, granted, next, err, c.wantGranted, c.wantNext)
 		}
 	}
-	if got, err := j.NextAllowed("cred", "params"); err != nil || !got.Equal(t0.Add(2*time.Minute)) {
+	if got, err := j.NextAllowed(context.Background(), "cred", "params"); err != nil || !got.Equal(t0.Add(2*time.Minute)) {
 		t.Errorf("NextAllowed after the reserves = %v, %v; want %v", got, err, t0.Add(2*time.Minute))
 	}
 	// A window set by SetNextAllowed (the API's own wait) refuses too.
-	if err := j.SetNextAllowed("cred", "params", t0.Add(time.Hour)); err != nil {
+	if err := j.SetNextAllowed(context.Background(), "cred", "params", t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if granted, next, err := j.Reserve("cred", "params", t0.Add(3*time.Minute), time.Minute); err != nil || granted || !next.Equal(t0.Add(time.Hour)) {
+	if granted, next, err := j.Reserve(context.Background(), "cred", "params", t0.Add(3*time.Minute), time.Minute); err != nil || granted || !next.Equal(t0.Add(time.Hour)) {
 		t.Errorf("Reserve before the API's wait is over = %v, %v, %v; want refused until %v", granted, next, err, t0.Add(time.Hour))
 	}
-	if _, _, err := j.Reserve("", "params", t0, time.Minute); err == nil {
+	if _, _, err := j.Reserve(context.Background(), "", "params", t0, time.Minute); err == nil {
 		t.Error("Reserve without tenant succeeded")
 	}
 	if err := j.Close(); err != nil {
@@ -547,7 +547,7 @@ func testReserve(t *testing.T, b Backend) {
 	}
 	// Persisted: the next run is refused as well.
 	j = s.must(journal.Options{})
-	if granted, next, err := j.Reserve("cred", "params", t0.Add(4*time.Minute), time.Minute); err != nil || granted || !next.Equal(t0.Add(time.Hour)) {
+	if granted, next, err := j.Reserve(context.Background(), "cred", "params", t0.Add(4*time.Minute), time.Minute); err != nil || granted || !next.Equal(t0.Add(time.Hour)) {
 		t.Errorf("Reserve after reopening = %v, %v, %v; want refused until %v", granted, next, err, t0.Add(time.Hour))
 	}
 }
@@ -575,7 +575,7 @@ func testConcurrentReserve(t *testing.T, b Backend) {
 		for range perHandle {
 			wg.Go(func() {
 				<-ready
-				g, n, err := h.Reserve("cred", "params", t0, time.Minute)
+				g, n, err := h.Reserve(context.Background(), "cred", "params", t0, time.Minute)
 				results <- result{g, n, err}
 			})
 		}
@@ -605,27 +605,27 @@ func testMarks(t *testing.T, b Backend) {
 	j := start(t, b).must(journal.Options{Now: clk.Now}, "t")
 	k := journal.Key{Tenant: "t", Kind: "stock", Business: "m"}
 	out := clk.Now().Add(33 * time.Second)
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Window: &journal.Mark{Tenant: "t", Name: "stock/movimiento", Next: out}}); err != nil {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Window: &journal.Mark{Tenant: "t", Name: "stock/movimiento", Next: out}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := j.NextAllowed("t", "stock/movimiento"); !got.Equal(out) {
+	if got, _ := j.NextAllowed(context.Background(), "t", "stock/movimiento"); !got.Equal(out) {
 		t.Errorf("window after intent = %v, want %v", got, out)
 	}
 	answered := clk.Now().Add(3 * time.Second)
-	if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: 4, Window: &journal.Mark{Tenant: "t", Name: "stock/movimiento", Next: answered}}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 4, Window: &journal.Mark{Tenant: "t", Name: "stock/movimiento", Next: answered}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := j.NextAllowed("t", "stock/movimiento"); !got.Equal(answered) {
+	if got, _ := j.NextAllowed(context.Background(), "t", "stock/movimiento"); !got.Equal(answered) {
 		t.Errorf("window after outcome = %v, want %v", got, answered)
 	}
-	if _, err := j.Begin(journal.Key{Tenant: "t", Kind: "stock", Business: "n"}, journal.Intent{Window: &journal.Mark{Name: "x"}}); err == nil {
+	if _, err := j.Begin(context.Background(), journal.Key{Tenant: "t", Kind: "stock", Business: "n"}, journal.Intent{Window: &journal.Mark{Name: "x"}}); err == nil {
 		t.Error("Begin with a window mark without tenant succeeded")
 	}
 	// A refused Begin moves no window.
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Window: &journal.Mark{Tenant: "t", Name: "stock/movimiento", Next: out.Add(time.Hour)}}); !errors.Is(err, journal.ErrNotSendable) {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Window: &journal.Mark{Tenant: "t", Name: "stock/movimiento", Next: out.Add(time.Hour)}}); !errors.Is(err, journal.ErrNotSendable) {
 		t.Fatalf("Begin of an ok key = %v, want refused", err)
 	}
-	if got, _ := j.NextAllowed("t", "stock/movimiento"); !got.Equal(answered) {
+	if got, _ := j.NextAllowed(context.Background(), "t", "stock/movimiento"); !got.Equal(answered) {
 		t.Errorf("window after a refused intent = %v, want %v", got, answered)
 	}
 }
@@ -638,14 +638,14 @@ func testHoldIsTheCallers(t *testing.T, b Backend) {
 		wantSoon bool
 	}{{hold, true}, {0, false}} {
 		k := journal.Key{Tenant: "t", Kind: "venta", Business: fmt.Sprint(i)}
-		if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: tc.hold}); err != nil {
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: tc.hold}); err != nil {
 			t.Fatalf("hold %v: first begin: %v", tc.hold, err)
 		}
-		if err := j.Finish(k, journal.Outcome{State: journal.Rejected, Message: "not processed"}); err != nil {
+		if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Rejected, Message: "not processed"}); err != nil {
 			t.Fatal(err)
 		}
 		clk.Advance(time.Second)
-		_, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: tc.hold})
+		_, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: tc.hold})
 		if got := errors.Is(err, journal.ErrTooSoon); got != tc.wantSoon {
 			t.Errorf("hold %v: second begin 1 s later: err = %v, want too soon = %v", tc.hold, err, tc.wantSoon)
 		}
@@ -667,15 +667,15 @@ func testKeyHoldFromAnswer(t *testing.T, b Backend) {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := NewClock()
 			j := start(t, b).must(journal.Options{Now: clk.Now}, "t1")
-			if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "first", Hold: hold}); err != nil {
+			if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "first", Hold: hold}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(tc.answered)
-			if err := j.Finish(k, journal.Outcome{State: journal.Rejected, Message: "Articulo no encontrado"}); err != nil {
+			if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Rejected, Message: "Articulo no encontrado"}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(tc.after)
-			_, err := j.Begin(k, journal.Intent{BodyHash: "h", Source: "second", Hold: hold})
+			_, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "second", Hold: hold})
 			var ts *journal.TooSoonError
 			switch {
 			case tc.wantWait == 0 && err != nil:
@@ -693,24 +693,24 @@ func testUnsentHoldsNothing(t *testing.T, b Backend) {
 	clk := NewClock()
 	j := start(t, b).must(journal.Options{Now: clk.Now}, "t")
 	k := journal.Key{Tenant: "t", Kind: "venta", Business: "7"}
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold}); err != nil {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold}); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Second)
-	if err := j.Finish(k, journal.Outcome{State: journal.Unsent, Message: "connection refused"}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Unsent, Message: "connection refused"}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold})
+	e, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold})
 	if err != nil {
 		t.Fatalf("Begin right after an unsent attempt = %v, want allowed", err)
 	}
 	if e.Attempts != 1 || !e.Held.IsZero() {
 		t.Errorf("after an unsent attempt and a new intent: attempts %d, held %v; want 1 and none", e.Attempts, e.Held)
 	}
-	if err := j.Finish(k, journal.Outcome{State: journal.Rejected}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Rejected}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold}); !errors.Is(err, journal.ErrTooSoon) {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold}); !errors.Is(err, journal.ErrTooSoon) {
 		t.Errorf("Begin right after a rejected attempt = %v, want too soon", err)
 	}
 }
@@ -720,39 +720,39 @@ func testUnits(t *testing.T, b Backend) {
 	m1 := journal.Key{Tenant: "t", Kind: "stock", Business: "m1"}
 	m2 := journal.Key{Tenant: "t", Kind: "stock", Business: "m2"}
 	m3 := journal.Key{Tenant: "t", Kind: "stock", Business: "m3"}
-	if _, err := j.Begin(m1, journal.Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
+	if _, err := j.Begin(context.Background(), m1, journal.Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
 		t.Fatal(err)
 	}
 	for _, st := range []journal.State{journal.Sending, journal.Unknown, journal.OK} {
 		if st != journal.Sending {
-			if err := j.Finish(m1, journal.Outcome{State: st}); err != nil && st != journal.OK {
+			if err := j.Finish(context.Background(), m1, journal.Outcome{State: st}); err != nil && st != journal.OK {
 				t.Fatal(err)
 			}
 		}
-		_, err := j.Begin(m2, journal.Intent{BodyHash: "b2", Units: units("r2", "r3")})
+		_, err := j.Begin(context.Background(), m2, journal.Intent{BodyHash: "b2", Units: units("r2", "r3")})
 		var ns *journal.NotSendableError
 		if !errors.As(err, &ns) || ns.Unit != "r2" || ns.State != st {
 			t.Fatalf("m1 %s: Begin of a request carrying r2 = %v, want refused for unit r2", st, err)
 		}
 		if st == journal.Unknown {
-			if err := j.Resolve(m1, journal.Verdict{As: journal.Failed, Note: "no está en el ERP"}); err != nil {
+			if err := j.Resolve(context.Background(), m1, journal.Verdict{As: journal.Failed, Note: "no está en el ERP"}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := j.Begin(m1, journal.Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
+			if _, err := j.Begin(context.Background(), m1, journal.Intent{BodyHash: "b1", Units: units("r1", "r2")}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if _, err := j.Begin(m3, journal.Intent{BodyHash: "b3", Units: units("r3")}); err != nil {
+	if _, err := j.Begin(context.Background(), m3, journal.Intent{BodyHash: "b3", Units: units("r3")}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Finish(m3, journal.Outcome{State: journal.Rejected, Message: "El articulo 999 no existe"}); err != nil {
+	if err := j.Finish(context.Background(), m3, journal.Outcome{State: journal.Rejected, Message: "El articulo 999 no existe"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.Begin(m2, journal.Intent{BodyHash: "b2", Units: units("r3", "r4")}); err != nil {
+	if _, err := j.Begin(context.Background(), m2, journal.Intent{BodyHash: "b2", Units: units("r3", "r4")}); err != nil {
 		t.Fatalf("Begin with a unit of a rejected request: %v", err)
 	}
-	got, reqs, err := j.Units("t", "stock", []string{"r1", "r3", "r4", "r9"})
+	got, reqs, err := j.Units(context.Background(), "t", "stock", []string{"r1", "r3", "r4", "r9"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -770,7 +770,7 @@ func testUnits(t *testing.T, b Backend) {
 	if diff := cmp.Diff([]string{"r3", "r4"}, mustGet(t, j, m2).Units); diff != "" {
 		t.Errorf("m2's units (-want +got):\n%s", diff)
 	}
-	if got, _, err := j.Units("t", "venta", []string{"r1"}); err != nil || len(got) != 0 {
+	if got, _, err := j.Units(context.Background(), "t", "venta", []string{"r1"}); err != nil || len(got) != 0 {
 		t.Errorf("units of another kind = %v, %v; want none", got, err)
 	}
 }
@@ -795,7 +795,7 @@ func testConcurrentBeginOneKey(t *testing.T, b Backend) {
 	var mu sync.Mutex
 	wins, refused := 0, 0
 	concurrently(8, func(int) {
-		_, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold})
+		_, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold})
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
@@ -823,7 +823,7 @@ func testConcurrentBeginOneUnit(t *testing.T, b Backend) {
 	wins, refused := 0, 0
 	concurrently(6, func(i int) {
 		k := journal.Key{Tenant: "t", Kind: "stock", Business: fmt.Sprintf("m%d", i)}
-		_, err := j.Begin(k, journal.Intent{BodyHash: "h", Units: units(fmt.Sprintf("own%d", i), "shared")})
+		_, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Units: units(fmt.Sprintf("own%d", i), "shared")})
 		mu.Lock()
 		defer mu.Unlock()
 		var ns *journal.NotSendableError
@@ -846,17 +846,17 @@ func testConcurrentWorkers(t *testing.T, b Backend) {
 	concurrently(8, func(w int) {
 		for i := range 25 {
 			k := journal.Key{Tenant: "t", Kind: "venta", Business: fmt.Sprintf("w%d-%d", w, i)}
-			if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold}); err != nil {
+			if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold}); err != nil {
 				t.Error(err)
 				return
 			}
-			if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: int64(i + 1), Numero: 1, PVNumero: 1}); err != nil {
+			if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: int64(i + 1), Numero: 1, PVNumero: 1}); err != nil {
 				t.Error(err)
 				return
 			}
 		}
 	})
-	ok, err := j.List(journal.OK)
+	ok, err := j.List(context.Background(), journal.OK)
 	if err != nil || len(ok) != 200 {
 		t.Errorf("List(ok) = %d entries, %v; want 200", len(ok), err)
 	}
@@ -876,7 +876,7 @@ func testRefusalsAmongWrites(t *testing.T, b Backend) {
 		if i%2 == 1 {
 			k = done
 		}
-		_, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold})
+		_, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold})
 		switch {
 		case i%2 == 1 && errors.Is(err, journal.ErrNotSendable):
 			mu.Lock()
@@ -888,7 +888,7 @@ func testRefusalsAmongWrites(t *testing.T, b Backend) {
 			t.Errorf("Begin of an ok key = %v, want refused", err)
 		}
 	})
-	sending, err := j.List(journal.Sending)
+	sending, err := j.List(context.Background(), journal.Sending)
 	if err != nil || len(sending) != 8 || refused != 8 {
 		t.Errorf("%d sending, %d refused (%v); want 8 and 8", len(sending), refused, err)
 	}
@@ -898,7 +898,7 @@ func testFinishAsync(t *testing.T, b Backend) {
 	j := start(t, b).must(journal.Options{}, "t")
 	k1, k2 := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}, journal.Key{Tenant: "t", Kind: "venta", Business: "2"}
 	begin(t, j, k1)
-	done := j.FinishAsync(k1, journal.Outcome{State: journal.OK, FacturaID: 10, Numero: 20, PVNumero: 3})
+	done := j.FinishAsync(context.Background(), k1, journal.Outcome{State: journal.OK, FacturaID: 10, Numero: 20, PVNumero: 3})
 	begin(t, j, k2)
 	if err := <-done; err != nil {
 		t.Fatalf("FinishAsync: %v", err)
@@ -906,10 +906,10 @@ func testFinishAsync(t *testing.T, b Backend) {
 	if e := mustGet(t, j, k1); e.State != journal.OK || e.FacturaID != 10 {
 		t.Errorf("after FinishAsync answered: %+v; want ok with facturaId 10", e)
 	}
-	if err := <-j.FinishAsync(k1, journal.Outcome{State: journal.Sending}); err == nil {
+	if err := <-j.FinishAsync(context.Background(), k1, journal.Outcome{State: journal.Sending}); err == nil {
 		t.Error("FinishAsync as sending: no error")
 	}
-	if err := <-j.FinishAsync(k1, journal.Outcome{State: journal.OK}); !errors.Is(err, journal.ErrWrongState) {
+	if err := <-j.FinishAsync(context.Background(), k1, journal.Outcome{State: journal.OK}); !errors.Is(err, journal.ErrWrongState) {
 		t.Errorf("FinishAsync of an ok entry = %v, want ErrWrongState", err)
 	}
 }
@@ -924,8 +924,8 @@ func testBeginSeesQueuedOutcomes(t *testing.T, b Backend) {
 	for i := range 100 {
 		k := journal.Key{Tenant: "t", Kind: "venta", Business: strconv.Itoa(i)}
 		begin(t, j, k)
-		done := j.FinishAsync(k, journal.Outcome{State: journal.Rejected, Message: "refused"})
-		if _, err := j.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+		done := j.FinishAsync(context.Background(), k, journal.Outcome{State: journal.Rejected, Message: "refused"})
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h"}); err != nil {
 			t.Fatalf("round %d: Begin after FinishAsync(rejected) of the same key: %v", i, err)
 		}
 		if err := <-done; err != nil {
@@ -935,11 +935,11 @@ func testBeginSeesQueuedOutcomes(t *testing.T, b Backend) {
 		unit := []journal.Unit{{ID: "row" + strconv.Itoa(i), BodyHash: "u"}}
 		m1 := journal.Key{Tenant: "t", Kind: "stock", Business: "a" + strconv.Itoa(i)}
 		m2 := journal.Key{Tenant: "t", Kind: "stock", Business: "b" + strconv.Itoa(i)}
-		if _, err := j.Begin(m1, journal.Intent{BodyHash: "h", Units: unit}); err != nil {
+		if _, err := j.Begin(context.Background(), m1, journal.Intent{BodyHash: "h", Units: unit}); err != nil {
 			t.Fatalf("round %d: Begin %v: %v", i, m1, err)
 		}
-		done = j.FinishAsync(m1, journal.Outcome{State: journal.Rejected, Message: "refused"})
-		if _, err := j.Begin(m2, journal.Intent{BodyHash: "h", Units: unit}); err != nil {
+		done = j.FinishAsync(context.Background(), m1, journal.Outcome{State: journal.Rejected, Message: "refused"})
+		if _, err := j.Begin(context.Background(), m2, journal.Intent{BodyHash: "h", Units: unit}); err != nil {
 			t.Fatalf("round %d: Begin of another movement with the refused one's row: %v", i, err)
 		}
 		if err := <-done; err != nil {
@@ -952,13 +952,13 @@ func testRefusalDoesNotBreak(t *testing.T, b Backend) {
 	j := start(t, b).must(journal.Options{}, "t")
 	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
 	begin(t, j, k)
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold}); !errors.Is(err, journal.ErrNotSendable) {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold}); !errors.Is(err, journal.ErrNotSendable) {
 		t.Fatalf("second Begin = %v, want ErrNotSendable", err)
 	}
-	if err := j.Finish(journal.Key{Tenant: "t", Kind: "venta", Business: "absent"}, journal.Outcome{State: journal.OK}); !errors.Is(err, journal.ErrNotFound) {
+	if err := j.Finish(context.Background(), journal.Key{Tenant: "t", Kind: "venta", Business: "absent"}, journal.Outcome{State: journal.OK}); !errors.Is(err, journal.ErrNotFound) {
 		t.Fatalf("Finish of an absent key = %v, want ErrNotFound", err)
 	}
-	if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: 1, Numero: 2, PVNumero: 3}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 1, Numero: 2, PVNumero: 3}); err != nil {
 		t.Errorf("Finish after refusals: %v", err)
 	}
 }
@@ -968,7 +968,7 @@ func testStorageFailure(t *testing.T, b Backend) {
 	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
 	begin(t, j, journal.Key{Tenant: "t", Kind: "venta", Business: "0"})
 	mend := b.Break(t, j)
-	_, first := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold})
+	_, first := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold})
 	if first == nil {
 		t.Fatal("Begin on a broken medium succeeded")
 	}
@@ -976,13 +976,13 @@ func testStorageFailure(t *testing.T, b Backend) {
 		t.Fatalf("Begin on a broken medium = %v, want the storage error", first)
 	}
 	mend() // the medium recovers: the journal must still refuse to write
-	if err := j.SetNextAllowed("t", "stock", time.Now()); err == nil || err.Error() != first.Error() {
+	if err := j.SetNextAllowed(context.Background(), "t", "stock", time.Now()); err == nil || err.Error() != first.Error() {
 		t.Errorf("write after a storage failure = %v, want the same error %v", err, first)
 	}
-	if _, err := j.Begin(k, journal.Intent{BodyHash: "h", Hold: hold}); err == nil || err.Error() != first.Error() {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: hold}); err == nil || err.Error() != first.Error() {
 		t.Errorf("Begin after a storage failure = %v, want the same error", err)
 	}
-	if err := j.Finish(journal.Key{Tenant: "t", Kind: "venta", Business: "0"}, journal.Outcome{State: journal.OK}); err == nil {
+	if err := j.Finish(context.Background(), journal.Key{Tenant: "t", Kind: "venta", Business: "0"}, journal.Outcome{State: journal.OK}); err == nil {
 		t.Error("Finish after a storage failure succeeded")
 	}
 }
@@ -994,14 +994,14 @@ func testAwkwardText(t *testing.T, b Backend) {
 	j := start(t, b).must(journal.Options{}, "t")
 	k := journal.Key{Tenant: "t", Kind: "venta", Business: "Ñandú café"}
 	begin(t, j, k)
-	if err := j.Finish(k, journal.Outcome{State: journal.Rejected, Message: "mal\x00formado \xff fin"}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Rejected, Message: "mal\x00formado \xff fin"}); err != nil {
 		t.Fatalf("Finish with awkward text: %v", err)
 	}
 	e := mustGet(t, j, k)
 	if !strings.HasPrefix(e.Message, "mal") || !strings.HasSuffix(e.Message, " fin") || e.Key != k {
 		t.Errorf("stored %+v, want the message's text and the key kept", e)
 	}
-	if _, err := j.Begin(journal.Key{Tenant: "t", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"}); err != nil {
+	if _, err := j.Begin(context.Background(), journal.Key{Tenant: "t", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"}); err != nil {
 		t.Errorf("Begin after awkward text: %v", err)
 	}
 }
@@ -1028,7 +1028,7 @@ func testSecondRunKeptOut(t *testing.T, b Backend) {
 	lockedOut(t, s, "t1", 0)
 	lockedOut(t, s, "t1", 300*time.Millisecond)
 	// The holder is not disturbed by the attempts.
-	if _, err := j.Begin(journal.Key{Tenant: "t1", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"}); err != nil {
+	if _, err := j.Begin(context.Background(), journal.Key{Tenant: "t1", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"}); err != nil {
 		t.Errorf("holder's Begin after others were kept out: %v", err)
 	}
 	if e := mustGet(t, j, journal.Key{Tenant: "t1", Kind: "venta", Business: "1"}); e.State != journal.Sending {
@@ -1055,7 +1055,7 @@ func testWaitingRun(t *testing.T, b Backend) {
 			defer other.Close()
 			_, err = other.Acquire(context.Background(), "t1", time.Minute)
 			if err == nil {
-				_, err = other.Begin(k, journal.Intent{BodyHash: "h"})
+				_, err = other.Begin(context.Background(), k, journal.Intent{BodyHash: "h"})
 			}
 		}
 		got <- err
@@ -1096,7 +1096,7 @@ func testReleasedHolder(t *testing.T, b Backend) {
 	if got.State != journal.Unknown || got.Message != interrupted || !got.Updated.Equal(clk.Now()) || !got.Held.Equal(clk.Now()) {
 		t.Errorf("in-flight entry after reopen = %+v, want unknown with the interruption reason", got)
 	}
-	if _, err := j.Begin(inflight, journal.Intent{BodyHash: "h", Hold: hold}); !errors.Is(err, journal.ErrNotSendable) {
+	if _, err := j.Begin(context.Background(), inflight, journal.Intent{BodyHash: "h", Hold: hold}); !errors.Is(err, journal.ErrNotSendable) {
 		t.Errorf("Begin of an interrupted key = %v, want ErrNotSendable", err)
 	}
 }
@@ -1136,26 +1136,26 @@ func testCopy(t *testing.T, b Backend) {
 	}
 	finishAs(t, src, journal.Key{Tenant: "u", Kind: "facturar", Business: "9"}, journal.Unknown)
 	m := journal.Key{Tenant: "t", Kind: "stock", Business: "m1"}
-	if _, err := src.Begin(m, journal.Intent{BodyHash: "b", Units: units("r1", "r2"), Facts: facts1}); err != nil {
+	if _, err := src.Begin(context.Background(), m, journal.Intent{BodyHash: "b", Units: units("r1", "r2"), Facts: facts1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := src.Finish(m, journal.Outcome{State: journal.OK, FacturaID: 77}); err != nil {
+	if err := src.Finish(context.Background(), m, journal.Outcome{State: journal.OK, FacturaID: 77}); err != nil {
 		t.Fatal(err)
 	}
 	at := clk.Now().Add(3 * time.Second)
-	if err := src.SetNextAllowed("t", "stock/movimiento", at); err != nil {
+	if err := src.SetNextAllowed(context.Background(), "t", "stock/movimiento", at); err != nil {
 		t.Fatal(err)
 	}
 	dst := start(t, b).must(journal.Options{Now: clk.Now})
-	res, err := journal.Copy(dst, src)
+	res, err := journal.Copy(context.Background(), dst, src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Entries != 7 || res.Units != 2 || res.Windows != 1 || res.Written != 10 || len(res.Conflicts) != 0 {
 		t.Errorf("first copy = %+v, want 7 entries, 2 units, 1 window, all written", res)
 	}
-	want, _ := src.List("")
-	got, _ := dst.List("")
+	want, _ := src.List(context.Background(), "")
+	got, _ := dst.List(context.Background(), "")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("copied entries (-src +dst):\n%s", diff)
 	}
@@ -1164,14 +1164,14 @@ func testCopy(t *testing.T, b Backend) {
 			t.Errorf("copied %s has facts %q, want those of its attempt %q", e.Key, e.Facts, facts1)
 		}
 	}
-	us, reqs, err := dst.Units("t", "stock", []string{"r1", "r2"})
+	us, reqs, err := dst.Units(context.Background(), "t", "stock", []string{"r1", "r2"})
 	if err != nil || len(us) != 2 || reqs[m].FacturaID != 77 {
 		t.Errorf("copied units = %v, %v, %v", us, reqs, err)
 	}
-	if got, _ := dst.NextAllowed("t", "stock/movimiento"); !got.Equal(at) {
+	if got, _ := dst.NextAllowed(context.Background(), "t", "stock/movimiento"); !got.Equal(at) {
 		t.Errorf("copied window = %v, want %v", got, at)
 	}
-	again, err := journal.Copy(dst, src)
+	again, err := journal.Copy(context.Background(), dst, src)
 	if err != nil || again.Written != 0 || again.Same != 10 || len(again.Conflicts) != 0 {
 		t.Errorf("second copy = %+v, %v; want nothing written, 10 the same", again, err)
 	}
@@ -1182,10 +1182,10 @@ func testCopy(t *testing.T, b Backend) {
 	if _, err := dst.Acquire(context.Background(), "u", 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := dst.Resolve(unk, journal.Verdict{As: journal.OK, Note: "en el ERP", FacturaID: 9}); err != nil {
+	if err := dst.Resolve(context.Background(), unk, journal.Verdict{As: journal.OK, Note: "en el ERP", FacturaID: 9}); err != nil {
 		t.Fatal(err)
 	}
-	third, err := journal.Copy(dst, src)
+	third, err := journal.Copy(context.Background(), dst, src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,11 +58,11 @@ func benchRequests(b *testing.B, j journal.Store, workers int) {
 					return
 				}
 				k := journal.Key{Tenant: "0f3a9c", Kind: "venta", Business: "ORD-" + strconv.FormatInt(i, 10)}
-				if _, err := j.Begin(k, journal.Intent{BodyHash: "9b2e61d0", Source: "ventas.csv row 2", Hold: 30 * time.Second}); err != nil {
+				if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "9b2e61d0", Source: "ventas.csv row 2", Hold: 30 * time.Second}); err != nil {
 					b.Error(err)
 					return
 				}
-				if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: i, Numero: i, PVNumero: 3}); err != nil {
+				if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: i, Numero: i, PVNumero: 3}); err != nil {
 					b.Error(err)
 					return
 				}
@@ -92,11 +92,11 @@ func BenchmarkBeginStockMovement(b *testing.B) {
 			us[n] = journal.Unit{ID: "row-" + strconv.Itoa(i) + "-" + strconv.Itoa(n), BodyHash: "5d41402abc4b2a76", Body: `{"articuloId":105,"cantidad":3}`, Source: "stock.csv fila 2"}
 		}
 		k := journal.Key{Tenant: "0f3a9c", Kind: "stock", Business: "mv-" + strconv.Itoa(i)}
-		if _, err := j.Begin(k, journal.Intent{BodyHash: "9b2e61d0", Units: us,
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "9b2e61d0", Units: us,
 			Window: &journal.Mark{Tenant: "0f3a9c", Name: "stock/movimiento", Next: time.Now()}}); err != nil {
 			b.Fatal(err)
 		}
-		if err := j.Finish(k, journal.Outcome{State: journal.OK, FacturaID: int64(i + 1)}); err != nil {
+		if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: int64(i + 1)}); err != nil {
 			b.Fatal(err)
 		}
 	}

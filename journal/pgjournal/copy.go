@@ -14,8 +14,8 @@ import (
 // Export calls fn for every entry (in key order), every unit and every
 // window, from one snapshot: a run going on meanwhile changes nothing of
 // what is exported.
-func (s *Store) Export(fn func(journal.Record) error) error {
-	ctx, cancel := context.WithCancel(s.base)
+func (s *Store) Export(ctx context.Context, fn func(journal.Record) error) error {
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT `+entryCols+` FROM nxbatch.entries ORDER BY tenant COLLATE "C", kind COLLATE "C", business COLLATE "C"`)
@@ -80,7 +80,7 @@ func (s *Store) Export(fn func(journal.Record) error) error {
 // written, what it holds alike is left, what it holds different is
 // reported; a window keeps the later time. It refuses, writing nothing,
 // when another run holds the lease of a tenant among recs.
-func (s *Store) Import(recs []journal.Record) (journal.ImportResult, error) {
+func (s *Store) Import(ctx context.Context, recs []journal.Record) (journal.ImportResult, error) {
 	var res journal.ImportResult
 	tenants := map[string]bool{}
 	for _, r := range recs {
@@ -107,7 +107,7 @@ func (s *Store) Import(recs []journal.Record) (journal.ImportResult, error) {
 	if err := s.brokenErr(); err != nil {
 		return res, err
 	}
-	ctx, cancel := context.WithTimeout(s.base, 10*opTimeout)
+	ctx, cancel := context.WithTimeout(ctx, 10*opTimeout)
 	defer cancel()
 	refusal, err := s.inTx(ctx, func(tx pgx.Tx) (error, error) {
 		res = journal.ImportResult{}

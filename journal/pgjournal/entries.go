@@ -117,7 +117,7 @@ func lockID(parts ...string) int64 {
 // database's clock in the same transaction. Concurrent Begins of one key,
 // or of requests carrying units of one tenant and kind, queue on advisory
 // locks, so that the second sees what the first committed.
-func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
+func (s *Store) Begin(ctx context.Context, k journal.Key, in journal.Intent) (journal.Entry, error) {
 	if err := validKey(k); err != nil {
 		return journal.Entry{}, err
 	}
@@ -157,9 +157,14 @@ func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 	// One statement, one round trip, one commit (synchronous_commit on):
 	// nxbatch.begin_intent checks and writes as journal.Journal.Begin does.
 	// The queued outcomes it must see go first, in the same transaction.
-	ctx, cancel := s.op()
-	defer cancel()
 	outs := s.outcomesFor(k, len(ids) > 0)
+	if len(outs) > 0 {
+		// The transaction carries outcomes other callers queued: they must
+		// be recorded even if this caller stops meanwhile.
+		ctx = context.WithoutCancel(ctx)
+	}
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	b := &pgx.Batch{}
 	queueOutcomes(b, outs)
 	b.Queue(`SELECT * FROM nxbatch.begin_intent($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
@@ -187,7 +192,7 @@ func (s *Store) Begin(k journal.Key, in journal.Intent) (journal.Entry, error) {
 	if err != nil {
 		err = s.fail(err)
 	}
-	s.settle(outs, changed, err)
+	s.settle(ctx, outs, changed, err)
 	if err != nil {
 		return journal.Entry{}, err
 	}
@@ -239,7 +244,7 @@ const finishSQL = `WITH upd AS (
 // It needs no lease: an outcome is the truth about a request that left, and
 // if another run declared this one gone meanwhile, the entry is Unknown and
 // Finish fails with ErrWrongState instead.
-func (s *Store) Finish(k journal.Key, out journal.Outcome) error {
+func (s *Store) Finish(ctx context.Context, k journal.Key, out journal.Outcome) error {
 	args, err := s.finishArgs(k, out, s.now())
 	if err != nil {
 		return err
@@ -247,13 +252,13 @@ func (s *Store) Finish(k journal.Key, out journal.Outcome) error {
 	if err := s.brokenErr(); err != nil {
 		return err
 	}
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var changed, moved int
 	if err := s.pool.QueryRow(ctx, finishSQL, args...).Scan(&changed, &moved); err != nil {
 		return s.fail(err)
 	}
-	return s.finished(k, changed)
+	return s.finished(ctx, k, changed)
 }
 
 // finishArgs checks an outcome and returns finishSQL's arguments for it.
@@ -278,11 +283,11 @@ func (s *Store) finishArgs(k journal.Key, out journal.Outcome, now time.Time) ([
 // finished is Finish's answer once finishSQL changed changed entries: an
 // outcome that changed none was for an entry that is absent or not
 // sending (refusals, not storage failures).
-func (s *Store) finished(k journal.Key, changed int) error {
+func (s *Store) finished(ctx context.Context, k journal.Key, changed int) error {
 	if changed == 1 {
 		return nil
 	}
-	e, found, err := s.Get(k)
+	e, found, err := s.Get(ctx, k)
 	switch {
 	case err != nil:
 		return s.fail(err)
@@ -316,11 +321,16 @@ const outcomeDelay = 2 * time.Millisecond
 // intent's transaction grew by an UPDATE and its WAL, on the worker's path
 // (10,000 sales, 8 workers, 20 ms: 90.2–93.1% of the bound carried,
 // 91.9–94.4% apart, back to back).
-func (s *Store) FinishAsync(k journal.Key, out journal.Outcome) <-chan error {
+func (s *Store) FinishAsync(ctx context.Context, k journal.Key, out journal.Outcome) <-chan error {
 	done := make(chan error, 1)
 	args, err := s.finishArgs(k, out, s.now())
 	if err == nil {
 		err = s.brokenErr()
+	}
+	if err == nil {
+		// Once queued, the outcome is committed with the others of its
+		// batch, whatever becomes of ctx.
+		err = ctx.Err()
 	}
 	if err != nil {
 		done <- err
@@ -395,10 +405,12 @@ func (s *Store) flushOutcomes() {
 	}()
 	outs := f.outs
 	if err := s.brokenErr(); err != nil {
-		s.settle(outs, nil, err)
+		s.settle(context.Background(), outs, nil, err)
 		return
 	}
-	ctx, cancel := s.op()
+	// The batch holds the outcomes of several callers, each of which must
+	// be recorded: it is bounded by opTimeout, not by any one caller.
+	ctx, cancel := s.op(context.Background())
 	defer cancel()
 	b := &pgx.Batch{}
 	queueOutcomes(b, outs)
@@ -414,7 +426,7 @@ func (s *Store) flushOutcomes() {
 	if err != nil {
 		err = s.fail(err)
 	}
-	s.settle(outs, changed, err)
+	s.settle(ctx, outs, changed, err)
 }
 
 // queueOutcomes adds the outcomes' statements to a batch: a batch's
@@ -438,27 +450,27 @@ func readOutcomes(br pgx.BatchResults, changed []int) error {
 
 // settle answers each queued outcome once its transaction ended: err for
 // all when it failed.
-func (s *Store) settle(outs []*pendingOutcome, changed []int, err error) {
+func (s *Store) settle(ctx context.Context, outs []*pendingOutcome, changed []int, err error) {
 	for i, o := range outs {
 		if err != nil {
 			o.done <- err
 			continue
 		}
-		o.done <- s.finished(o.k, changed[i])
+		o.done <- s.finished(ctx, o.k, changed[i])
 	}
 }
 
 // Resolve records a verdict on an entry whose outcome is not known. An
 // entry still Sending is resolved only when no other run holds its
 // tenant's lease: that run may be waiting for its answer.
-func (s *Store) Resolve(k journal.Key, v journal.Verdict) error {
+func (s *Store) Resolve(ctx context.Context, k journal.Key, v journal.Verdict) error {
 	if v.As != journal.OK && v.As != journal.Failed {
 		return fmt.Errorf("journal: resolve %s as %q: want ok or failed", k, v.As)
 	}
 	if err := s.brokenErr(); err != nil {
 		return err
 	}
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	refusal, err := s.inTx(ctx, func(tx pgx.Tx) (error, error) {
 		var st string
@@ -509,8 +521,8 @@ func (s *Store) inTx(ctx context.Context, fn func(pgx.Tx) (refusal, err error)) 
 }
 
 // Get returns the entry for k, if any.
-func (s *Store) Get(k journal.Key) (journal.Entry, bool, error) {
-	ctx, cancel := s.op()
+func (s *Store) Get(ctx context.Context, k journal.Key) (journal.Entry, bool, error) {
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	e, err := scanEntry(s.pool.QueryRow(ctx, `SELECT `+entryCols+` FROM nxbatch.entries WHERE tenant = $1 AND kind = $2 AND business = $3`,
 		k.Tenant, k.Kind, k.Business))
@@ -524,12 +536,12 @@ func (s *Store) Get(k journal.Key) (journal.Entry, bool, error) {
 }
 
 // Lookup returns the entries of keys that have one, in one read.
-func (s *Store) Lookup(keys []journal.Key) (map[journal.Key]journal.Entry, error) {
+func (s *Store) Lookup(ctx context.Context, keys []journal.Key) (map[journal.Key]journal.Entry, error) {
 	out := make(map[journal.Key]journal.Entry)
 	if len(keys) == 0 {
 		return out, nil
 	}
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	if err := s.lookup(ctx, s.pool, keys, out); err != nil {
 		return nil, fmt.Errorf("journal: read %s: %w", s.display, err)
@@ -585,13 +597,13 @@ func prefixed(p, cols string) string {
 // Units returns the units of kind for tenant among ids that the journal
 // knows, with the entry of the last request that carried each, from one
 // snapshot.
-func (s *Store) Units(tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error) {
+func (s *Store) Units(ctx context.Context, tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error) {
 	units := make(map[string]journal.UnitRecord)
 	reqs := make(map[journal.Key]journal.Entry)
 	if len(ids) == 0 {
 		return units, reqs, nil
 	}
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT id, request, body_hash, body, source FROM nxbatch.units
@@ -629,11 +641,11 @@ func (s *Store) Units(tenant, kind string, ids []string) (map[string]journal.Uni
 
 // List returns the entries in state filter ("" for all), sorted by key
 // (tenant, kind, business) byte by byte, as bbolt keeps them.
-func (s *Store) List(filter journal.State) ([]journal.Entry, error) {
+func (s *Store) List(ctx context.Context, filter journal.State) ([]journal.Entry, error) {
 	if filter != "" && !slices.Contains(journal.States, filter) {
 		return nil, fmt.Errorf("journal: unknown state %q: want sending, ok, rejected, unknown, failed or unsent", filter)
 	}
-	ctx, cancel := context.WithTimeout(s.base, 10*opTimeout)
+	ctx, cancel := context.WithTimeout(ctx, 10*opTimeout)
 	defer cancel()
 	rows, err := s.pool.Query(ctx, `SELECT `+entryCols+` FROM nxbatch.entries
 		WHERE $1 = '' OR state = $1 ORDER BY tenant COLLATE "C", kind COLLATE "C", business COLLATE "C"`, string(filter))
@@ -657,8 +669,8 @@ func (s *Store) List(filter journal.State) ([]journal.Entry, error) {
 
 // NextAllowed returns the persisted "next allowed time" of a rate window
 // for a tenant, or the zero time if none was set.
-func (s *Store) NextAllowed(tenant, window string) (time.Time, error) {
-	ctx, cancel := s.op()
+func (s *Store) NextAllowed(ctx context.Context, tenant, window string) (time.Time, error) {
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var t time.Time
 	err := s.pool.QueryRow(ctx, `SELECT next FROM nxbatch.windows WHERE tenant = $1 AND name = $2`, tenant, window).Scan(&t)
@@ -674,14 +686,14 @@ func (s *Store) NextAllowed(tenant, window string) (time.Time, error) {
 // SetNextAllowed persists the "next allowed time" of a rate window. It needs
 // no lease: the parameter window is moved while a tenant is being learned,
 // before its lease can be asked for; the window is every machine's.
-func (s *Store) SetNextAllowed(tenant, window string, t time.Time) error {
+func (s *Store) SetNextAllowed(ctx context.Context, tenant, window string, t time.Time) error {
 	if tenant == "" || window == "" {
 		return errors.New("journal: a rate window needs a tenant and a name")
 	}
 	if err := s.brokenErr(); err != nil {
 		return err
 	}
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	if _, err := s.pool.Exec(ctx, upsertWindow, tenant, window, t); err != nil {
 		return s.fail(err)
@@ -690,8 +702,8 @@ func (s *Store) SetNextAllowed(tenant, window string, t time.Time) error {
 }
 
 // HasTenant reports whether the journal holds any entry of tenant.
-func (s *Store) HasTenant(tenant string) (bool, error) {
-	ctx, cancel := s.op()
+func (s *Store) HasTenant(ctx context.Context, tenant string) (bool, error) {
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var ok bool
 	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM nxbatch.entries WHERE tenant = $1)`, tenant).Scan(&ok)
@@ -702,8 +714,8 @@ func (s *Store) HasTenant(tenant string) (bool, error) {
 }
 
 // Document returns the document stored under name, nil when none.
-func (s *Store) Document(name string) ([]byte, error) {
-	ctx, cancel := s.op()
+func (s *Store) Document(ctx context.Context, name string) ([]byte, error) {
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var b []byte
 	err := s.pool.QueryRow(ctx, `SELECT body FROM nxbatch.documents WHERE name = $1`, name).Scan(&b)
@@ -719,11 +731,11 @@ func (s *Store) Document(name string) ([]byte, error) {
 // SwapDocument stores doc under name if the stored document is still old
 // (nil: none yet), and reports whether it did: another machine's change in
 // between is never overwritten, the caller reads again and decides again.
-func (s *Store) SwapDocument(name string, old, doc []byte) (bool, error) {
+func (s *Store) SwapDocument(ctx context.Context, name string, old, doc []byte) (bool, error) {
 	if err := s.brokenErr(); err != nil {
 		return false, err
 	}
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var tag pgconn.CommandTag
 	var err error
@@ -741,14 +753,14 @@ func (s *Store) SwapDocument(name string, old, doc []byte) (bool, error) {
 // Reserve takes a rate window if its next allowed time is at or before now
 // (see journal.Store.Reserve), atomically between machines. Like
 // SetNextAllowed it needs no lease.
-func (s *Store) Reserve(tenant, window string, now time.Time, d time.Duration) (bool, time.Time, error) {
+func (s *Store) Reserve(ctx context.Context, tenant, window string, now time.Time, d time.Duration) (bool, time.Time, error) {
 	if tenant == "" || window == "" {
 		return false, time.Time{}, errors.New("journal: a rate window needs a tenant and a name")
 	}
 	if err := s.brokenErr(); err != nil {
 		return false, time.Time{}, err
 	}
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(ctx)
 	defer cancel()
 	var next time.Time
 	err := s.pool.QueryRow(ctx, reserveWindow, tenant, window, now, now.Add(d)).Scan(&next)

@@ -23,7 +23,6 @@ func Crash(js journal.Store) {
 	}
 	s.pool.Close()
 	s.lpool.Close()
-	s.cancel()
 }
 
 // PauseHeartbeats stops renewing s's leases, as a process stopped or cut
@@ -44,7 +43,7 @@ func PauseHeartbeats(js journal.Store) {
 // Setting is the value of a server setting in s's sessions.
 func Setting(js journal.Store, name string) (string, error) {
 	s := js.(*Store)
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(context.Background())
 	defer cancel()
 	var v string
 	err := s.pool.QueryRow(ctx, "SELECT current_setting($1)", name).Scan(&v)
@@ -55,7 +54,7 @@ func Setting(js journal.Store, name string) (string, error) {
 // as the database holds it.
 func LeaseLength(js journal.Store, tenant string) (time.Duration, error) {
 	s := js.(*Store)
-	ctx, cancel := s.op()
+	ctx, cancel := s.op(context.Background())
 	defer cancel()
 	var us int64
 	err := s.pool.QueryRow(ctx, "SELECT (extract(epoch FROM expires - renewed) * 1e6)::bigint FROM nxbatch.leases WHERE tenant = $1", tenant).Scan(&us)

@@ -175,7 +175,9 @@ func (s *Store) heartbeat(l *lease) {
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(s.base, s.ttl/3)
+		// The heartbeat is the store's own work, for as long as the lease
+		// is held: no caller's context bounds it.
+		ctx, cancel := context.WithTimeout(context.Background(), s.ttl/3)
 		tag, err := s.lpool.Exec(ctx, `UPDATE nxbatch.leases
 			SET renewed = c.t, expires = c.t + $3 * interval '1 microsecond' FROM (SELECT clock_timestamp() AS t) c
 			WHERE tenant = $1 AND holder = $2 AND expires > c.t`, l.tenant, l.holder, s.ttl.Microseconds())
@@ -199,7 +201,9 @@ func (s *Store) release(l *lease) error {
 	s.mu.Unlock()
 	close(l.stop)
 	<-l.done
-	ctx, cancel := context.WithTimeout(s.base, opTimeout)
+	// Letting go is never cancelled: a lease left behind keeps the next run
+	// waiting for it to expire.
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	defer cancel()
 	if _, err := s.lpool.Exec(ctx, `DELETE FROM nxbatch.leases WHERE tenant = $1 AND holder = $2`, l.tenant, l.holder); err != nil {
 		return fmt.Errorf("release the lease of tenant %s: %w", l.tenant, err)

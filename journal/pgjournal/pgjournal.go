@@ -90,8 +90,6 @@ type Store struct {
 	retryU  bool
 	ttl     time.Duration
 	host    string
-	base    context.Context
-	cancel  context.CancelFunc
 
 	mu     sync.Mutex
 	broken error             // the first storage-level failure; sticky
@@ -207,26 +205,23 @@ func Open(ctx context.Context, rawURL string, o Options) (*Store, error) {
 	cfg.ConnConfig.RuntimeParams["application_name"] = app
 	lcfg := cfg.Copy()
 	lcfg.MaxConns = 2
-	s.base, s.cancel = context.WithCancel(context.Background())
 	cctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(cctx, cfg.ConnConfig)
 	if err != nil {
-		s.cancel()
 		return nil, s.connectError(err)
 	}
 	err = migrate(cctx, conn, display)
 	conn.Close(context.Background())
 	if err != nil {
-		s.cancel()
 		var me *msg.Error
 		if errors.As(err, &me) {
 			return nil, err
 		}
 		return nil, s.connectError(fmt.Errorf("schema: %w", err))
 	}
-	if s.pool, err = pgxpool.NewWithConfig(s.base, cfg); err == nil {
-		s.lpool, err = pgxpool.NewWithConfig(s.base, lcfg)
+	if s.pool, err = pgxpool.NewWithConfig(context.Background(), cfg); err == nil {
+		s.lpool, err = pgxpool.NewWithConfig(context.Background(), lcfg)
 	}
 	if err != nil {
 		s.Close()
@@ -297,21 +292,24 @@ func (s *Store) Close() error {
 	if s.lpool != nil {
 		s.lpool.Close()
 	}
-	s.cancel()
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("pgjournal: close %s: %w", s.display, err)
 	}
 	return nil
 }
 
-// op is the context of one operation: bounded, and cancelled by Close.
-func (s *Store) op() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(s.base, opTimeout)
+// op is the context of one operation: the caller's, bounded by opTimeout.
+func (s *Store) op(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, opTimeout)
 }
 
 // fail records a storage-level failure: it is returned now and by every
 // later write, never retried, so that the run stops.
 func (s *Store) fail(err error) error {
+	if errors.Is(err, context.Canceled) {
+		// The caller stopped the operation: the storage did not fail.
+		return err
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.broken == nil {

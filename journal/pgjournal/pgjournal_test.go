@@ -44,11 +44,11 @@ func TestTenantsProceedInParallel(t *testing.T) {
 		s      journal.Store
 		tenant string
 	}{{a, "t1"}, {b, "t2"}} {
-		if _, err := c.s.Begin(journal.Key{Tenant: c.tenant, Kind: "venta", Business: "1"}, journal.Intent{BodyHash: "h"}); err != nil {
+		if _, err := c.s.Begin(context.Background(), journal.Key{Tenant: c.tenant, Kind: "venta", Business: "1"}, journal.Intent{BodyHash: "h"}); err != nil {
 			t.Errorf("Begin for %s: %v", c.tenant, err)
 		}
 	}
-	if _, err := a.Begin(journal.Key{Tenant: "t2", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"}); !errors.Is(err, journal.ErrNoLease) {
+	if _, err := a.Begin(context.Background(), journal.Key{Tenant: "t2", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"}); !errors.Is(err, journal.ErrNoLease) {
 		t.Errorf("Begin for a tenant another machine holds = %v, want ErrNoLease", err)
 	}
 	_, err := a.Acquire(context.Background(), "t2", 0)
@@ -74,7 +74,7 @@ func TestLostLeaseStopsSending(t *testing.T) {
 	a, b := mustOpen(t, url, journal.Options{}), mustOpen(t, url, journal.Options{})
 	acquire(t, a, "t")
 	k1, k2 := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}, journal.Key{Tenant: "t", Kind: "venta", Business: "2"}
-	if _, err := a.Begin(k1, journal.Intent{BodyHash: "h"}); err != nil {
+	if _, err := a.Begin(context.Background(), k1, journal.Intent{BodyHash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	pgjournal.PauseHeartbeats(a)
@@ -85,20 +85,20 @@ func TestLostLeaseStopsSending(t *testing.T) {
 	if _, err := b.Acquire(context.Background(), "t", time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if e, _, _ := b.Get(k1); e.State != journal.Unknown {
+	if e, _, _ := b.Get(context.Background(), k1); e.State != journal.Unknown {
 		t.Errorf("the gone run's in-flight entry is %s, want unknown", e.State)
 	}
-	_, err := a.Begin(k2, journal.Intent{BodyHash: "h"})
+	_, err := a.Begin(context.Background(), k2, journal.Intent{BodyHash: "h"})
 	if !errors.Is(err, pgjournal.ErrLeaseLost) {
 		t.Fatalf("Begin after the lease was taken = %v, want ErrLeaseLost", err)
 	}
-	if err := a.Finish(k1, journal.Outcome{State: journal.OK, FacturaID: 5}); err == nil {
+	if err := a.Finish(context.Background(), k1, journal.Outcome{State: journal.OK, FacturaID: 5}); err == nil {
 		t.Error("Finish as ok over an entry the next run declared unknown succeeded")
 	}
-	if _, found, _ := b.Get(k2); found {
+	if _, found, _ := b.Get(context.Background(), k2); found {
 		t.Error("an intent was recorded without the lease")
 	}
-	if e, _, _ := b.Get(k1); e.State != journal.Unknown || e.FacturaID != 0 {
+	if e, _, _ := b.Get(context.Background(), k1); e.State != journal.Unknown || e.FacturaID != 0 {
 		t.Errorf("entry after the gone run's Finish = %+v, want still unknown", e)
 	}
 }
@@ -110,16 +110,16 @@ func TestResolveOfSendingWaitsForItsRun(t *testing.T) {
 	a, op := mustOpen(t, url, journal.Options{}), mustOpen(t, url, journal.Options{})
 	acquire(t, a, "t")
 	k := journal.Key{Tenant: "t", Kind: "facturar", Business: "9"}
-	if _, err := a.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+	if _, err := a.Begin(context.Background(), k, journal.Intent{BodyHash: "h"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := op.Resolve(k, journal.Verdict{As: journal.Failed, Note: "no está"}); !errors.Is(err, journal.ErrLocked) {
+	if err := op.Resolve(context.Background(), k, journal.Verdict{As: journal.Failed, Note: "no está"}); !errors.Is(err, journal.ErrLocked) {
 		t.Errorf("Resolve of an entry in flight on a live run = %v, want ErrLocked", err)
 	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := op.Resolve(k, journal.Verdict{As: journal.Failed, Note: "no está"}); err != nil {
+	if err := op.Resolve(context.Background(), k, journal.Verdict{As: journal.Failed, Note: "no está"}); err != nil {
 		t.Errorf("Resolve once that run is gone: %v", err)
 	}
 }
@@ -281,20 +281,20 @@ func TestRunRoleWithoutCreate(t *testing.T) {
 		t.Fatalf("Acquire by the run role: %v", err)
 	}
 	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
-	if _, err := s.Begin(k, journal.Intent{BodyHash: "h", Units: []journal.Unit{{ID: "u1", BodyHash: "h"}},
+	if _, err := s.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Units: []journal.Unit{{ID: "u1", BodyHash: "h"}},
 		Window: &journal.Mark{Tenant: "t", Name: "stock", Next: time.Now()}}); err != nil {
 		t.Fatalf("Begin by the run role: %v", err)
 	}
-	if err := s.Finish(k, journal.Outcome{State: journal.Unknown}); err != nil {
+	if err := s.Finish(context.Background(), k, journal.Outcome{State: journal.Unknown}); err != nil {
 		t.Fatalf("Finish by the run role: %v", err)
 	}
-	if err := s.Resolve(k, journal.Verdict{As: journal.OK, Note: "en el ERP"}); err != nil {
+	if err := s.Resolve(context.Background(), k, journal.Verdict{As: journal.OK, Note: "en el ERP"}); err != nil {
 		t.Errorf("Resolve by the run role: %v", err)
 	}
-	if err := s.SetNextAllowed("t", "params", time.Now()); err != nil {
+	if err := s.SetNextAllowed(context.Background(), "t", "params", time.Now()); err != nil {
 		t.Errorf("SetNextAllowed by the run role: %v", err)
 	}
-	if es, err := s.List(""); err != nil || len(es) != 1 || es[0].State != journal.OK {
+	if es, err := s.List(context.Background(), ""); err != nil || len(es) != 1 || es[0].State != journal.OK {
 		t.Errorf("List by the run role = %v, %v; want the one entry, ok", es, err)
 	}
 	if err := release(); err != nil {
@@ -311,14 +311,14 @@ func TestCutJournalSaysSo(t *testing.T) {
 	s := mustOpen(t, url, journal.Options{})
 	acquire(t, s, "t")
 	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
-	if _, err := s.Begin(k, journal.Intent{BodyHash: "h"}); err != nil {
+	if _, err := s.Begin(context.Background(), k, journal.Intent{BodyHash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.Cut(ctx, name); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Mend(ctx, name) })
-	_, err := s.Begin(journal.Key{Tenant: "t", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"})
+	_, err := s.Begin(context.Background(), journal.Key{Tenant: "t", Kind: "venta", Business: "2"}, journal.Intent{BodyHash: "h"})
 	var me *msg.Error
 	if !errors.As(err, &me) || me.Msg.Key != "pgj.failed" {
 		t.Fatalf("Begin after the cut = %v, want pgj.failed", err)
@@ -327,7 +327,7 @@ func TestCutJournalSaysSo(t *testing.T) {
 	if !strings.Contains(es, "No se pudo escribir en el diario postgres://nxbatch@127.0.0.1:") || strings.Contains(es+err.Error(), srv.Password()) {
 		t.Errorf("Begin after the cut says %q, want the journal named without its password", es)
 	}
-	if err2 := s.Finish(k, journal.Outcome{State: journal.OK}); !errors.Is(err2, err) && (err2 == nil || err2.Error() != err.Error()) {
+	if err2 := s.Finish(context.Background(), k, journal.Outcome{State: journal.OK}); !errors.Is(err2, err) && (err2 == nil || err2.Error() != err.Error()) {
 		t.Errorf("Finish after the cut = %v, want the same failure %v", err2, err)
 	}
 }
@@ -448,7 +448,7 @@ func TestUpgradeFromSchema2(t *testing.T) {
 	}
 
 	s := mustOpen(t, runURL, journal.Options{})
-	es, err := s.List("")
+	es, err := s.List(context.Background(), "")
 	if err != nil || len(es) != len(before) {
 		t.Fatalf("List after the upgrade = %v, %v", es, err)
 	}
@@ -465,18 +465,18 @@ func TestUpgradeFromSchema2(t *testing.T) {
 		t.Fatal(err)
 	}
 	unk := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
-	if err := s.Resolve(unk, journal.Verdict{As: journal.Failed, Note: "no está en el ERP"}); err != nil {
+	if err := s.Resolve(context.Background(), unk, journal.Verdict{As: journal.Failed, Note: "no está en el ERP"}); err != nil {
 		t.Fatal(err)
 	}
 	const facts = `{"total":"1500","puntoVentaId":2}`
-	got, err := s.Begin(unk, journal.Intent{BodyHash: "hash-1b", Facts: facts})
+	got, err := s.Begin(context.Background(), unk, journal.Intent{BodyHash: "hash-1b", Facts: facts})
 	if err != nil || got.Facts != facts || got.Attempts != 2 {
 		t.Fatalf("Begin with facts after the upgrade = %+v, %v", got, err)
 	}
-	if err := s.Finish(unk, journal.Outcome{State: journal.Unknown, Message: "HTTP 500"}); err != nil {
+	if err := s.Finish(context.Background(), unk, journal.Outcome{State: journal.Unknown, Message: "HTTP 500"}); err != nil {
 		t.Fatal(err)
 	}
-	if e, _, err := s.Get(unk); err != nil || e.Facts != facts || e.BodyHash != "hash-1b" || e.State != journal.Unknown {
+	if e, _, err := s.Get(context.Background(), unk); err != nil || e.Facts != facts || e.BodyHash != "hash-1b" || e.State != journal.Unknown {
 		t.Errorf("after Finish = %+v, %v; want the attempt's facts kept", e, err)
 	}
 }

@@ -4,6 +4,7 @@
 package sendrulestest
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -20,7 +21,7 @@ func name(key, window string) string { return key + "/" + window }
 
 // Reserve takes window of key when it is open at now: it then ends at
 // now+d. A closed window is left as it is, and its end returned.
-func (w *Windows) Reserve(key, window string, now time.Time, d time.Duration) (bool, time.Time, error) {
+func (w *Windows) Reserve(_ context.Context, key, window string, now time.Time, d time.Duration) (bool, time.Time, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.Fail != nil {
@@ -34,7 +35,7 @@ func (w *Windows) Reserve(key, window string, now time.Time, d time.Duration) (b
 }
 
 // SetNextAllowed moves the end of window of key to t.
-func (w *Windows) SetNextAllowed(key, window string, t time.Time) error {
+func (w *Windows) SetNextAllowed(_ context.Context, key, window string, t time.Time) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.Fail != nil {
@@ -45,7 +46,7 @@ func (w *Windows) SetNextAllowed(key, window string, t time.Time) error {
 }
 
 // NextAllowed is when window of key opens; zero when it was never taken.
-func (w *Windows) NextAllowed(key, window string) (time.Time, error) {
+func (w *Windows) NextAllowed(_ context.Context, key, window string) (time.Time, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.Fail != nil {
