@@ -18,6 +18,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nxbatch/nxbatch/catalog"
@@ -55,6 +56,10 @@ type version struct {
 	fixedCSV bool
 	// incremental says the version was built from the one before it.
 	incremental bool
+	// warm is this version as read from the CSV a fix would write, with no
+	// cell changed (warmUp), once it is ready: the first fix of an upload
+	// then revalidates from it as every later fix does from the last.
+	warm atomic.Pointer[version]
 }
 
 // catalogUse is one catalog a validation checked ids against, or could
@@ -108,7 +113,46 @@ func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, erro
 	v := s.versionOf(f, n, cat, uses)
 	v.fixedCSV = u.meta.Edits > 0 && strings.EqualFold(filepath.Ext(u.meta.Name), ".csv")
 	v.took = time.Since(start)
+	if !v.fixedCSV && u.meta.HeaderRow <= 1 && strings.EqualFold(filepath.Ext(u.meta.Name), ".csv") {
+		s.warmUp(u, v)
+	}
 	return v, nil
+}
+
+// warmUp reads and validates, in the background, the CSV a fix of v would
+// write with no cell changed, and keeps it as v.warm: a fix revalidates
+// from a state read from the page's own CSV (its rows numbered by its
+// result.row column), so without it the first fix of an upload reads and
+// validates the whole file again. The file is written beside the fixed
+// version under the same name (positions name it alike) and never becomes
+// the upload's current file. A state whose rows do not line up with v's
+// one for one is not kept. u.mu is held.
+func (s *Server) warmUp(u *upload, v *version) {
+	path := filepath.Join(u.dir, "previo", u.meta.Name)
+	opts, fixed := s.loadOptions(u), u.fixed()
+	s.warming.Add(1)
+	go func() {
+		defer s.warming.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if err := writeFixed(path, v.file, -1, -1, "", func(int) bool { return false }); err != nil {
+			return
+		}
+		f, err := s.load(ctx, path, opts)
+		if err != nil || len(f.Sheets) != len(v.file.Sheets) {
+			return
+		}
+		for i, sh := range f.Sheets {
+			if sh.Rows() != v.file.Sheets[i].Rows() {
+				return
+			}
+		}
+		f.Path = fixed
+		f.Validate(v.cat, false)
+		w := s.versionOf(f, v.n, v.cat, v.catalogs)
+		w.fixedCSV = true
+		v.warm.Store(w)
+	}()
 }
 
 // versionOf is the version n of a validated file: its rows to attend to
@@ -142,21 +186,25 @@ func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, c
 		uses []catalogUse
 	}
 	done := make(chan built, 1)
-	if v.fixedCSV && u.meta.HeaderRow <= 1 {
+	from := v
+	if w := v.warm.Load(); !v.fixedCSV && w != nil {
+		from = w // the first fix: from v as read from the page's CSV
+	}
+	if from.fixedCSV && u.meta.HeaderRow <= 1 {
 		go func() {
-			cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{v.file}))
-			if !sameCatalogs(cat, uses, v.cat, v.catalogs) {
+			cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{from.file}))
+			if !sameCatalogs(cat, uses, from.cat, from.catalogs) {
 				done <- built{}
 				return
 			}
-			sh := v.file.Sheets[sheet]
+			sh := from.file.Sheets[sheet]
 			var edits []pipeline.CellEdit
 			for i := range sh.Rows() {
 				if change(i) {
 					edits = append(edits, pipeline.CellEdit{Row: i, Col: col, Value: value})
 				}
 			}
-			f, _ := v.file.WithCells(sheet, edits, cat)
+			f, _ := from.file.WithCells(sheet, edits, cat)
 			done <- built{f, cat, uses}
 		}()
 	} else {

@@ -694,8 +694,17 @@ func countsText(byCode map[string]int, l msg.Lang) string {
 }
 
 // Close stops a send in progress as Ctrl-C stops a run and waits, until
-// ctx ends, for it to settle what is in flight and write its reports.
+// ctx ends, for it to settle what is in flight and write its reports, and
+// for the reads in the background (warmUp) to end.
 func (s *Server) Close(ctx context.Context) {
+	defer func() {
+		done := make(chan struct{})
+		go func() { s.warming.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}()
 	s.smu.Lock()
 	job := s.sending
 	s.smu.Unlock()

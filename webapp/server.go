@@ -161,6 +161,9 @@ type Server struct {
 	// jgen counts the changes this server made to the journal: what the
 	// pages read of it is read again after one.
 	jgen atomic.Int64
+	// warming counts the warmUp reads in the background, which Close
+	// waits for.
+	warming sync.WaitGroup
 }
 
 // Accounts are the users who may log in with a password.
