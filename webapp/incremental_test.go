@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/nxbatch/nxbatch/msg"
+	"github.com/xuri/excelize/v2"
 )
 
 // incrementalCase is a file and, per column, the values a random fix
@@ -107,91 +109,132 @@ var incrementalCases = []incrementalCase{
 func TestIncrementalFixMatchesFullRevalidation(t *testing.T) {
 	for _, tc := range incrementalCases {
 		for seed := range uint64(2) {
-			t.Run(fmt.Sprintf("%s/%d", tc.name, seed), func(t *testing.T) {
-				b := newBed(t, bedOptions{})
-				a := b.upload(tc.name, []byte(tc.file))
-				if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, "/u/") {
-					t.Fatalf("upload: %d %s\n%.400s", a.status, a.location, a.body)
+			// Each file as CSV and as a workbook whose numbers are numbers.
+			for _, ext := range []string{".csv", ".xlsx"} {
+				name, data := tc.name, []byte(tc.file)
+				if ext == ".xlsx" {
+					name, data = strings.TrimSuffix(tc.name, ".csv")+ext, csvToXLSX(t, tc.file)
 				}
-				page := a.location
-				u := b.srv.uploads.get(strings.TrimPrefix(page, "/u/"))
-				if u == nil {
-					t.Fatalf("upload went to %s", page)
-				}
-				// The upload's state as read from the page's own CSV is
-				// made in the background: waited for, the first fix goes
-				// the incremental way too.
-				b.srv.warming.Wait()
-				if w := u.cur.warm.Load(); w == nil {
-					t.Fatal("no state read from the page's CSV was kept for the first fix")
-				}
-				first := true
-				rng := rand.New(rand.NewPCG(seed, 22))
-				header := strings.Split(strings.SplitN(tc.file, "\n", 2)[0], ",")
-				var cols []int
-				for c, h := range header {
-					if len(tc.values[h]) > 0 {
-						cols = append(cols, c)
-					}
-				}
-				incremental := 0
-				const steps = 30
-				for step := range steps {
-					u.mu.Lock()
-					v, err := b.srv.loaded(context.Background(), u)
-					u.mu.Unlock()
-					if err != nil {
-						t.Fatal(err)
-					}
-					rows := v.file.Sheets[0].Rows()
-					col := cols[rng.IntN(len(cols))]
-					pool := tc.values[header[col]]
-					value := pool[rng.IntN(len(pool))]
-					row := rng.IntN(rows)
-					what := ""
-					switch k := rng.IntN(6); {
-					case k < 4:
-						what = fmt.Sprintf("fix row %d %s=%q", row, header[col], value)
-						form := url.Values{"sheet": {"0"}, "page": {"1"}, "version": {strconv.Itoa(v.n)}, "row": {strconv.Itoa(row)}, "col": {strconv.Itoa(col)}, "value": {value}}
-						if k == 3 {
-							form.Set("all", "1")
-							what = "every row like " + what
-						}
-						if a := b.fix(page, form); a.status != http.StatusOK {
-							t.Fatalf("step %d %s: %d\n%.400s", step, what, a.status, a.body)
-						}
-					default:
-						find := v.file.Sheets[0].Cell(row, col)
-						if find == value {
-							continue
-						}
-						what = fmt.Sprintf("replace %s %q → %q", header[col], find, value)
-						form := url.Values{"sheet": {"0"}, "version": {strconv.Itoa(v.n)}, "col": {strconv.Itoa(col)}, "find": {find}, "value": {value}, "confirm": {"1"}}
-						if a := b.post(page+"/replace", form); a.status != http.StatusSeeOther {
-							t.Fatalf("step %d %s: %d\n%.400s", step, what, a.status, a.body)
-						}
-					}
-					u.mu.Lock()
-					got := u.cur
-					want, err := b.srv.validate(context.Background(), u, got.n)
-					u.mu.Unlock()
-					if err != nil {
-						t.Fatalf("step %d %s: full revalidation: %v", step, what, err)
-					}
-					if got.incremental {
-						incremental++
-					} else if first {
-						t.Errorf("step %d (%s), the upload's first fix, read the whole file again", step, what)
-					}
-					first = false
-					sameVersion(t, fmt.Sprintf("step %d (%s)", step, what), got, want)
-				}
-				// One that blanks a whole row cannot go the incremental way.
-				if incremental < steps/2 {
-					t.Errorf("%d of %d fixes went the incremental way", incremental, steps)
-				}
-			})
+				t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+					fixRandomly(t, tc, name, data, seed)
+				})
+			}
 		}
+	}
+}
+
+// csvToXLSX is the CSV text as a workbook of one sheet: a cell that reads
+// as a number written back the same is a number, any other text.
+func csvToXLSX(t *testing.T, text string) []byte {
+	t.Helper()
+	x := excelize.NewFile()
+	defer x.Close()
+	for r, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		for c, v := range strings.Split(line, ",") {
+			ref, err := excelize.CoordinatesToCellName(c+1, r+1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var val any = v
+			if f, err := strconv.ParseFloat(v, 64); err == nil && strconv.FormatFloat(f, 'f', -1, 64) == v {
+				val = f
+			}
+			if err := x.SetCellValue("Sheet1", ref, val); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := x.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// fixRandomly is one run of TestIncrementalFixMatchesFullRevalidation:
+// upload data as name and fix it at random, seeded.
+func fixRandomly(t *testing.T, tc incrementalCase, name string, data []byte, seed uint64) {
+	b := newBed(t, bedOptions{})
+	a := b.upload(name, data)
+	if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, "/u/") {
+		t.Fatalf("upload: %d %s\n%.400s", a.status, a.location, a.body)
+	}
+	page := a.location
+	u := b.srv.uploads.get(strings.TrimPrefix(page, "/u/"))
+	if u == nil {
+		t.Fatalf("upload went to %s", page)
+	}
+	// The upload's state as read from the page's own CSV is
+	// made in the background: waited for, the first fix goes
+	// the incremental way too.
+	b.srv.warming.Wait()
+	if w := u.cur.warm.Load(); w == nil {
+		t.Fatal("no state read from the page's CSV was kept for the first fix")
+	}
+	first := true
+	rng := rand.New(rand.NewPCG(seed, 22))
+	header := strings.Split(strings.SplitN(tc.file, "\n", 2)[0], ",")
+	var cols []int
+	for c, h := range header {
+		if len(tc.values[h]) > 0 {
+			cols = append(cols, c)
+		}
+	}
+	incremental := 0
+	const steps = 30
+	for step := range steps {
+		u.mu.Lock()
+		v, err := b.srv.loaded(context.Background(), u)
+		u.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := v.file.Sheets[0].Rows()
+		col := cols[rng.IntN(len(cols))]
+		pool := tc.values[header[col]]
+		value := pool[rng.IntN(len(pool))]
+		row := rng.IntN(rows)
+		what := ""
+		switch k := rng.IntN(6); {
+		case k < 4:
+			what = fmt.Sprintf("fix row %d %s=%q", row, header[col], value)
+			form := url.Values{"sheet": {"0"}, "page": {"1"}, "version": {strconv.Itoa(v.n)}, "row": {strconv.Itoa(row)}, "col": {strconv.Itoa(col)}, "value": {value}}
+			if k == 3 {
+				form.Set("all", "1")
+				what = "every row like " + what
+			}
+			if a := b.fix(page, form); a.status != http.StatusOK {
+				t.Fatalf("step %d %s: %d\n%.400s", step, what, a.status, a.body)
+			}
+		default:
+			find := v.file.Sheets[0].Cell(row, col)
+			if find == value {
+				continue
+			}
+			what = fmt.Sprintf("replace %s %q → %q", header[col], find, value)
+			form := url.Values{"sheet": {"0"}, "version": {strconv.Itoa(v.n)}, "col": {strconv.Itoa(col)}, "find": {find}, "value": {value}, "confirm": {"1"}}
+			if a := b.post(page+"/replace", form); a.status != http.StatusSeeOther {
+				t.Fatalf("step %d %s: %d\n%.400s", step, what, a.status, a.body)
+			}
+		}
+		u.mu.Lock()
+		got := u.cur
+		want, err := b.srv.validate(context.Background(), u, got.n)
+		u.mu.Unlock()
+		if err != nil {
+			t.Fatalf("step %d %s: full revalidation: %v", step, what, err)
+		}
+		if got.incremental {
+			incremental++
+		} else if first {
+			t.Errorf("step %d (%s), the upload's first fix, read the whole file again", step, what)
+		}
+		first = false
+		sameVersion(t, fmt.Sprintf("step %d (%s)", step, what), got, want)
+	}
+	// One that blanks a whole row cannot go the incremental way.
+	if incremental < steps/2 {
+		t.Errorf("%d of %d fixes went the incremental way", incremental, steps)
 	}
 }
 

@@ -49,14 +49,15 @@ type version struct {
 	took      time.Duration
 	// same counts the values of the columns with cells to fix.
 	same sameCounts
-	// cat is the catalog the file was validated against; fixedCSV says
-	// the file was read from a fixed version written as CSV by the page,
-	// which a fix may then revalidate from this state (revalidate).
+	// cat is the catalog the file was validated against; ownFixed says
+	// the file was read from a fixed version the page wrote (CSV or
+	// workbook, as uploaded), which a fix may then revalidate from this
+	// state (revalidate).
 	cat      *validation.Catalog
-	fixedCSV bool
+	ownFixed bool
 	// incremental says the version was built from the one before it.
 	incremental bool
-	// warm is this version as read from the CSV a fix would write, with no
+	// warm is this version as read from the file a fix would write, with no
 	// cell changed (warmUp), once it is ready: the first fix of an upload
 	// then revalidates from it as every later fix does from the last.
 	warm atomic.Pointer[version]
@@ -111,18 +112,18 @@ func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, erro
 	cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{f}))
 	f.Validate(cat, false)
 	v := s.versionOf(f, n, cat, uses)
-	v.fixedCSV = u.meta.Edits > 0 && strings.EqualFold(filepath.Ext(u.meta.Name), ".csv")
+	v.ownFixed = u.meta.Edits > 0
 	v.took = time.Since(start)
-	if !v.fixedCSV && u.meta.HeaderRow <= 1 && strings.EqualFold(filepath.Ext(u.meta.Name), ".csv") {
+	if !v.ownFixed && u.meta.HeaderRow <= 1 {
 		s.warmUp(u, v)
 	}
 	return v, nil
 }
 
-// warmUp reads and validates, in the background, the CSV a fix of v would
-// write with no cell changed, and keeps it as v.warm: a fix revalidates
-// from a state read from the page's own CSV (its rows numbered by its
-// result.row column), so without it the first fix of an upload reads and
+// warmUp reads and validates, in the background, the fixed version (CSV or
+// workbook) a fix of v would write with no cell changed, and keeps it as
+// v.warm: a fix revalidates from a state read from the page's own fixed
+// version (its rows numbered by its result.row column), so without it the first fix of an upload reads and
 // validates the whole file again. The file is written beside the fixed
 // version under the same name (positions name it alike) and never becomes
 // the upload's current file. A state whose rows do not line up with v's
@@ -150,7 +151,7 @@ func (s *Server) warmUp(u *upload, v *version) {
 		f.Path = fixed
 		f.Validate(v.cat, false)
 		w := s.versionOf(f, v.n, v.cat, v.catalogs)
-		w.fixedCSV = true
+		w.ownFixed = true
 		v.warm.Store(w)
 	}()
 }
@@ -175,7 +176,7 @@ func (s *Server) versionOf(f *pipeline.File, n int, cat *validation.Catalog, use
 // change names in sheet sheet to value; write writes the fixed file and
 // makes it current. From v's state, only what the fix touched is validated
 // again (pipeline.File.WithCells), while the file is written, when v was
-// itself read from the page's CSV fixed version and the catalogs are the
+// itself read from the page's fixed version and the catalogs are the
 // ones v used; otherwise the file written is read and validated again.
 // u.mu is held.
 func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool, write func() error) (*version, error) {
@@ -187,10 +188,10 @@ func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, c
 	}
 	done := make(chan built, 1)
 	from := v
-	if w := v.warm.Load(); !v.fixedCSV && w != nil {
-		from = w // the first fix: from v as read from the page's CSV
+	if w := v.warm.Load(); !v.ownFixed && w != nil {
+		from = w // the first fix: from v as read from the page's fixed version
 	}
-	if from.fixedCSV && u.meta.HeaderRow <= 1 {
+	if from.ownFixed && u.meta.HeaderRow <= 1 {
 		go func() {
 			cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{from.file}))
 			if !sameCatalogs(cat, uses, from.cat, from.catalogs) {
@@ -219,7 +220,7 @@ func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, c
 		if sum, err := fileSHA256(u.fixed()); err == nil {
 			b.f.SHA256 = sum
 			next := s.versionOf(b.f, v.n+1, b.cat, b.uses)
-			next.fixedCSV, next.incremental = true, true
+			next.ownFixed, next.incremental = true, true
 			v.same.carry(&next.same, sheet, col, v.file.Sheets[sheet], change, value)
 			next.took = time.Since(start)
 			return next, nil
