@@ -55,6 +55,25 @@ func BenchmarkFirstFix100k(b *testing.B) {
 	}
 }
 
+// BenchmarkFixXLSX100k is a fix of a workbook of 100,000 rows (the same
+// sales, numbers as numbers), after a first one: the fixed workbook is
+// written while the fix is validated from the last state.
+func BenchmarkFixXLSX100k(b *testing.B) {
+	bd := newBed(b, bedOptions{limits: Limits{MaxBytes: 64 << 20, MaxRows: 300_000}})
+	page := bd.upload("grande.xlsx", csvToXLSX(b, string(bigSales(100_000)))).location
+	bd.srv.warming.Wait()
+	for i := 0; b.Loop(); i++ {
+		value := "EFECTIVO"
+		if i%2 == 1 {
+			value = "EFECTIVOO"
+		}
+		form := url.Values{"sheet": {"0"}, "page": {"1"}, "only": {"errores"}, "version": {strconv.Itoa(i)}, "row": {"0"}, "col": {"10"}, "value": {value}}
+		if a := bd.fix(page, form); a.status != http.StatusOK {
+			b.Fatalf("fix %d: %d\n%.400s", i, a.status, a.body)
+		}
+	}
+}
+
 // BenchmarkBulkFix100k is one bulk fix on the same file: 10,000 rows with
 // the same mistake changed by one replacement.
 func BenchmarkBulkFix100k(b *testing.B) { benchFix(b, 100_000, true, false) }

@@ -125,7 +125,7 @@ func TestIncrementalFixMatchesFullRevalidation(t *testing.T) {
 
 // csvToXLSX is the CSV text as a workbook of one sheet: a cell that reads
 // as a number written back the same is a number, any other text.
-func csvToXLSX(t *testing.T, text string) []byte {
+func csvToXLSX(t testing.TB, text string) []byte {
 	t.Helper()
 	x := excelize.NewFile()
 	defer x.Close()
