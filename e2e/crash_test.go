@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
 
@@ -122,7 +123,7 @@ func killWhen(t *testing.T, w *workspace, reached func() bool, args ...string) {
 // open turns what it left as sending into unknown.
 func journalUnknown(t *testing.T, w *workspace) []journal.Entry {
 	t.Helper()
-	j, err := journal.Open(w.journal(), journal.Options{})
+	j, err := boltjournal.Open(w.journal(), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
 
@@ -110,7 +111,7 @@ func TestFaultsNeverDuplicate(t *testing.T) {
 // journalTenant reads the tenant part of the journal's keys.
 func journalTenant(t *testing.T, w *workspace) string {
 	t.Helper()
-	j, err := journal.Open(w.journal(), journal.Options{})
+	j, err := boltjournal.Open(w.journal(), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
 
@@ -112,7 +113,7 @@ func TestInterruptSettlesInFlight(t *testing.T) {
 	if n := sum(st, postVenta); n != len(st.Vouchers) {
 		t.Errorf("%d requests reached the sandbox, %d vouchers: an in-flight request was abandoned", n, len(st.Vouchers))
 	}
-	j, err := journal.Open(w.journal(), journal.Options{})
+	j, err := boltjournal.Open(w.journal(), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

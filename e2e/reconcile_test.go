@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/sendrules"
@@ -38,7 +39,7 @@ func (w *workspace) recArgs(extra ...string) []string {
 // recEntries lists w's journal.
 func recEntries(t *testing.T, w *workspace) []journal.Entry {
 	t.Helper()
-	j, err := journal.Open(w.journal(), journal.Options{})
+	j, err := boltjournal.Open(w.journal(), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

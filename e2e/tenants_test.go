@@ -15,6 +15,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/sendrules"
@@ -214,7 +215,7 @@ func TestAJournalOfThePreviousFormatSendsNothing(t *testing.T) {
 	}
 	// Rewrite the journal as the previous version wrote it: every key under
 	// app1.production, and tenants.json by credential.
-	j, err := journal.Open(w.journal(), journal.Options{})
+	j, err := boltjournal.Open(w.journal(), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestAJournalOfThePreviousFormatSendsNothing(t *testing.T) {
 	if err := os.RemoveAll(state); err != nil {
 		t.Fatal(err)
 	}
-	old, err := journal.Open(w.journal(), journal.Options{})
+	old, err := boltjournal.Open(w.journal(), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@
 // The package reads nothing itself: the current stock comes through
 // StockReader, which the application backs with the API's GetDataCurva
 // reads, and the journal through the small Journal and Recorder
-// interfaces, which *journal.Journal satisfies.
+// interfaces, which *boltjournal.Journal satisfies.
 package inventario
 
 import (

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
 
@@ -13,7 +14,7 @@ import (
 // with its units, then the outcome outcome(i) of the i-th request; "" leaves
 // it in flight, as a kill would) and records the equal rows. It returns
 // the requests.
-func send(t *testing.T, j *journal.Journal, p *Plan, outcome func(i int) journal.State) []Request {
+func send(t *testing.T, j *boltjournal.Journal, p *Plan, outcome func(i int) journal.State) []Request {
 	t.Helper()
 	reqs := p.Requests(500)
 	for i, r := range reqs {
@@ -115,7 +116,7 @@ func TestUnknownIsNeverResent(t *testing.T) {
 	for _, kill := range []bool{false, true} {
 		st, counts := base()
 		path := filepath.Join(t.TempDir(), "journal.db")
-		j, err := journal.Open(path, journal.Options{})
+		j, err := boltjournal.Open(path, journal.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +132,7 @@ func TestUnknownIsNeverResent(t *testing.T) {
 		})
 		if kill {
 			j.Close() // the process dies with the ingreso in flight
-			if j, err = journal.Open(path, journal.Options{}); err != nil {
+			if j, err = boltjournal.Open(path, journal.Options{}); err != nil {
 				t.Fatal(err)
 			}
 		}

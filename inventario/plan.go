@@ -40,7 +40,7 @@ type Snapshot struct {
 	Units map[Variant]nxapi.Decimal
 }
 
-// Journal is what counting needs of the journal (*journal.Journal): the
+// Journal is what counting needs of the journal (*boltjournal.Journal): the
 // units it knows among ids, with the entry of the request that last
 // carried each.
 type Journal interface {

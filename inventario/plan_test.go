@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
@@ -84,9 +85,9 @@ func (s *erpStock) ReadStock(_ context.Context, dep int64) (Snapshot, error) {
 	return out, nil
 }
 
-func openJournal(t testing.TB) *journal.Journal {
+func openJournal(t testing.TB) *boltjournal.Journal {
 	t.Helper()
-	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.db"), journal.Options{})
+	j, err := boltjournal.Open(filepath.Join(t.TempDir(), "journal.db"), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // Recorder is what settling equal rows needs of the journal
-// (*journal.Journal).
+// (*boltjournal.Journal).
 type Recorder interface {
 	Begin(ctx context.Context, k journal.Key, in journal.Intent) (journal.Entry, error)
 	Finish(ctx context.Context, k journal.Key, out journal.Outcome) error

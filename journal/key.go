@@ -24,17 +24,17 @@ func ParseKey(s string) (Key, error) {
 		return Key{}, fmt.Errorf("journal key %q: want tenant/kind/business", s)
 	}
 	k := Key{Tenant: parts[0], Kind: parts[1], Business: parts[2]}
-	if err := k.validate(); err != nil {
+	if err := k.Validate(); err != nil {
 		return Key{}, err
 	}
 	return k, nil
 }
 
-// validate rejects keys that would not round-trip through String and
+// Validate rejects keys that would not round-trip through String and
 // ParseKey, or whose storage form would sort or split ambiguously: the
 // stored key joins the parts with NUL so that byte order is (tenant, kind,
 // business) order.
-func (k Key) validate() error {
+func (k Key) Validate() error {
 	switch {
 	case k.Tenant == "" || k.Kind == "" || k.Business == "":
 		return fmt.Errorf("journal key %q: tenant, kind and business must all be set", k.String())
@@ -44,23 +44,4 @@ func (k Key) validate() error {
 		return errors.New("journal key contains a NUL byte")
 	}
 	return nil
-}
-
-// bytes is the storage form of k.
-func (k Key) bytes() []byte {
-	b := make([]byte, 0, len(k.Tenant)+len(k.Kind)+len(k.Business)+2)
-	b = append(b, k.Tenant...)
-	b = append(b, 0)
-	b = append(b, k.Kind...)
-	b = append(b, 0)
-	return append(b, k.Business...)
-}
-
-// keyFromBytes is the inverse of Key.bytes.
-func keyFromBytes(b []byte) (Key, error) {
-	parts := strings.SplitN(string(b), "\x00", 3)
-	if len(parts) != 3 {
-		return Key{}, fmt.Errorf("journal: malformed stored key %q", b)
-	}
-	return Key{Tenant: parts[0], Kind: parts[1], Business: parts[2]}, nil
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Store is a journal, whatever keeps it: the bbolt file of one machine
-// (*Journal, in this package) or a PostgreSQL database shared by several (package
+// (package boltjournal) or a PostgreSQL database shared by several (package
 // pgjournal). Both keep the same promises, proved by one contract suite
 // (package journaltest):
 //

@@ -10,6 +10,7 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/inventario"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
@@ -89,7 +90,7 @@ func countAgainstTheSandbox(t *testing.T, multi bool) {
 		}
 	}
 	others := othersOf(sb, 3)
-	j, err := journal.Open(t.TempDir()+"/journal", journal.Options{})
+	j, err := boltjournal.Open(t.TempDir()+"/journal", journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

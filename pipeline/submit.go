@@ -32,7 +32,7 @@ type Sender interface {
 	Cancelar(ctx context.Context, body []byte) apiclient.Outcome
 }
 
-// Journal is what submission needs of the journal (*journal.Journal).
+// Journal is what submission needs of the journal (*boltjournal.Journal).
 type Journal interface {
 	Lookup(ctx context.Context, keys []journal.Key) (map[journal.Key]journal.Entry, error)
 	Units(ctx context.Context, tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)

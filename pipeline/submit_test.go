@@ -17,6 +17,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/reconcile"
@@ -73,9 +74,9 @@ func okAnswers(kind string, n int) apiclient.Outcome {
 }
 
 // openJournal opens a journal in a temp dir.
-func openJournal(t testing.TB) *journal.Journal {
+func openJournal(t testing.TB) *boltjournal.Journal {
 	t.Helper()
-	j, err := journal.Open(filepath.Join(t.TempDir(), "journal"), journal.Options{})
+	j, err := boltjournal.Open(filepath.Join(t.TempDir(), "journal"), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +392,7 @@ func TestMaxErrorsStopsTheRun(t *testing.T) {
 
 // failingBegin is a journal that cannot record an intent, as when the disk
 // fills.
-type failingBegin struct{ *journal.Journal }
+type failingBegin struct{ *boltjournal.Journal }
 
 func (failingBegin) Begin(context.Context, journal.Key, journal.Intent) (journal.Entry, error) {
 	return journal.Entry{}, errors.New("write journal: no space left on device")
@@ -418,7 +419,7 @@ func TestJournalFailureBeforeAMovementStopsIt(t *testing.T) {
 // failingFinish is a journal that takes intents but cannot record an
 // outcome, as when the database goes away between the answer and its
 // record.
-type failingFinish struct{ *journal.Journal }
+type failingFinish struct{ *boltjournal.Journal }
 
 func (failingFinish) FinishAsync(context.Context, journal.Key, journal.Outcome) <-chan error {
 	c := make(chan error, 1)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 	"github.com/nxbatch/nxbatch/sendrules"
@@ -68,7 +69,7 @@ type world struct {
 	t   *testing.T
 	sb  *sandbox.Server
 	api *apiclient.Client
-	j   *journal.Journal
+	j   *boltjournal.Journal
 }
 
 // newWorld must be called inside a synctest bubble; it closes what it
@@ -92,7 +93,7 @@ func worldOver(t *testing.T, sb *sandbox.Server, h http.Handler) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := journal.Open(filepath.Join(t.TempDir(), "journal"), journal.Options{})
+	j, err := boltjournal.Open(filepath.Join(t.TempDir(), "journal"), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ type API interface {
 }
 
 // Journal is what reconciliation needs of the journal; only its exported
-// API, so that any implementation of it will do (*journal.Journal).
+// API, so that any implementation of it will do (*boltjournal.Journal).
 type Journal interface {
 	List(ctx context.Context, filter journal.State) ([]journal.Entry, error)
 	Units(ctx context.Context, tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/sandbox"
@@ -40,7 +41,7 @@ func TestSendThenNothingThenReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	j, err := journal.Open(filepath.Join(dir, "journal"), journal.Options{})
+	j, err := boltjournal.Open(filepath.Join(dir, "journal"), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

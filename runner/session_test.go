@@ -12,6 +12,7 @@ import (
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
@@ -39,7 +40,7 @@ func sessionConfig(t *testing.T, said *[]msg.Message) Config {
 	dir := t.TempDir()
 	return Config{Timeout: 5 * time.Second, TimeScale: 0.01, StateDir: dir,
 		OpenJournal: func(wait time.Duration) (journal.Store, error) {
-			return journal.Open(filepath.Join(dir, "journal"), journal.Options{LockTimeout: wait})
+			return boltjournal.Open(filepath.Join(dir, "journal"), journal.Options{LockTimeout: wait})
 		},
 		Say: func(m msg.Message) { *said = append(*said, m) }}
 }

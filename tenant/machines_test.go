@@ -12,6 +12,7 @@ import (
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/internal/pgtest"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
@@ -145,7 +146,7 @@ func TestMachinesWithTheirOwnJournalsWaitOutTheRefusal(t *testing.T) {
 	var ms []machine
 	for _, name := range []string{"a", "b"} {
 		dir := filepath.Join(t.TempDir(), name)
-		j, err := journal.Open(filepath.Join(dir, "journal"), journal.Options{})
+		j, err := boltjournal.Open(filepath.Join(dir, "journal"), journal.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/apiclient"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/runner"
 	"github.com/nxbatch/nxbatch/sandbox"
@@ -114,7 +115,7 @@ func newBed(t testing.TB, o bedOptions) *bed {
 			if o.journalURL != "" {
 				return pgjournal.Open(context.Background(), o.journalURL, pgjournal.Options{})
 			}
-			return journal.Open(jpath, journal.Options{LockTimeout: wait})
+			return boltjournal.Open(jpath, journal.Options{LockTimeout: wait})
 		}})
 	if err != nil {
 		t.Fatal(err)

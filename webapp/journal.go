@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/runner"
 )
 
@@ -65,7 +66,7 @@ func (g *gate) list(ctx context.Context, filter journal.State) ([]journal.Entry,
 		return j.List(ctx, filter)
 	}
 	if errLocked(err) {
-		if entries, lerr := journal.ListRunning(ctx, g.path, filter); lerr == nil {
+		if entries, lerr := boltjournal.ListRunning(ctx, g.path, filter); lerr == nil {
 			return entries, nil
 		}
 	}

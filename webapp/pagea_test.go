@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/nxapi"
 )
@@ -236,7 +237,7 @@ func TestReconcileFromTheHistory(t *testing.T) {
 	if a := b.get(page); strings.Contains(a.body, `<span class="badge tone-check">resultado desconocido</span>`) || !strings.Contains(a.body, `<span class="badge tone-done">enviada</span>`) {
 		t.Errorf("after reconciling the rows do not read enviada")
 	}
-	j, err := journal.Open(b.journal, journal.Options{})
+	j, err := boltjournal.Open(b.journal, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/profiles"
@@ -281,7 +282,7 @@ func TestRefusals(t *testing.T) {
 func TestSendWhileCLIHoldsJournal(t *testing.T) {
 	b := newBed(t, bedOptions{})
 	page := b.uploadSample("ventas.csv")
-	held, err := journal.Open(b.journal, journal.Options{})
+	held, err := boltjournal.Open(b.journal, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestSendWhileCLIHoldsJournal(t *testing.T) {
 		t.Errorf("%d vouchers, want the 4 sales", n)
 	}
 	// The page let go of the journal: a cron run can open it now.
-	j, err := journal.Open(b.journal, journal.Options{})
+	j, err := boltjournal.Open(b.journal, journal.Options{})
 	if err != nil {
 		t.Fatalf("journal still held after the send: %v", err)
 	}
@@ -330,7 +331,7 @@ func TestStopSettlesInFlight(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	// While the page sends, a CLI run (a cron job) is kept out by the
 	// journal's lock: the two never submit at the same time.
-	if j, err := journal.Open(b.journal, journal.Options{}); !errors.Is(err, journal.ErrLocked) {
+	if j, err := boltjournal.Open(b.journal, journal.Options{}); !errors.Is(err, journal.ErrLocked) {
 		if j != nil {
 			j.Close()
 		}
@@ -478,7 +479,7 @@ func TestColumnsInTheUsersWords(t *testing.T) {
 // resolved from the page, as journal resolve does.
 func TestResolveUnknown(t *testing.T) {
 	b := newBed(t, bedOptions{})
-	j, err := journal.Open(b.journal, journal.Options{})
+	j, err := boltjournal.Open(b.journal, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,7 +504,7 @@ func TestResolveUnknown(t *testing.T) {
 	if a := b.get(a.location); !strings.Contains(a.body, "Resuelta t1/venta/70001 como ok") || strings.Contains(a.body, `value="t1/venta/70001"`) {
 		t.Errorf("after resolve the page does not say so, or still offers it")
 	}
-	j, _ = journal.Open(b.journal, journal.Options{})
+	j, _ = boltjournal.Open(b.journal, journal.Options{})
 	e, _, _ := j.Get(context.Background(), k)
 	j.Close()
 	if e.State != journal.OK || e.Note != "visto en el ERP, factura 123" {

@@ -11,6 +11,7 @@ import (
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/connection"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/runner"
@@ -42,7 +43,7 @@ func (st stateFlags) journalPath(e *env) (string, error) {
 	if st.Journal != "" {
 		return st.Journal, nil
 	}
-	p, err := journal.DefaultPath(e.getenv)
+	p, err := boltjournal.DefaultPath(e.getenv)
 	if err != nil {
 		return "", usage("cli.nohome")
 	}

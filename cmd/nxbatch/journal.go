@@ -13,6 +13,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/tenant"
@@ -201,9 +202,9 @@ func listJournal(e *env, path string, filter journal.State) ([]journal.Entry, er
 	if err != nil {
 		return nil, err
 	}
-	j, err := journal.Open(path, journal.Options{})
+	j, err := boltjournal.Open(path, journal.Options{})
 	if errors.Is(err, journal.ErrLocked) {
-		entries, lerr := journal.ListRunning(e.ctx, path, filter)
+		entries, lerr := boltjournal.ListRunning(e.ctx, path, filter)
 		if lerr == nil {
 			return entries, nil
 		}
@@ -279,7 +280,7 @@ func (c *journalAcceptCmd) Run(e *env) error {
 	if path, err = filePath(path, e); err != nil {
 		return err
 	}
-	if err := journal.Accept(path); err != nil {
+	if err := boltjournal.Accept(path); err != nil {
 		return localized(err, l)
 	}
 	say(e.stdout, msg.New("jrn.accepted", path).In(l))

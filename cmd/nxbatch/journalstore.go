@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 	"github.com/nxbatch/nxbatch/msg"
 )
@@ -46,7 +47,7 @@ func openStore(e *env, spec string, wait time.Duration, jo journal.Options) (jou
 		return nil, "", err
 	}
 	jo.LockTimeout = wait
-	jr, err := journal.Open(path, jo)
+	jr, err := boltjournal.Open(path, jo)
 	if err != nil {
 		return nil, "", err
 	}
@@ -58,7 +59,7 @@ func openStore(e *env, spec string, wait time.Duration, jo journal.Options) (jou
 // journal is in PostgreSQL.
 func stateDirOf(e *env, spec string) (string, error) {
 	if pgjournal.IsURL(spec) {
-		def, err := journal.DefaultPath(e.getenv)
+		def, err := boltjournal.DefaultPath(e.getenv)
 		if err != nil {
 			return "", usage("cli.nohome")
 		}
@@ -99,7 +100,7 @@ func defaultStore(e *env, store *string) error {
 	if *store != "" {
 		return nil
 	}
-	def, err := journal.DefaultPath(e.getenv)
+	def, err := boltjournal.DefaultPath(e.getenv)
 	if err != nil {
 		return usage("cli.nohome")
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nxbatch/nxbatch/internal/pgtest"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 )
 
@@ -77,7 +78,7 @@ func nxcli(t *testing.T, dir string, args ...string) (code int, stdout, stderr s
 // and windows, in the bbolt file at path.
 func fillJournal(t *testing.T, path string) []journal.Entry {
 	t.Helper()
-	j, err := journal.Open(path, journal.Options{})
+	j, err := boltjournal.Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestJournalCopyRoundTrip(t *testing.T) {
 			t.Errorf("copy printed the password:\n%s%s", out, errs)
 		}
 	}
-	j, err := journal.Open(back, journal.Options{})
+	j, err := boltjournal.Open(back, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +306,7 @@ func TestNothingMadeOfAMistypedPath(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "no-existe", "journal")
 	from := filepath.Join(dir, "origen")
-	j, err := journal.Open(from, journal.Options{})
+	j, err := boltjournal.Open(from, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 )
 
 // hostile is text with every kind of character that must not reach a
@@ -24,7 +25,7 @@ const hostile = "ok\r\nAPPROVED todo bien\x1b[2J\x1b]0;title\x07\tcol\u009b31m\x
 func TestListingsEscapeControlCharacters(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "state", "journal")
-	j, err := journal.Open(path, journal.Options{})
+	j, err := boltjournal.Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

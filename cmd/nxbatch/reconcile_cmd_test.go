@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/reconcile"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
@@ -20,7 +21,7 @@ import (
 // listEntries reads the journal at path.
 func listEntries(t *testing.T, path string) []journal.Entry {
 	t.Helper()
-	j, err := journal.Open(path, journal.Options{})
+	j, err := boltjournal.Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,12 +292,12 @@ func TestReconcileReadsTheSalesBranch(t *testing.T) {
 // entry without its facts.
 func withoutFacts(t *testing.T, from, to string) {
 	t.Helper()
-	src, err := journal.Open(from, journal.Options{})
+	src, err := boltjournal.Open(from, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	dst, err := journal.Open(to, journal.Options{})
+	dst, err := boltjournal.Open(to, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

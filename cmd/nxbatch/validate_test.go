@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/journal/pgjournal"
 )
 
@@ -157,7 +158,7 @@ func TestValidateExitCodesAndLanguage(t *testing.T) {
 func TestJournalListCSV(t *testing.T) {
 	dir := t.TempDir()
 	jpath := filepath.Join(dir, "j")
-	j, err := journal.Open(jpath, journal.Options{})
+	j, err := boltjournal.Open(jpath, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestJournalListUnknownIncludesSending(t *testing.T) {
 		if pgjournal.IsURL(spec) {
 			j, err = pgjournal.Open(context.Background(), spec, pgjournal.Options{})
 		} else {
-			j, err = journal.Open(spec, journal.Options{})
+			j, err = boltjournal.Open(spec, journal.Options{})
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nxbatch/nxbatch/catalog"
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/nxapi"
 	"github.com/nxbatch/nxbatch/sandbox"
 )
@@ -31,7 +32,7 @@ func copySamples(t *testing.T, dir string, names ...string) {
 // windowsOf returns the rate windows a bbolt journal keeps, by name.
 func windowsOf(t *testing.T, path string) map[string][]journal.Mark {
 	t.Helper()
-	j, err := journal.Open(path, journal.Options{})
+	j, err := boltjournal.Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

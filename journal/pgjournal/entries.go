@@ -112,7 +112,7 @@ func lockID(parts ...string) int64 {
 }
 
 // Begin records the intent to send k in one committed transaction before
-// it returns, with the refusals of bbolt's Begin (see journal.Journal.Begin)
+// it returns, with the refusals of bbolt's Begin (see boltjournal.Journal.Begin)
 // and one more: the run must hold k's tenant's lease, checked against the
 // database's clock in the same transaction. Concurrent Begins of one key,
 // or of requests carrying units of one tenant and kind, queue on advisory
@@ -155,7 +155,7 @@ func (s *Store) Begin(ctx context.Context, k journal.Key, in journal.Intent) (jo
 	bodyHash, source, facts := clean(in.BodyHash), clean(in.Source), clean(in.Facts)
 
 	// One statement, one round trip, one commit (synchronous_commit on):
-	// nxbatch.begin_intent checks and writes as journal.Journal.Begin does.
+	// nxbatch.begin_intent checks and writes as boltjournal.Journal.Begin does.
 	// The queued outcomes it must see go first, in the same transaction.
 	outs := s.outcomesFor(k, len(ids) > 0)
 	if len(outs) > 0 {

@@ -1,4 +1,4 @@
-package journal
+package boltjournal
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nxbatch/nxbatch/journal"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -15,7 +16,7 @@ import (
 // more writes have queued behind it: they must go through in one second
 // transaction, and the one refused among them must not undo the others.
 func TestGroupCommitSharesTransactions(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
+	j, _ := mustOpen(t, journal.Options{})
 	release := make(chan struct{})
 	var commits atomic.Int32
 	j.commit = func(fn func(*bolt.Tx) error) error {
@@ -24,23 +25,23 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 		}
 		return j.db.Update(fn)
 	}
-	k0, k1, k2 := Key{"t", "venta", "0"}, Key{"t", "venta", "1"}, Key{"t", "venta", "2"}
+	k0, k1, k2 := journal.Key{Tenant: "t", Kind: "venta", Business: "0"}, journal.Key{Tenant: "t", Kind: "venta", Business: "1"}, journal.Key{Tenant: "t", Kind: "venta", Business: "2"}
 	errs := make([]error, 4)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		_, errs[0] = j.Begin(context.Background(), k0, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, errs[0] = j.Begin(context.Background(), k0, journal.Intent{BodyHash: "h", Source: "", Hold: testHold})
 	})
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	wg.Go(func() {
-		_, errs[1] = j.Begin(context.Background(), k1, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, errs[1] = j.Begin(context.Background(), k1, journal.Intent{BodyHash: "h", Source: "", Hold: testHold})
 	})
 	wg.Go(func() {
-		_, errs[2] = j.Begin(context.Background(), k2, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, errs[2] = j.Begin(context.Background(), k2, journal.Intent{BodyHash: "h", Source: "", Hold: testHold})
 	})
 	wg.Go(func() {
-		_, errs[3] = j.Begin(context.Background(), k0, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, errs[3] = j.Begin(context.Background(), k0, journal.Intent{BodyHash: "h", Source: "", Hold: testHold})
 	}) // k0 is sending by then: refused
 	for queued := 0; queued < 3; {
 		time.Sleep(time.Millisecond)
@@ -59,10 +60,10 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 			t.Errorf("write %d: %v", i, err)
 		}
 	}
-	if !errors.Is(errs[3], ErrNotSendable) {
+	if !errors.Is(errs[3], journal.ErrNotSendable) {
 		t.Errorf("second Begin of a sending key = %v, want ErrNotSendable", errs[3])
 	}
-	sending, err := j.List(context.Background(), Sending)
+	sending, err := j.List(context.Background(), journal.Sending)
 	if err != nil || len(sending) != 3 {
 		t.Errorf("List(sending) = %d entries, %v; want the 3 begun despite the refusal in their group", len(sending), err)
 	}
@@ -72,7 +73,7 @@ func TestGroupCommitSharesTransactions(t *testing.T) {
 // every write of the group gets the storage error, and so does every later
 // one.
 func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
+	j, _ := mustOpen(t, journal.Options{})
 	fsyncErr := errors.New("fdatasync: input/output error")
 	release := make(chan struct{})
 	var commits atomic.Int32
@@ -86,13 +87,13 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 	errs := make([]error, 3)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		_, errs[0] = j.Begin(context.Background(), Key{"t", "venta", "0"}, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, errs[0] = j.Begin(context.Background(), journal.Key{Tenant: "t", Kind: "venta", Business: "0"}, journal.Intent{BodyHash: "h", Source: "", Hold: testHold})
 	})
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	wg.Go(func() {
-		_, errs[1] = j.Begin(context.Background(), Key{"t", "venta", "1"}, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, errs[1] = j.Begin(context.Background(), journal.Key{Tenant: "t", Kind: "venta", Business: "1"}, journal.Intent{BodyHash: "h", Source: "", Hold: testHold})
 	})
 	wg.Go(func() { errs[2] = j.SetNextAllowed(context.Background(), "t", "stock", time.Now()) })
 	for queued := 0; queued < 2; {
@@ -111,7 +112,7 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 			t.Errorf("write %d of the failed group = %v, want the storage error", i+1, err)
 		}
 	}
-	if _, err := j.Begin(context.Background(), Key{"t", "venta", "3"}, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
+	if _, err := j.Begin(context.Background(), journal.Key{Tenant: "t", Kind: "venta", Business: "3"}, journal.Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Errorf("write after the failed group = %v, want the storage error", err)
 	}
 }
@@ -120,9 +121,9 @@ func TestGroupCommitStorageFailureFailsTheGroup(t *testing.T) {
 // FinishAsync and the same worker's next Begin go out in one commit, and
 // the outcome is durable when its channel answers.
 func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
-	k1, k2 := Key{"t", "venta", "1"}, Key{"t", "venta", "2"}
-	if _, err := j.Begin(context.Background(), k1, Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
+	j, _ := mustOpen(t, journal.Options{})
+	k1, k2 := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}, journal.Key{Tenant: "t", Kind: "venta", Business: "2"}
+	if _, err := j.Begin(context.Background(), k1, journal.Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
 		t.Fatal(err)
 	}
 	release := make(chan struct{})
@@ -139,10 +140,10 @@ func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
 	for commits.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	done := j.FinishAsync(context.Background(), k1, Outcome{State: OK, FacturaID: 10, Numero: 20, PVNumero: 3, Message: ""})
+	done := j.FinishAsync(context.Background(), k1, journal.Outcome{State: journal.OK, FacturaID: 10, Numero: 20, PVNumero: 3, Message: ""})
 	var beginErr error
 	wg.Go(func() {
-		_, beginErr = j.Begin(context.Background(), k2, Intent{BodyHash: "h", Source: "", Hold: testHold})
+		_, beginErr = j.Begin(context.Background(), k2, journal.Intent{BodyHash: "h", Source: "", Hold: testHold})
 	})
 	for queued := 0; queued < 2; {
 		time.Sleep(time.Millisecond)
@@ -162,10 +163,10 @@ func TestFinishAsyncSharesTheNextIntentsCommit(t *testing.T) {
 		t.Errorf("%d commits, want 2: the outcome and the next intent share one", n)
 	}
 	e, _, err := j.Get(context.Background(), k1)
-	if err != nil || e.State != OK || e.FacturaID != 10 {
+	if err != nil || e.State != journal.OK || e.FacturaID != 10 {
 		t.Errorf("after FinishAsync answered: %+v, %v; want ok with facturaId 10", e, err)
 	}
-	if err := <-j.FinishAsync(context.Background(), k1, Outcome{State: "sending"}); err == nil {
+	if err := <-j.FinishAsync(context.Background(), k1, journal.Outcome{State: "sending"}); err == nil {
 		t.Error("FinishAsync as sending: no error")
 	}
 }

@@ -1,4 +1,4 @@
-package journal
+package boltjournal
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/nxbatch/nxbatch/journal"
 )
 
 // sockPath is the listing socket beside a journal.
@@ -45,7 +47,7 @@ func (j *Journal) ServeListing() (stop func(), err error) {
 			http.NotFound(w, r)
 			return
 		}
-		entries, err := j.List(r.Context(), State(r.URL.Query().Get("state")))
+		entries, err := j.List(r.Context(), journal.State(r.URL.Query().Get("state")))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -72,7 +74,7 @@ var ErrNoListing = errors.New("journal: no running nxbatch answers listings of t
 
 // ListRunning asks the process that holds the journal at path for its
 // entries in state filter ("" for all).
-func ListRunning(ctx context.Context, path string, filter State) ([]Entry, error) {
+func ListRunning(ctx context.Context, path string, filter journal.State) ([]journal.Entry, error) {
 	p := sockPath(path)
 	if _, err := os.Stat(p); err != nil {
 		return nil, ErrNoListing
@@ -95,7 +97,7 @@ func ListRunning(ctx context.Context, path string, filter State) ([]Entry, error
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("journal: listing from the running process: HTTP %d", resp.StatusCode)
 	}
-	var out []Entry
+	var out []journal.Entry
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		return nil, fmt.Errorf("journal: listing from the running process: %w", err)
 	}

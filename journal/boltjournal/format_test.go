@@ -1,4 +1,4 @@
-package journal
+package boltjournal
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	bolt "go.etcd.io/bbolt"
 )
@@ -17,13 +18,13 @@ import (
 // path, closed.
 func seeded(t *testing.T) string {
 	t.Helper()
-	j, path := mustOpen(t, Options{})
+	j, path := mustOpen(t, journal.Options{})
 	for _, b := range []string{"1", "2", "3"} {
-		k := Key{"t", "venta", b}
-		if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h"}); err != nil {
+		k := journal.Key{Tenant: "t", Kind: "venta", Business: b}
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h"}); err != nil {
 			t.Fatal(err)
 		}
-		if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 10}); err != nil {
+		if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 10}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -68,15 +69,15 @@ func TestOpenRefusesUntrustworthyFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			j, err := Open(path, Options{})
+			j, err := Open(path, journal.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			k := Key{"t", "venta", "4"}
-			if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h"}); err != nil {
+			k := journal.Key{Tenant: "t", Kind: "venta", Business: "4"}
+			if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h"}); err != nil {
 				t.Fatal(err)
 			}
-			if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 11}); err != nil {
+			if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 11}); err != nil {
 				t.Fatal(err)
 			}
 			j.Close()
@@ -145,7 +146,7 @@ func TestOpenRefusesUntrustworthyFiles(t *testing.T) {
 		}, "jrn.newerformat"},
 		{"another journal in its place", func(t *testing.T, path string) {
 			other := filepath.Join(t.TempDir(), "journal")
-			j, err := Open(other, Options{})
+			j, err := Open(other, journal.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +162,7 @@ func TestOpenRefusesUntrustworthyFiles(t *testing.T) {
 			path := seeded(t)
 			tc.spoil(t, path)
 			before, _ := os.ReadFile(path)
-			j, err := Open(path, Options{})
+			j, err := Open(path, journal.Options{})
 			if err == nil {
 				j.Close()
 				t.Fatal("Open succeeded, want a refusal")
@@ -186,26 +187,26 @@ func TestOpenRefusesUntrustworthyFiles(t *testing.T) {
 func TestAcceptTakesARestoredCopy(t *testing.T) {
 	path := seeded(t)
 	old, _ := os.ReadFile(path)
-	j, err := Open(path, Options{})
+	j, err := Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := Key{"t", "venta", "4"}
-	j.Begin(context.Background(), k, Intent{BodyHash: "h"})
+	k := journal.Key{Tenant: "t", Kind: "venta", Business: "4"}
+	j.Begin(context.Background(), k, journal.Intent{BodyHash: "h"})
 	j.Close()
 	os.WriteFile(path, old, 0o600)
-	if _, err := Open(path, Options{}); !errors.Is(err, ErrUnusable) {
+	if _, err := Open(path, journal.Options{}); !errors.Is(err, ErrUnusable) {
 		t.Fatalf("Open of the restored copy = %v, want refused", err)
 	}
 	if err := Accept(path); err != nil {
 		t.Fatalf("Accept: %v", err)
 	}
-	j, err = Open(path, Options{})
+	j, err = Open(path, journal.Options{})
 	if err != nil {
 		t.Fatalf("Open after Accept: %v", err)
 	}
 	defer j.Close()
-	if e := mustGet(t, j, Key{"t", "venta", "3"}); e.State != OK {
+	if e := mustGet(t, j, journal.Key{Tenant: "t", Kind: "venta", Business: "3"}); e.State != journal.OK {
 		t.Errorf("entry of the restored copy = %+v, want ok", e)
 	}
 }
@@ -218,12 +219,12 @@ func TestAnEmptyFileNeverCommittedIsNew(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	j, err := Open(path, Options{})
+	j, err := Open(path, journal.Options{})
 	if err != nil {
 		t.Fatalf("Open of an empty journal never committed = %v, want a new journal", err)
 	}
 	defer j.Close()
-	if _, err := j.Begin(context.Background(), Key{"t", "venta", "1"}, Intent{BodyHash: "h"}); err != nil {
+	if _, err := j.Begin(context.Background(), journal.Key{Tenant: "t", Kind: "venta", Business: "1"}, journal.Intent{BodyHash: "h"}); err != nil {
 		t.Fatal(err)
 	}
 }

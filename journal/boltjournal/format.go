@@ -1,4 +1,4 @@
-package journal
+package boltjournal
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/internal/atomicfile"
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	bolt "go.etcd.io/bbolt"
 )
@@ -221,7 +222,7 @@ func Accept(path string) error {
 	if err := os.Rename(hwmPath(path), hwmPath(path)+".old"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return &msg.Error{Msg: msg.New("jrn.accept.setaside", hwmPath(path), msg.CauseOf(err)), Err: err}
 	}
-	j, err := Open(path, Options{})
+	j, err := Open(path, journal.Options{})
 	if err != nil {
 		return err
 	}

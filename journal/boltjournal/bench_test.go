@@ -1,4 +1,4 @@
-package journal
+package boltjournal
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/nxbatch/nxbatch/journal"
 )
 
 // BenchmarkBeginFinish measures the journal's cost per request (one Begin
@@ -25,7 +27,7 @@ func BenchmarkBeginFinish(b *testing.B) {
 				name = s.name + "/parallel" + strconv.Itoa(workers)
 			}
 			b.Run(name, func(b *testing.B) {
-				j, err := Open(filepath.Join(b.TempDir(), "journal"), Options{NoSync: s.noSync})
+				j, err := Open(filepath.Join(b.TempDir(), "journal"), journal.Options{NoSync: s.noSync})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -49,12 +51,12 @@ func benchRequests(b *testing.B, j *Journal, workers int) {
 				if i > int64(b.N) {
 					return
 				}
-				k := Key{"0f3a9c", "venta", "ORD-" + strconv.FormatInt(i, 10)}
-				if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "9b2e61d0", Source: "ventas.csv row 2", Hold: testHold}); err != nil {
+				k := journal.Key{Tenant: "0f3a9c", Kind: "venta", Business: "ORD-" + strconv.FormatInt(i, 10)}
+				if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "9b2e61d0", Source: "ventas.csv row 2", Hold: testHold}); err != nil {
 					b.Error(err)
 					return
 				}
-				if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: i, Numero: i, PVNumero: 3, Message: ""}); err != nil {
+				if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: i, Numero: i, PVNumero: 3, Message: ""}); err != nil {
 					b.Error(err)
 					return
 				}
@@ -71,7 +73,7 @@ func BenchmarkCommitStrategy(b *testing.B) {
 	for _, strategy := range []string{"update", "batch"} {
 		for _, workers := range []int{1, 8} {
 			b.Run(strategy+"/workers"+strconv.Itoa(workers), func(b *testing.B) {
-				j, err := Open(filepath.Join(b.TempDir(), "journal"), Options{})
+				j, err := Open(filepath.Join(b.TempDir(), "journal"), journal.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package journal
+package boltjournal
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 )
 
@@ -37,7 +38,7 @@ func TestMain(m *testing.M) {
 // stdin is closed. "crash" begins crashKeys keys, finishes the even ones,
 // and kills itself with SIGKILL: no Close, no deferred code, like kill -9.
 func helper(mode, path string) error {
-	j, err := Open(path, Options{})
+	j, err := Open(path, journal.Options{})
 	if err != nil {
 		return err
 	}
@@ -47,8 +48,8 @@ func helper(mode, path string) error {
 		if err != nil {
 			return err
 		}
-		k := Key{"t", "venta", "held"}
-		if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "child"}); err != nil {
+		k := journal.Key{Tenant: "t", Kind: "venta", Business: "held"}
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "child"}); err != nil {
 			return err
 		}
 		fmt.Println("ready")
@@ -58,11 +59,11 @@ func helper(mode, path string) error {
 	case "crash":
 		for i := range crashKeys {
 			k := crashKey(i)
-			if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "child", Hold: testHold}); err != nil {
+			if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "child", Hold: testHold}); err != nil {
 				return err
 			}
 			if i%2 == 0 {
-				if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: int64(1000 + i), Numero: int64(i), PVNumero: 3, Message: ""}); err != nil {
+				if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: int64(1000 + i), Numero: int64(i), PVNumero: 3, Message: ""}); err != nil {
 					return err
 				}
 			}
@@ -73,7 +74,9 @@ func helper(mode, path string) error {
 	return fmt.Errorf("unknown mode %q", mode)
 }
 
-func crashKey(i int) Key { return Key{"t", "venta", fmt.Sprintf("ORD-%d", i)} }
+func crashKey(i int) journal.Key {
+	return journal.Key{Tenant: "t", Kind: "venta", Business: fmt.Sprintf("ORD-%d", i)}
+}
 
 func helperCmd(t *testing.T, mode, path string) *exec.Cmd {
 	t.Helper()
@@ -108,15 +111,15 @@ func TestSecondProcessIsLockedOut(t *testing.T) {
 
 	// While it holds the journal, the holder answers listings.
 	listed, err := ListRunning(context.Background(), path, "")
-	if err != nil || len(listed) != 1 || listed[0].Key != (Key{"t", "venta", "held"}) || listed[0].State != Sending {
+	if err != nil || len(listed) != 1 || listed[0].Key != (journal.Key{Tenant: "t", Kind: "venta", Business: "held"}) || listed[0].State != journal.Sending {
 		t.Errorf("ListRunning while held = %+v, %v; want the holder's one sending entry", listed, err)
 	}
 	if fi, err := os.Stat(path + ".sock"); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("listing socket: %v, %v; want owner-only", fi, err)
 	}
 
-	j, err := Open(path, Options{})
-	if !errors.Is(err, ErrLocked) {
+	j, err := Open(path, journal.Options{})
+	if !errors.Is(err, journal.ErrLocked) {
 		if j != nil {
 			j.Close()
 		}
@@ -130,7 +133,7 @@ func TestSecondProcessIsLockedOut(t *testing.T) {
 	// A waiting Open gets the journal once the other process lets go.
 	opened := make(chan error, 1)
 	go func() {
-		j, err := Open(path, Options{LockTimeout: -1})
+		j, err := Open(path, journal.Options{LockTimeout: -1})
 		if err == nil {
 			err = j.Close()
 		}
@@ -143,7 +146,7 @@ func TestSecondProcessIsLockedOut(t *testing.T) {
 	if err := <-opened; err != nil {
 		t.Errorf("waiting Open after the other process exited: %v", err)
 	}
-	j, err = Open(path, Options{})
+	j, err = Open(path, journal.Options{})
 	if err != nil {
 		t.Fatalf("Open after the other process exited: %v", err)
 	}
@@ -160,16 +163,16 @@ func TestKilledRunLeavesInFlightKeysUnknown(t *testing.T) {
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("helper ended with %v, want killed by SIGKILL", err)
 	}
-	j, err := Open(path, Options{})
+	j, err := Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
 	for i := range crashKeys {
 		got := mustGet(t, j, crashKey(i))
-		want := Entry{State: Unknown, Message: "en curso cuando se detuvo la ejecución anterior"}
+		want := journal.Entry{State: journal.Unknown, Message: "en curso cuando se detuvo la ejecución anterior"}
 		if i%2 == 0 {
-			want = Entry{State: OK, FacturaID: int64(1000 + i), Numero: int64(i), PVNumero: 3}
+			want = journal.Entry{State: journal.OK, FacturaID: int64(1000 + i), Numero: int64(i), PVNumero: 3}
 		}
 		if got.State != want.State || got.Message != want.Message || got.FacturaID != want.FacturaID ||
 			got.Numero != want.Numero || got.PVNumero != want.PVNumero || got.Attempts != 1 {
@@ -177,7 +180,7 @@ func TestKilledRunLeavesInFlightKeysUnknown(t *testing.T) {
 		}
 	}
 	// Unknown keys are never sent again automatically.
-	if _, err := j.Begin(context.Background(), crashKey(1), Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, ErrNotSendable) {
+	if _, err := j.Begin(context.Background(), crashKey(1), journal.Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, journal.ErrNotSendable) {
 		t.Errorf("Begin of an interrupted key = %v, want ErrNotSendable", err)
 	}
 }

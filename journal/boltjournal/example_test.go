@@ -1,4 +1,4 @@
-package journal_test
+package boltjournal_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 )
 
 // The pipeline's use of the journal for one request: Begin before sending,
@@ -17,7 +18,7 @@ func Example() {
 	dir, _ := os.MkdirTemp("", "nxbatch-journal")
 	defer os.RemoveAll(dir)
 
-	j, err := journal.Open(filepath.Join(dir, ".nxbatch", "journal"), journal.Options{})
+	j, err := boltjournal.Open(filepath.Join(dir, ".nxbatch", "journal"), journal.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,4 +1,4 @@
-package journal
+package boltjournal
 
 import (
 	"context"
@@ -6,11 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nxbatch/nxbatch/journal"
 	bolt "go.etcd.io/bbolt"
 )
 
 // *Journal is the bbolt Store.
-var _ Store = (*Journal)(nil)
+var _ journal.Store = (*Journal)(nil)
 
 // Acquire takes tenant's lease. bbolt's file lock, taken by Open, is every
 // tenant's lease at once: no other process can write the file while this
@@ -25,14 +26,14 @@ func (j *Journal) Acquire(ctx context.Context, tenant string, wait time.Duration
 
 // Export calls fn for every entry, unit and window, in key order, within
 // one read transaction.
-func (j *Journal) Export(ctx context.Context, fn func(Record) error) error {
+func (j *Journal) Export(ctx context.Context, fn func(journal.Record) error) error {
 	err := j.view(ctx, func(tx *bolt.Tx) error {
 		err := tx.Bucket(entriesBucket).ForEach(func(k, v []byte) error {
 			e, err := decode(k, v)
 			if err != nil {
 				return err
 			}
-			return fn(Record{Entry: &e})
+			return fn(journal.Record{Entry: &e})
 		})
 		if err != nil {
 			return err
@@ -46,7 +47,7 @@ func (j *Journal) Export(ctx context.Context, fn func(Record) error) error {
 			if err != nil {
 				return err
 			}
-			return fn(Record{Unit: &u})
+			return fn(journal.Record{Unit: &u})
 		})
 		if err != nil {
 			return err
@@ -56,11 +57,11 @@ func (j *Journal) Export(ctx context.Context, fn func(Record) error) error {
 			if !ok {
 				return fmt.Errorf("journal: malformed window key %q", k)
 			}
-			m := Mark{Tenant: tenant, Name: name}
+			m := journal.Mark{Tenant: tenant, Name: name}
 			if err := m.Next.UnmarshalBinary(v); err != nil {
 				return fmt.Errorf("journal: window %s of %s: %w", name, tenant, err)
 			}
-			return fn(Record{Window: &m})
+			return fn(journal.Record{Window: &m})
 		})
 	})
 	if err != nil {
@@ -73,23 +74,23 @@ func (j *Journal) Export(ctx context.Context, fn func(Record) error) error {
 // written, what it holds alike is left, what it holds different is
 // reported. A window keeps the later time. The file lock keeps every run
 // out meanwhile, so no tenant can be in use by another.
-func (j *Journal) Import(ctx context.Context, recs []Record) (ImportResult, error) {
-	var res ImportResult
+func (j *Journal) Import(ctx context.Context, recs []journal.Record) (journal.ImportResult, error) {
+	var res journal.ImportResult
 	err := j.write(ctx, func(tx *bolt.Tx) error {
-		res = ImportResult{}
+		res = journal.ImportResult{}
 		eb, ub, wb := tx.Bucket(entriesBucket), tx.Bucket(unitsBucket), tx.Bucket(windowsBucket)
 		// Decide everything first, write after: a refusal must leave the
 		// group commit's other writes alone.
-		var entries []Entry
-		var units []UnitRecord
-		var marks []*Mark
+		var entries []journal.Entry
+		var units []journal.UnitRecord
+		var marks []*journal.Mark
 		for _, r := range recs {
 			switch {
 			case r.Entry != nil:
-				if err := r.Entry.Key.validate(); err != nil {
+				if err := r.Entry.Key.Validate(); err != nil {
 					return err
 				}
-				if !r.Entry.State.valid() {
+				if !r.Entry.State.Valid() {
 					return fmt.Errorf("journal: import %s: unknown state %q", r.Entry.Key, r.Entry.State)
 				}
 				have, found, err := get(eb, r.Entry.Key)
@@ -98,14 +99,14 @@ func (j *Journal) Import(ctx context.Context, recs []Record) (ImportResult, erro
 				}
 				if !found {
 					entries = append(entries, *r.Entry)
-				} else if d := EntryDiff(have, *r.Entry); d != "" {
-					res.Conflicts = append(res.Conflicts, Conflict{Key: r.Entry.Key, Field: d})
+				} else if d := journal.EntryDiff(have, *r.Entry); d != "" {
+					res.Conflicts = append(res.Conflicts, journal.Conflict{Key: r.Entry.Key, Field: d})
 				} else {
 					res.Same++
 				}
 			case r.Unit != nil:
 				u := r.Unit
-				if err := u.Request.validate(); err != nil || u.ID == "" {
+				if err := u.Request.Validate(); err != nil || u.ID == "" {
 					return fmt.Errorf("journal: import: a unit needs an identity and a valid request key (%v)", err)
 				}
 				have, found, err := getUnit(ub, u.Request.Tenant, u.Request.Kind, u.ID)
@@ -114,13 +115,13 @@ func (j *Journal) Import(ctx context.Context, recs []Record) (ImportResult, erro
 				}
 				if !found {
 					units = append(units, *u)
-				} else if d := UnitDiff(have, *u); d != "" {
-					res.Conflicts = append(res.Conflicts, Conflict{Key: u.Request, Unit: u.ID, Field: d})
+				} else if d := journal.UnitDiff(have, *u); d != "" {
+					res.Conflicts = append(res.Conflicts, journal.Conflict{Key: u.Request, Unit: u.ID, Field: d})
 				} else {
 					res.Same++
 				}
 			case r.Window != nil:
-				if err := r.Window.validate(); err != nil {
+				if err := r.Window.Validate(); err != nil {
 					return err
 				}
 				var have time.Time
@@ -155,7 +156,7 @@ func (j *Journal) Import(ctx context.Context, recs []Record) (ImportResult, erro
 		return nil
 	})
 	if err != nil {
-		return ImportResult{}, fmt.Errorf("journal: import into %s: %w", j.path, err)
+		return journal.ImportResult{}, fmt.Errorf("journal: import into %s: %w", j.path, err)
 	}
 	return res, nil
 }

@@ -1,7 +1,8 @@
-// Package journal is nxbatch's exactly-once journal: a bbolt file that
+// Package boltjournal is the journal of one machine: a bbolt file that
 // records, for every request, the intent before it is sent and the outcome
 // after, so that no run ever sends twice what may already have been
-// processed.
+// processed. Its *Journal is a journal.Store; package journal holds the
+// types, the rules and the contract it shares with package pgjournal.
 //
 // The journal is storage: it knows requests, their states and the units
 // they carry, never the API's rules. The caller says how long a key is held
@@ -39,11 +40,12 @@
 // with a message saying what to do, instead of silently using it as new.
 //
 // bbolt takes an exclusive flock on the file, so a second nxbatch process on
-// the same journal gets ErrLocked (or waits, see Options.LockTimeout); the
-// kernel drops the lock when a process dies, so a crash leaves no stale lock.
-// While a run holds it, the journal can still be listed through the running
-// process (ServeListing, ListRunning).
-package journal
+// the same journal gets journal.ErrLocked (or waits, see
+// journal.Options.LockTimeout); the kernel drops the lock when a process
+// dies, so a crash leaves no stale lock. While a run holds it, the journal
+// can still be listed through the running process (ServeListing,
+// ListRunning).
+package boltjournal
 
 import (
 	"bytes"
@@ -53,222 +55,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nxbatch/nxbatch/internal/atomicfile"
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// State is where a journaled request stands.
-type State string
-
-// The states of an entry.
-const (
-	Sending  State = "sending"  // intent durable, outcome not yet known
-	OK       State = "ok"       // the API created it
-	Rejected State = "rejected" // the API refused it; a later run may try again
-	Unknown  State = "unknown"  // may have been processed; never resent unless RetryUnknown
-	Failed   State = "failed"   // settled as NOT created (an operator, or reconciliation): may be sent again
-	Unsent   State = "unsent"   // the request provably never left: may be sent again at once
-)
-
-// States lists every state, for flags and listings.
-var States = []State{Sending, OK, Rejected, Unknown, Failed, Unsent}
-
-// valid reports whether s is one of the defined states.
-func (s State) valid() bool {
-	for _, x := range States {
-		if s == x {
-			return true
-		}
-	}
-	return false
-}
-
-// Sendable is the send rule: whether a request (or a unit, by the state
-// of the request that last carried it) in state s may be sent again.
-// Rejected, Failed and Unsent may; Unknown only when the operator accepts
-// the risk of a duplicate (retryUnknown, --retry-unknown); OK and Sending
-// never. It is the only copy in Go; PostgreSQL's nxbatch.begin_intent has
-// its own in SQL, held to this one by pgjournal's TestSendRuleAgrees.
-func (s State) Sendable(retryUnknown bool) bool {
-	switch s {
-	case Rejected, Failed, Unsent:
-		return true
-	case Unknown:
-		return retryUnknown
-	}
-	return false
-}
-
-// Entry is the journal's record of one request.
-type Entry struct {
-	Key      Key
-	BodyHash string
-	State    State
-	// Attempts counts the times the request may have reached the API: an
-	// attempt that provably never left is not counted.
-	Attempts    int
-	First, Last time.Time // first and last intent
-	// Held is the latest moment an attempt that may have reached the API
-	// could have arrived there (its answer, or the recovery after a crash):
-	// a key hold counts from it. Zero when no attempt may have arrived.
-	Held                        time.Time
-	FacturaID, Numero, PVNumero int64
-	Message                     string // API text or reason
-	Note                        string // operator's note from Resolve
-	Source                      string // e.g. "ventas.csv rows 2,5,9" for listings
-	Updated                     time.Time
-	// Units are the identities of the units (stock rows) the request
-	// carried, in the order it carried them.
-	Units []string
-	// Evidence is what reconciliation read to settle the entry, and when
-	// (JSON text); "" otherwise.
-	Evidence string
-	// Facts are what the caller knew of the request when its last attempt
-	// began (Intent.Facts): opaque text to the journal, valid for the body
-	// of BodyHash; "" when none were given.
-	Facts string
-}
-
-// Unit is one unit a request carries: a stock row with its identity, the
-// hash of what it contributed to the body, that contribution in short
-// (for messages: the quantity already sent) and where it came from.
-type Unit struct {
-	ID       string
-	BodyHash string
-	Body     string
-	Source   string
-}
-
-// UnitRecord is a unit as the journal knows it: the last request that
-// carried it.
-type UnitRecord struct {
-	Unit
-	Request Key
-}
-
-// Mark moves a persisted rate window: the next request of window Name may
-// leave at Next. It is written in the same transaction as the intent or the
-// outcome that carries it.
-type Mark struct {
-	Tenant, Name string
-	Next         time.Time
-}
-
-// Intent is what Begin records before a request leaves.
-type Intent struct {
-	BodyHash string
-	Source   string
-	// Hold refuses the key while its previous attempt may have arrived at
-	// the API less than Hold ago (0: no hold).
-	Hold  time.Duration
-	Units []Unit
-	// Facts are what the caller wants kept of this attempt's body for a
-	// later reading of its outcome (for a sale, its total, customer and
-	// point of sale as JSON): opaque to the journal, written with every
-	// attempt like BodyHash ("" clears those of an earlier attempt) and
-	// kept by Finish and Resolve.
-	Facts string
-	// Window, when set, is persisted with the intent: until the answer
-	// comes, the window counts from the latest moment the request could
-	// arrive.
-	Window *Mark
-}
-
-// Outcome is what Finish records once the answer is known.
-type Outcome struct {
-	State                       State // OK, Rejected, Unknown or Unsent
-	FacturaID, Numero, PVNumero int64
-	Message                     string
-	Window                      *Mark
-}
-
-// Options configure Open.
-type Options struct {
-	// LockTimeout is how long Open waits for another process's lock: 0 fails
-	// at once with ErrLocked, a negative value waits as long as it takes.
-	LockTimeout time.Duration
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-	// NoSync skips fsync. ONLY for benchmarks comparing; the default (false)
-	// is durable.
-	NoSync bool
-	// RetryUnknown lets Begin send again a key (or a unit) whose outcome is
-	// Unknown (the --retry-unknown flag: the operator accepts the risk of a
-	// duplicate).
-	RetryUnknown bool
-}
-
-var (
-	// ErrLocked means another nxbatch process holds the journal. Open wraps it
-	// in a *msg.Error naming the file and telling the user to wait for the
-	// other run or stop it.
-	ErrLocked = errors.New("journal locked by another nxbatch process")
-	// ErrTooSoon means the key's previous attempt is younger than the key
-	// hold; Begin returns it as a *TooSoonError carrying the time left.
-	ErrTooSoon = errors.New("journal: key attempted too recently")
-	// ErrNotSendable means Begin refused a key (or a unit) that is OK,
-	// Unknown or still Sending; Begin returns it as a *NotSendableError.
-	ErrNotSendable = errors.New("journal: key must not be sent again")
-	// ErrNotFound means the key has no entry.
-	ErrNotFound = errors.New("journal: no entry for key")
-	// ErrWrongState means Finish or Resolve was called on an entry in a state
-	// that does not allow it (Finish needs Sending; Resolve needs Unknown or
-	// Sending).
-	ErrWrongState = errors.New("journal: entry is not in a state that allows this")
-	// ErrUnusable means Open refused the file: empty, damaged, of another
-	// format, or behind what was last committed. Open returns it wrapped in
-	// a *msg.Error that says what happened and what to do.
-	ErrUnusable = errors.New("journal file cannot be used")
-)
-
-// TooSoonError is Begin's refusal of a key attempted less than the key hold
-// ago. Wait is the time left; it matches ErrTooSoon with errors.Is.
-type TooSoonError struct {
-	Key  Key
-	Hold time.Duration
-	Wait time.Duration
-}
-
-func (e *TooSoonError) Error() string {
-	return fmt.Sprintf("journal: %s was attempted less than %s ago; wait %s", e.Key, e.Hold, e.Wait)
-}
-
-// Is makes errors.Is(err, ErrTooSoon) true.
-func (e *TooSoonError) Is(target error) bool { return target == ErrTooSoon }
-
-// Message is the user-facing text of e.
-func (e *TooSoonError) Message() msg.Message {
-	return msg.New("jrn.too_soon", e.Key.Business, msg.Duration(e.Hold), msg.Duration(e.Wait.Round(time.Second/10)))
-}
-
-// NotSendableError is Begin's refusal of a key whose entry is OK, Unknown or
-// Sending, or of a request carrying a unit whose request is. It matches
-// ErrNotSendable with errors.Is.
-type NotSendableError struct {
-	Key   Key
-	Unit  string // the unit that was refused, "" when the key itself was
-	State State
-}
-
-func (e *NotSendableError) Error() string {
-	if e.Unit != "" {
-		return fmt.Sprintf("journal: unit %s of %s was carried by a request that is %s: not sending it again", e.Unit, e.Key, e.State)
-	}
-	return fmt.Sprintf("journal: %s is %s: not sending it again", e.Key, e.State)
-}
-
-// Is makes errors.Is(err, ErrNotSendable) true.
-func (e *NotSendableError) Is(target error) bool { return target == ErrNotSendable }
-
-// Message is the user-facing text of e.
-func (e *NotSendableError) Message() msg.Message {
-	return msg.New("jrn.not_sendable", e.Key.Business, string(e.State))
-}
+// ErrUnusable means Open refused the file: empty, damaged, of another
+// format, or behind what was last committed. Open returns it wrapped in
+// a *msg.Error that says what happened and what to do.
+var ErrUnusable = errors.New("journal file cannot be used")
 
 var (
 	entriesBucket = []byte("entries")
@@ -303,7 +104,7 @@ type Journal struct {
 // an error matching ErrUnusable. Entries a crashed run left in Sending
 // become Unknown, durably, before Open returns: their request may have
 // reached the API.
-func Open(path string, o Options) (*Journal, error) {
+func Open(path string, o journal.Options) (*Journal, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, &msg.Error{Msg: msg.New("jrn.mkdir", path, msg.CauseOf(err)), Err: err}
 	}
@@ -331,7 +132,7 @@ func Open(path string, o Options) (*Journal, error) {
 		return nil, unusable(path, "jrn.symlink", err)
 	}
 	if errors.Is(err, berrors.ErrTimeout) {
-		return nil, &msg.Error{Msg: msg.New("jrn.locked", path), Err: ErrLocked}
+		return nil, &msg.Error{Msg: msg.New("jrn.locked", path), Err: journal.ErrLocked}
 	}
 	if err != nil {
 		return nil, unusable(path, "jrn.damaged", err, err.Error())
@@ -358,13 +159,13 @@ func (j *Journal) recover() error {
 	reason := msg.New("jrn.interrupted").In(msg.ES)
 	return j.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(entriesBucket)
-		var stuck []Entry
+		var stuck []journal.Entry
 		err := b.ForEach(func(k, v []byte) error {
 			e, err := decode(k, v)
 			if err != nil {
 				return err
 			}
-			if e.State == Sending {
+			if e.State == journal.Sending {
 				stuck = append(stuck, e)
 			}
 			return nil
@@ -376,7 +177,7 @@ func (j *Journal) recover() error {
 		// it sent has arrived by now or never will.
 		now := j.now()
 		for _, e := range stuck {
-			e.State, e.Message, e.Updated, e.Held = Unknown, reason, now, now
+			e.State, e.Message, e.Updated, e.Held = journal.Unknown, reason, now, now
 			if err := put(b, e); err != nil {
 				return err
 			}
@@ -541,9 +342,9 @@ func (j *Journal) view(ctx context.Context, fn func(*bolt.Tx) error) error {
 }
 
 // Get returns the entry for k, if any.
-func (j *Journal) Get(ctx context.Context, k Key) (Entry, bool, error) {
+func (j *Journal) Get(ctx context.Context, k journal.Key) (journal.Entry, bool, error) {
 	var (
-		e     Entry
+		e     journal.Entry
 		found bool
 	)
 	err := j.view(ctx, func(tx *bolt.Tx) error {
@@ -552,14 +353,14 @@ func (j *Journal) Get(ctx context.Context, k Key) (Entry, bool, error) {
 		return err
 	})
 	if err != nil {
-		return Entry{}, false, fmt.Errorf("journal: read %s: %w", k, err)
+		return journal.Entry{}, false, fmt.Errorf("journal: read %s: %w", k, err)
 	}
 	return e, found, nil
 }
 
 // Lookup returns the entries of keys that have one, in one read.
-func (j *Journal) Lookup(ctx context.Context, keys []Key) (map[Key]Entry, error) {
-	out := make(map[Key]Entry)
+func (j *Journal) Lookup(ctx context.Context, keys []journal.Key) (map[journal.Key]journal.Entry, error) {
+	out := make(map[journal.Key]journal.Entry)
 	err := j.view(ctx, func(tx *bolt.Tx) error {
 		b := tx.Bucket(entriesBucket)
 		for _, k := range keys {
@@ -581,9 +382,9 @@ func (j *Journal) Lookup(ctx context.Context, keys []Key) (map[Key]Entry, error)
 
 // Units returns, in one read, the units of kind for tenant among ids that
 // the journal knows, with the entry of the last request that carried each.
-func (j *Journal) Units(ctx context.Context, tenant, kind string, ids []string) (map[string]UnitRecord, map[Key]Entry, error) {
-	units := make(map[string]UnitRecord)
-	reqs := make(map[Key]Entry)
+func (j *Journal) Units(ctx context.Context, tenant, kind string, ids []string) (map[string]journal.UnitRecord, map[journal.Key]journal.Entry, error) {
+	units := make(map[string]journal.UnitRecord)
+	reqs := make(map[journal.Key]journal.Entry)
 	err := j.view(ctx, func(tx *bolt.Tx) error {
 		ub, eb := tx.Bucket(unitsBucket), tx.Bucket(entriesBucket)
 		for _, id := range ids {
@@ -624,11 +425,11 @@ func (j *Journal) Units(ctx context.Context, tenant, kind string, ids []string) 
 // skip/conflict/unknown before, this is the safety net against a double
 // send. It refuses with a *TooSoonError while the previous attempt may have
 // arrived less than in.Hold ago.
-func (j *Journal) Begin(ctx context.Context, k Key, in Intent) (Entry, error) {
-	if err := k.validate(); err != nil {
-		return Entry{}, err
+func (j *Journal) Begin(ctx context.Context, k journal.Key, in journal.Intent) (journal.Entry, error) {
+	if err := k.Validate(); err != nil {
+		return journal.Entry{}, err
 	}
-	var out Entry
+	var out journal.Entry
 	err := j.write(ctx, func(tx *bolt.Tx) error {
 		b, ub := tx.Bucket(entriesBucket), tx.Bucket(unitsBucket)
 		e, found, err := get(b, k)
@@ -638,15 +439,15 @@ func (j *Journal) Begin(ctx context.Context, k Key, in Intent) (Entry, error) {
 		now := j.now()
 		if found {
 			if !e.State.Sendable(j.retryU) {
-				return &NotSendableError{Key: k, State: e.State}
+				return &journal.NotSendableError{Key: k, State: e.State}
 			}
 			if wait := in.Hold - now.Sub(e.Held); in.Hold > 0 && !e.Held.IsZero() && wait > 0 {
 				// A clock set back makes Held look in the future; never ask
 				// for more than one hold.
-				return &TooSoonError{Key: k, Hold: in.Hold, Wait: min(wait, in.Hold)}
+				return &journal.TooSoonError{Key: k, Hold: in.Hold, Wait: min(wait, in.Hold)}
 			}
 		} else {
-			e = Entry{Key: k, First: now}
+			e = journal.Entry{Key: k, First: now}
 		}
 		for _, u := range in.Units {
 			prev, found, err := getUnit(ub, k.Tenant, k.Kind, u.ID)
@@ -661,10 +462,10 @@ func (j *Journal) Begin(ctx context.Context, k Key, in Intent) (Entry, error) {
 				return err
 			}
 			if found && !pe.State.Sendable(j.retryU) {
-				return &NotSendableError{Key: k, Unit: u.ID, State: pe.State}
+				return &journal.NotSendableError{Key: k, Unit: u.ID, State: pe.State}
 			}
 		}
-		e.State, e.Attempts, e.Last, e.Updated = Sending, e.Attempts+1, now, now
+		e.State, e.Attempts, e.Last, e.Updated = journal.Sending, e.Attempts+1, now, now
 		e.BodyHash, e.Source, e.Facts = in.BodyHash, in.Source, in.Facts
 		e.FacturaID, e.Numero, e.PVNumero, e.Message = 0, 0, 0, ""
 		e.Units = e.Units[:0]
@@ -681,7 +482,7 @@ func (j *Journal) Begin(ctx context.Context, k Key, in Intent) (Entry, error) {
 		return put(b, e)
 	})
 	if err != nil {
-		return Entry{}, err
+		return journal.Entry{}, err
 	}
 	return out, nil
 }
@@ -690,7 +491,7 @@ func (j *Journal) Begin(ctx context.Context, k Key, in Intent) (Entry, error) {
 // API returned, Rejected or Unknown with the API's text or the reason, or
 // Unsent when the request provably never left (the attempt is then not
 // counted and holds no key). The entry must be Sending (Begin was called).
-func (j *Journal) Finish(ctx context.Context, k Key, out Outcome) error {
+func (j *Journal) Finish(ctx context.Context, k journal.Key, out journal.Outcome) error {
 	fn, err := j.finish(k, out)
 	if err != nil {
 		return err
@@ -704,7 +505,7 @@ func (j *Journal) Finish(ctx context.Context, k Key, out Outcome) error {
 // request gets both into one group commit, one fsync instead of two; and
 // since any later write commits in the same group or after it, a failure
 // of this one fails them too.
-func (j *Journal) FinishAsync(ctx context.Context, k Key, out Outcome) <-chan error {
+func (j *Journal) FinishAsync(ctx context.Context, k journal.Key, out journal.Outcome) <-chan error {
 	done := make(chan error, 1)
 	fn, err := j.finish(k, out)
 	if err != nil {
@@ -721,9 +522,9 @@ func (j *Journal) FinishAsync(ctx context.Context, k Key, out Outcome) <-chan er
 }
 
 // finish builds Finish's write.
-func (j *Journal) finish(k Key, out Outcome) (func(*bolt.Tx) error, error) {
+func (j *Journal) finish(k journal.Key, out journal.Outcome) (func(*bolt.Tx) error, error) {
 	switch out.State {
-	case OK, Rejected, Unknown, Unsent:
+	case journal.OK, journal.Rejected, journal.Unknown, journal.Unsent:
 	default:
 		return nil, fmt.Errorf("journal: finish %s as %q: want ok, rejected, unknown or unsent", k, out.State)
 	}
@@ -734,14 +535,14 @@ func (j *Journal) finish(k Key, out Outcome) (func(*bolt.Tx) error, error) {
 		case err != nil:
 			return err
 		case !found:
-			return fmt.Errorf("finish %s: %w", k, ErrNotFound)
-		case e.State != Sending:
-			return fmt.Errorf("finish %s: it is %s, not sending: %w", k, e.State, ErrWrongState)
+			return fmt.Errorf("finish %s: %w", k, journal.ErrNotFound)
+		case e.State != journal.Sending:
+			return fmt.Errorf("finish %s: it is %s, not sending: %w", k, e.State, journal.ErrWrongState)
 		}
 		now := j.now()
 		e.State, e.FacturaID, e.Numero, e.PVNumero = out.State, out.FacturaID, out.Numero, out.PVNumero
 		e.Message, e.Updated = out.Message, now
-		if out.State == Unsent {
+		if out.State == journal.Unsent {
 			e.Attempts--
 		} else {
 			e.Held = now
@@ -753,22 +554,11 @@ func (j *Journal) finish(k Key, out Outcome) (func(*bolt.Tx) error, error) {
 	}, nil
 }
 
-// Verdict settles an entry whose outcome was not known.
-type Verdict struct {
-	As   State  // OK (it was created) or Failed (it was not; it may be sent again)
-	Note string // how it is known: an operator's check, or what reconciliation read
-	// FacturaID, Numero and PVNumero are the ids found in the ERP, for OK.
-	FacturaID, Numero, PVNumero int64
-	// Evidence is what was read to decide, and when (reconciliation's
-	// record, as JSON text); "" for an operator's verdict.
-	Evidence string
-}
-
 // Resolve records a verdict on an entry whose outcome is not known
 // (Unknown, or Sending): OK (it was created in the ERP) or Failed (it was
 // not; a later run may send it again).
-func (j *Journal) Resolve(ctx context.Context, k Key, v Verdict) error {
-	if v.As != OK && v.As != Failed {
+func (j *Journal) Resolve(ctx context.Context, k journal.Key, v journal.Verdict) error {
+	if v.As != journal.OK && v.As != journal.Failed {
 		return fmt.Errorf("journal: resolve %s as %q: want ok or failed", k, v.As)
 	}
 	return j.write(ctx, func(tx *bolt.Tx) error {
@@ -778,12 +568,12 @@ func (j *Journal) Resolve(ctx context.Context, k Key, v Verdict) error {
 		case err != nil:
 			return err
 		case !found:
-			return fmt.Errorf("resolve %s: %w", k, ErrNotFound)
-		case e.State != Unknown && e.State != Sending:
-			return fmt.Errorf("resolve %s: it is %s, only unknown entries are resolved: %w", k, e.State, ErrWrongState)
+			return fmt.Errorf("resolve %s: %w", k, journal.ErrNotFound)
+		case e.State != journal.Unknown && e.State != journal.Sending:
+			return fmt.Errorf("resolve %s: it is %s, only unknown entries are resolved: %w", k, e.State, journal.ErrWrongState)
 		}
 		e.State, e.Note, e.Evidence, e.Updated = v.As, v.Note, v.Evidence, j.now()
-		if v.As == OK && (v.FacturaID != 0 || v.Numero != 0 || v.PVNumero != 0) {
+		if v.As == journal.OK && (v.FacturaID != 0 || v.Numero != 0 || v.PVNumero != 0) {
 			e.FacturaID, e.Numero, e.PVNumero = v.FacturaID, v.Numero, v.PVNumero
 		}
 		return put(b, e)
@@ -792,11 +582,11 @@ func (j *Journal) Resolve(ctx context.Context, k Key, v Verdict) error {
 
 // List returns the entries in state filter ("" for all), sorted by key
 // (tenant, kind, business).
-func (j *Journal) List(ctx context.Context, filter State) ([]Entry, error) {
-	if filter != "" && !filter.valid() {
+func (j *Journal) List(ctx context.Context, filter journal.State) ([]journal.Entry, error) {
+	if filter != "" && !filter.Valid() {
 		return nil, fmt.Errorf("journal: unknown state %q: want sending, ok, rejected, unknown, failed or unsent", filter)
 	}
-	var out []Entry
+	var out []journal.Entry
 	err := j.view(ctx, func(tx *bolt.Tx) error {
 		return tx.Bucket(entriesBucket).ForEach(func(k, v []byte) error {
 			e, err := decode(k, v)
@@ -835,8 +625,8 @@ func (j *Journal) NextAllowed(ctx context.Context, tenant, window string) (time.
 // SetNextAllowed persists the "next allowed time" of a rate window, so a
 // restarted run does not send early and trip a 403.
 func (j *Journal) SetNextAllowed(ctx context.Context, tenant, window string, t time.Time) error {
-	m := &Mark{Tenant: tenant, Name: window, Next: t}
-	if err := m.validate(); err != nil {
+	m := &journal.Mark{Tenant: tenant, Name: window, Next: t}
+	if err := m.Validate(); err != nil {
 		return err
 	}
 	return j.write(ctx, func(tx *bolt.Tx) error { return putMark(tx, m) })
@@ -845,8 +635,8 @@ func (j *Journal) SetNextAllowed(ctx context.Context, tenant, window string, t t
 // Reserve takes a rate window if its next allowed time is at or before
 // now (see Store.Reserve): the read and the write are one transaction.
 func (j *Journal) Reserve(ctx context.Context, tenant, window string, now time.Time, d time.Duration) (granted bool, next time.Time, err error) {
-	m := &Mark{Tenant: tenant, Name: window}
-	if err := m.validate(); err != nil {
+	m := &journal.Mark{Tenant: tenant, Name: window}
+	if err := m.Validate(); err != nil {
 		return false, time.Time{}, err
 	}
 	err = j.write(ctx, func(tx *bolt.Tx) error {
@@ -874,18 +664,11 @@ func (j *Journal) Reserve(ctx context.Context, tenant, window string, now time.T
 	return granted, next, nil
 }
 
-func (m *Mark) validate() error {
-	if m.Tenant == "" || m.Name == "" {
-		return errors.New("journal: a rate window needs a tenant and a name")
-	}
-	return nil
-}
-
-func putMark(tx *bolt.Tx, m *Mark) error {
+func putMark(tx *bolt.Tx, m *journal.Mark) error {
 	if m == nil {
 		return nil
 	}
-	if err := m.validate(); err != nil {
+	if err := m.Validate(); err != nil {
 		return err
 	}
 	v, err := m.Next.MarshalBinary()
@@ -903,21 +686,21 @@ func windowKey(tenant, window string) []byte {
 // field names are the file format: rename with care, and bump
 // formatVersion when a change would be misread by an older nxbatch.
 type record struct {
-	BodyHash  string    `json:"body_hash,omitempty"`
-	State     State     `json:"state"`
-	Attempts  int       `json:"attempts"`
-	First     time.Time `json:"first"`
-	Last      time.Time `json:"last"`
-	Held      time.Time `json:"held,omitzero"`
-	FacturaID int64     `json:"factura_id,omitempty"`
-	Numero    int64     `json:"numero,omitempty"`
-	PVNumero  int64     `json:"pv_numero,omitempty"`
-	Message   string    `json:"message,omitempty"`
-	Note      string    `json:"note,omitempty"`
-	Source    string    `json:"source,omitempty"`
-	Updated   time.Time `json:"updated"`
-	Units     []string  `json:"units,omitempty"`
-	Evidence  string    `json:"evidence,omitempty"`
+	BodyHash  string        `json:"body_hash,omitempty"`
+	State     journal.State `json:"state"`
+	Attempts  int           `json:"attempts"`
+	First     time.Time     `json:"first"`
+	Last      time.Time     `json:"last"`
+	Held      time.Time     `json:"held,omitzero"`
+	FacturaID int64         `json:"factura_id,omitempty"`
+	Numero    int64         `json:"numero,omitempty"`
+	PVNumero  int64         `json:"pv_numero,omitempty"`
+	Message   string        `json:"message,omitempty"`
+	Note      string        `json:"note,omitempty"`
+	Source    string        `json:"source,omitempty"`
+	Updated   time.Time     `json:"updated"`
+	Units     []string      `json:"units,omitempty"`
+	Evidence  string        `json:"evidence,omitempty"`
 	// Facts came after format 2 without a bump: an older nxbatch reads an
 	// entry that has them (it ignores the field) and drops them when it
 	// writes the entry again, which only leaves a later reconciliation
@@ -933,16 +716,16 @@ type unitRecord struct {
 	Source   string `json:"source,omitempty"`
 }
 
-func get(b *bolt.Bucket, k Key) (Entry, bool, error) {
-	v := b.Get(k.bytes())
+func get(b *bolt.Bucket, k journal.Key) (journal.Entry, bool, error) {
+	v := b.Get(keyBytes(k))
 	if v == nil {
-		return Entry{}, false, nil
+		return journal.Entry{}, false, nil
 	}
-	e, err := decode(k.bytes(), v)
+	e, err := decode(keyBytes(k), v)
 	return e, err == nil, err
 }
 
-func put(b *bolt.Bucket, e Entry) error {
+func put(b *bolt.Bucket, e journal.Entry) error {
 	v, err := json.Marshal(record{
 		BodyHash: e.BodyHash, State: e.State, Attempts: e.Attempts, First: e.First, Last: e.Last, Held: e.Held,
 		FacturaID: e.FacturaID, Numero: e.Numero, PVNumero: e.PVNumero,
@@ -952,22 +735,22 @@ func put(b *bolt.Bucket, e Entry) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(e.Key.bytes(), v)
+	return b.Put(keyBytes(e.Key), v)
 }
 
-func decode(k, v []byte) (Entry, error) {
+func decode(k, v []byte) (journal.Entry, error) {
 	key, err := keyFromBytes(k)
 	if err != nil {
-		return Entry{}, err
+		return journal.Entry{}, err
 	}
 	var r record
 	if err := json.Unmarshal(v, &r); err != nil {
-		return Entry{}, fmt.Errorf("journal: entry %s is corrupt: %w", key, err)
+		return journal.Entry{}, fmt.Errorf("journal: entry %s is corrupt: %w", key, err)
 	}
-	if !r.State.valid() {
-		return Entry{}, fmt.Errorf("journal: entry %s has an unknown state %q", key, r.State)
+	if !r.State.Valid() {
+		return journal.Entry{}, fmt.Errorf("journal: entry %s has an unknown state %q", key, r.State)
 	}
-	return Entry{
+	return journal.Entry{
 		Key: key, BodyHash: r.BodyHash, State: r.State, Attempts: r.Attempts, First: r.First, Last: r.Last, Held: r.Held,
 		FacturaID: r.FacturaID, Numero: r.Numero, PVNumero: r.PVNumero,
 		Message: r.Message, Note: r.Note, Source: r.Source, Updated: r.Updated, Units: r.Units, Evidence: r.Evidence,
@@ -976,25 +759,25 @@ func decode(k, v []byte) (Entry, error) {
 }
 
 func unitKey(tenant, kind, id string) []byte {
-	return Key{Tenant: tenant, Kind: kind, Business: id}.bytes()
+	return keyBytes(journal.Key{Tenant: tenant, Kind: kind, Business: id})
 }
 
-func getUnit(b *bolt.Bucket, tenant, kind, id string) (UnitRecord, bool, error) {
+func getUnit(b *bolt.Bucket, tenant, kind, id string) (journal.UnitRecord, bool, error) {
 	v := b.Get(unitKey(tenant, kind, id))
 	if v == nil {
-		return UnitRecord{}, false, nil
+		return journal.UnitRecord{}, false, nil
 	}
 	var r unitRecord
 	if err := json.Unmarshal(v, &r); err != nil {
-		return UnitRecord{}, false, fmt.Errorf("journal: unit %s/%s/%s is corrupt: %w", tenant, kind, id, err)
+		return journal.UnitRecord{}, false, fmt.Errorf("journal: unit %s/%s/%s is corrupt: %w", tenant, kind, id, err)
 	}
-	return UnitRecord{
-		Unit:    Unit{ID: id, BodyHash: r.BodyHash, Body: r.Body, Source: r.Source},
-		Request: Key{Tenant: tenant, Kind: kind, Business: r.Request},
+	return journal.UnitRecord{
+		Unit:    journal.Unit{ID: id, BodyHash: r.BodyHash, Body: r.Body, Source: r.Source},
+		Request: journal.Key{Tenant: tenant, Kind: kind, Business: r.Request},
 	}, true, nil
 }
 
-func putUnit(b *bolt.Bucket, req Key, u Unit) error {
+func putUnit(b *bolt.Bucket, req journal.Key, u journal.Unit) error {
 	if u.ID == "" {
 		return errors.New("journal: a unit needs an identity")
 	}
@@ -1022,4 +805,24 @@ func (j *Journal) HasTenant(ctx context.Context, tenant string) (bool, error) {
 		return false, fmt.Errorf("journal: entries of %s: %w", tenant, err)
 	}
 	return found, nil
+}
+
+// keyBytes is the storage form of k: its parts joined with NUL, so that
+// byte order is (tenant, kind, business) order.
+func keyBytes(k journal.Key) []byte {
+	b := make([]byte, 0, len(k.Tenant)+len(k.Kind)+len(k.Business)+2)
+	b = append(b, k.Tenant...)
+	b = append(b, 0)
+	b = append(b, k.Kind...)
+	b = append(b, 0)
+	return append(b, k.Business...)
+}
+
+// keyFromBytes is the inverse of keyBytes.
+func keyFromBytes(b []byte) (journal.Key, error) {
+	parts := strings.SplitN(string(b), "\x00", 3)
+	if len(parts) != 3 {
+		return journal.Key{}, fmt.Errorf("journal: malformed stored key %q", b)
+	}
+	return journal.Key{Tenant: parts[0], Kind: parts[1], Business: parts[2]}, nil
 }

@@ -1,4 +1,4 @@
-package journal
+package boltjournal
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/nxbatch/nxbatch/journal"
 	"github.com/nxbatch/nxbatch/msg"
 	bolt "go.etcd.io/bbolt"
 )
@@ -42,7 +43,7 @@ func (c *clock) Advance(d time.Duration) {
 }
 
 // mustOpen opens a journal in a fresh folder, closed when the test ends.
-func mustOpen(t *testing.T, o Options) (*Journal, string) {
+func mustOpen(t *testing.T, o journal.Options) (*Journal, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), ".nxbatch", "journal")
 	j, err := Open(path, o)
@@ -53,7 +54,7 @@ func mustOpen(t *testing.T, o Options) (*Journal, string) {
 	return j, path
 }
 
-func mustGet(t *testing.T, j *Journal, k Key) Entry {
+func mustGet(t *testing.T, j *Journal, k journal.Key) journal.Entry {
 	t.Helper()
 	e, found, err := j.Get(context.Background(), k)
 	if err != nil || !found {
@@ -62,36 +63,8 @@ func mustGet(t *testing.T, j *Journal, k Key) Entry {
 	return e
 }
 
-func TestKeyStringParseRoundTrip(t *testing.T) {
-	keys := []Key{
-		{"ab12cd", "venta", "ORD-0001"},
-		{"ab12cd", "facturar", "00042"},
-		{"ab12cd", "stock", "dep1/2025-03-14/motivo 7#3"},
-		{"ab12cd", "stock", "a//b/"},
-		{"ab12cd", "venta", "Ñandú café"},
-	}
-	for _, k := range keys {
-		got, err := ParseKey(k.String())
-		if err != nil {
-			t.Errorf("ParseKey(%q): %v", k.String(), err)
-			continue
-		}
-		if got != k {
-			t.Errorf("ParseKey(%q) = %#v, want %#v", k.String(), got, k)
-		}
-	}
-}
-
-func TestParseKeyRejectsMalformed(t *testing.T) {
-	for _, s := range []string{"", "tenant", "tenant/venta", "tenant/venta/", "/venta/1", "tenant//1", "t/venta/a\x00b"} {
-		if k, err := ParseKey(s); err == nil {
-			t.Errorf("ParseKey(%q) = %#v, want an error", s, k)
-		}
-	}
-}
-
 func TestOpenCreatesOwnerOnlyFolderAndFile(t *testing.T) {
-	_, path := mustOpen(t, Options{})
+	_, path := mustOpen(t, journal.Options{})
 	for _, c := range []struct {
 		path string
 		want os.FileMode
@@ -108,13 +81,13 @@ func TestOpenCreatesOwnerOnlyFolderAndFile(t *testing.T) {
 
 func TestBeginRecordsIntent(t *testing.T) {
 	clk := newClock()
-	j, _ := mustOpen(t, Options{Now: clk.Now})
-	k := Key{"t1", "venta", "ORD-1"}
-	got, err := j.Begin(context.Background(), k, Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Hold: testHold})
+	j, _ := mustOpen(t, journal.Options{Now: clk.Now})
+	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-1"}
+	got, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "hash-a", Source: "ventas.csv rows 2,5", Hold: testHold})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Entry{Key: k, BodyHash: "hash-a", State: Sending, Attempts: 1,
+	want := journal.Entry{Key: k, BodyHash: "hash-a", State: journal.Sending, Attempts: 1,
 		First: clk.Now(), Last: clk.Now(), Source: "ventas.csv rows 2,5", Updated: clk.Now()}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Begin returned (-want +got):\n%s", diff)
@@ -122,20 +95,20 @@ func TestBeginRecordsIntent(t *testing.T) {
 	if diff := cmp.Diff(want, mustGet(t, j, k)); diff != "" {
 		t.Errorf("Get after Begin (-want +got):\n%s", diff)
 	}
-	if _, found, err := j.Get(context.Background(), Key{"t1", "venta", "ORD-2"}); found || err != nil {
+	if _, found, err := j.Get(context.Background(), journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-2"}); found || err != nil {
 		t.Errorf("Get(absent) = found %v, err %v", found, err)
 	}
 }
 
 func TestBeginRejectsInvalidKey(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
-	if _, err := j.Begin(context.Background(), Key{"t1", "venta", ""}, Intent{BodyHash: "h", Source: "", Hold: testHold}); err == nil {
+	j, _ := mustOpen(t, journal.Options{})
+	if _, err := j.Begin(context.Background(), journal.Key{Tenant: "t1", Kind: "venta", Business: ""}, journal.Intent{BodyHash: "h", Source: "", Hold: testHold}); err == nil {
 		t.Error("Begin with empty business key succeeded")
 	}
 }
 
 func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
-	k := Key{"t1", "facturar", "77"}
+	k := journal.Key{Tenant: "t1", Kind: "facturar", Business: "77"}
 	tests := []struct {
 		name         string
 		retryUnknown bool
@@ -144,32 +117,32 @@ func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
 		wantErr      error
 		wantWait     time.Duration // for ErrTooSoon
 	}{
-		{name: "ok is never resent", prior: finishAs(k, OK), after: time.Hour, wantErr: ErrNotSendable},
-		{name: "sending is never resent", prior: begin(k), after: time.Hour, wantErr: ErrNotSendable},
-		{name: "unknown is not resent", prior: finishAs(k, Unknown), after: time.Hour, wantErr: ErrNotSendable},
-		{name: "unknown with retry-unknown after the hold", retryUnknown: true, prior: finishAs(k, Unknown), after: 30 * time.Second},
-		{name: "unknown with retry-unknown within the hold", retryUnknown: true, prior: finishAs(k, Unknown), after: 29 * time.Second, wantErr: ErrTooSoon, wantWait: time.Second},
-		{name: "rejected within the hold", prior: finishAs(k, Rejected), after: 10 * time.Second, wantErr: ErrTooSoon, wantWait: 20 * time.Second},
-		{name: "rejected right after", prior: finishAs(k, Rejected), wantErr: ErrTooSoon, wantWait: 30 * time.Second},
-		{name: "rejected after the hold", prior: finishAs(k, Rejected), after: 30 * time.Second},
-		{name: "failed after the hold", prior: resolveAs(k, Failed), after: time.Minute},
-		{name: "failed within the hold", prior: resolveAs(k, Failed), after: time.Second, wantErr: ErrTooSoon, wantWait: 29 * time.Second},
-		{name: "resolved ok is never resent", prior: resolveAs(k, OK), after: time.Hour, wantErr: ErrNotSendable},
-		{name: "clock set back asks for one hold at most", prior: finishAs(k, Rejected), after: -time.Hour, wantErr: ErrTooSoon, wantWait: 30 * time.Second},
+		{name: "ok is never resent", prior: finishAs(k, journal.OK), after: time.Hour, wantErr: journal.ErrNotSendable},
+		{name: "sending is never resent", prior: begin(k), after: time.Hour, wantErr: journal.ErrNotSendable},
+		{name: "unknown is not resent", prior: finishAs(k, journal.Unknown), after: time.Hour, wantErr: journal.ErrNotSendable},
+		{name: "unknown with retry-unknown after the hold", retryUnknown: true, prior: finishAs(k, journal.Unknown), after: 30 * time.Second},
+		{name: "unknown with retry-unknown within the hold", retryUnknown: true, prior: finishAs(k, journal.Unknown), after: 29 * time.Second, wantErr: journal.ErrTooSoon, wantWait: time.Second},
+		{name: "rejected within the hold", prior: finishAs(k, journal.Rejected), after: 10 * time.Second, wantErr: journal.ErrTooSoon, wantWait: 20 * time.Second},
+		{name: "rejected right after", prior: finishAs(k, journal.Rejected), wantErr: journal.ErrTooSoon, wantWait: 30 * time.Second},
+		{name: "rejected after the hold", prior: finishAs(k, journal.Rejected), after: 30 * time.Second},
+		{name: "failed after the hold", prior: resolveAs(k, journal.Failed), after: time.Minute},
+		{name: "failed within the hold", prior: resolveAs(k, journal.Failed), after: time.Second, wantErr: journal.ErrTooSoon, wantWait: 29 * time.Second},
+		{name: "resolved ok is never resent", prior: resolveAs(k, journal.OK), after: time.Hour, wantErr: journal.ErrNotSendable},
+		{name: "clock set back asks for one hold at most", prior: finishAs(k, journal.Rejected), after: -time.Hour, wantErr: journal.ErrTooSoon, wantWait: 30 * time.Second},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()
-			j, _ := mustOpen(t, Options{Now: clk.Now, RetryUnknown: tc.retryUnknown})
+			j, _ := mustOpen(t, journal.Options{Now: clk.Now, RetryUnknown: tc.retryUnknown})
 			tc.prior(j)
 			before := mustGet(t, j, k)
 			clk.Advance(tc.after)
-			got, err := j.Begin(context.Background(), k, Intent{BodyHash: "hash-2", Source: "second", Hold: testHold})
+			got, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "hash-2", Source: "second", Hold: testHold})
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("Begin error = %v, want %v", err, tc.wantErr)
 			}
 			if tc.wantErr != nil {
-				var ts *TooSoonError
+				var ts *journal.TooSoonError
 				if errors.As(err, &ts) && ts.Wait != tc.wantWait {
 					t.Errorf("wait = %v, want %v", ts.Wait, tc.wantWait)
 				}
@@ -178,7 +151,7 @@ func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
 				}
 				return
 			}
-			if got.State != Sending || got.Attempts != 2 || got.BodyHash != "hash-2" ||
+			if got.State != journal.Sending || got.Attempts != 2 || got.BodyHash != "hash-2" ||
 				!got.First.Equal(before.First) || !got.Last.Equal(clk.Now()) || got.Message != "" {
 				t.Errorf("second Begin = %+v, want sending, attempt 2, new hash, first kept, last now", got)
 			}
@@ -186,41 +159,41 @@ func TestBeginRefusesOrAllowsByStateAndTime(t *testing.T) {
 	}
 }
 
-func begin(k Key) func(*Journal) {
+func begin(k journal.Key) func(*Journal) {
 	return func(j *Journal) {
-		if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "hash-1", Source: "first", Hold: testHold}); err != nil {
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "hash-1", Source: "first", Hold: testHold}); err != nil {
 			panic(err)
 		}
 	}
 }
 
-func finishAs(k Key, st State) func(*Journal) {
+func finishAs(k journal.Key, st journal.State) func(*Journal) {
 	return func(j *Journal) {
 		begin(k)(j)
-		if err := j.Finish(context.Background(), k, Outcome{State: st, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "first outcome"}); err != nil {
+		if err := j.Finish(context.Background(), k, journal.Outcome{State: st, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "first outcome"}); err != nil {
 			panic(err)
 		}
 	}
 }
 
-func resolveAs(k Key, st State) func(*Journal) {
+func resolveAs(k journal.Key, st journal.State) func(*Journal) {
 	return func(j *Journal) {
-		finishAs(k, Unknown)(j)
-		if err := j.Resolve(context.Background(), k, Verdict{As: st, Note: "checked in the ERP"}); err != nil {
+		finishAs(k, journal.Unknown)(j)
+		if err := j.Resolve(context.Background(), k, journal.Verdict{As: st, Note: "checked in the ERP"}); err != nil {
 			panic(err)
 		}
 	}
 }
 
 func TestRefusalMessagesComeFromTheCatalog(t *testing.T) {
-	k := Key{"t1", "venta", "ORD-9"}
+	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-9"}
 	tests := []struct {
 		err  interface{ Message() msg.Message }
 		want string
 	}{
-		{&TooSoonError{Key: k, Hold: 30 * time.Second, Wait: 12 * time.Second},
+		{&journal.TooSoonError{Key: k, Hold: 30 * time.Second, Wait: 12 * time.Second},
 			"ORD-9 se envió hace menos de 30 segundos y la API puede estar procesando ese envío todavía: se podrá reenviar en 12 segundos"},
-		{&NotSendableError{Key: k, State: Unknown},
+		{&journal.NotSendableError{Key: k, State: journal.Unknown},
 			"ORD-9 figura como «unknown» en el diario: no se reenvía para no duplicarlo"},
 	}
 	for _, tc := range tests {
@@ -231,31 +204,31 @@ func TestRefusalMessagesComeFromTheCatalog(t *testing.T) {
 }
 
 func TestFinishRecordsOutcome(t *testing.T) {
-	k := Key{"t1", "venta", "ORD-1"}
+	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-1"}
 	tests := []struct {
 		name     string
-		st       State
+		st       journal.State
 		ids      [3]int64
 		message  string
 		wantErr  bool
 		wantSame bool // entry must stay as Begin left it
 	}{
-		{name: "ok with ids", st: OK, ids: [3]int64{9001, 123, 4}},
-		{name: "rejected with the API's words", st: Rejected, message: "El cliente no existe"},
-		{name: "unknown with reason", st: Unknown, message: "timeout after the request was written"},
-		{name: "sending is not an outcome", st: Sending, wantErr: true, wantSame: true},
-		{name: "failed is for operators", st: Failed, wantErr: true, wantSame: true},
+		{name: "ok with ids", st: journal.OK, ids: [3]int64{9001, 123, 4}},
+		{name: "rejected with the API's words", st: journal.Rejected, message: "El cliente no existe"},
+		{name: "unknown with reason", st: journal.Unknown, message: "timeout after the request was written"},
+		{name: "sending is not an outcome", st: journal.Sending, wantErr: true, wantSame: true},
+		{name: "failed is for operators", st: journal.Failed, wantErr: true, wantSame: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()
-			j, _ := mustOpen(t, Options{Now: clk.Now})
-			begun, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "src", Hold: testHold})
+			j, _ := mustOpen(t, journal.Options{Now: clk.Now})
+			begun, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "src", Hold: testHold})
 			if err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(2 * time.Second)
-			err = j.Finish(context.Background(), k, Outcome{State: tc.st, FacturaID: tc.ids[0], Numero: tc.ids[1], PVNumero: tc.ids[2], Message: tc.message})
+			err = j.Finish(context.Background(), k, journal.Outcome{State: tc.st, FacturaID: tc.ids[0], Numero: tc.ids[1], PVNumero: tc.ids[2], Message: tc.message})
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("Finish error = %v, want error %v", err, tc.wantErr)
 			}
@@ -272,35 +245,35 @@ func TestFinishRecordsOutcome(t *testing.T) {
 }
 
 func TestFinishNeedsASendingEntry(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
-	k := Key{"t1", "venta", "ORD-1"}
-	if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, ErrNotFound) {
+	j, _ := mustOpen(t, journal.Options{})
+	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "ORD-1"}
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, journal.ErrNotFound) {
 		t.Errorf("Finish without Begin = %v, want ErrNotFound", err)
 	}
-	finishAs(k, Rejected)(j)
-	if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, ErrWrongState) {
+	finishAs(k, journal.Rejected)(j)
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 1, Numero: 1, PVNumero: 1, Message: ""}); !errors.Is(err, journal.ErrWrongState) {
 		t.Errorf("Finish twice = %v, want ErrWrongState", err)
 	}
 }
 
 func TestListAndResolve(t *testing.T) {
 	clk := newClock()
-	j, _ := mustOpen(t, Options{Now: clk.Now})
+	j, _ := mustOpen(t, journal.Options{Now: clk.Now})
 	var (
-		okKey    = Key{"t1", "venta", "A"}
-		unkKey   = Key{"t1", "facturar", "9"}
-		unk2Key  = Key{"t0", "stock", "dep/1#2"}
-		rejKey   = Key{"t1", "venta", "B"}
-		inflight = Key{"t2", "venta", "C"}
+		okKey    = journal.Key{Tenant: "t1", Kind: "venta", Business: "A"}
+		unkKey   = journal.Key{Tenant: "t1", Kind: "facturar", Business: "9"}
+		unk2Key  = journal.Key{Tenant: "t0", Kind: "stock", Business: "dep/1#2"}
+		rejKey   = journal.Key{Tenant: "t1", Kind: "venta", Business: "B"}
+		inflight = journal.Key{Tenant: "t2", Kind: "venta", Business: "C"}
 	)
-	finishAs(okKey, OK)(j)
-	finishAs(unkKey, Unknown)(j)
-	finishAs(unk2Key, Unknown)(j)
-	finishAs(rejKey, Rejected)(j)
+	finishAs(okKey, journal.OK)(j)
+	finishAs(unkKey, journal.Unknown)(j)
+	finishAs(unk2Key, journal.Unknown)(j)
+	finishAs(rejKey, journal.Rejected)(j)
 	begin(inflight)(j)
 
-	keysOf := func(es []Entry) []Key {
-		var ks []Key
+	keysOf := func(es []journal.Entry) []journal.Key {
+		var ks []journal.Key
 		for _, e := range es {
 			ks = append(ks, e.Key)
 		}
@@ -310,14 +283,14 @@ func TestListAndResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]Key{unk2Key, unkKey, okKey, rejKey, inflight}, keysOf(all)); diff != "" {
+	if diff := cmp.Diff([]journal.Key{unk2Key, unkKey, okKey, rejKey, inflight}, keysOf(all)); diff != "" {
 		t.Errorf("List(all) keys not sorted by tenant, kind, business (-want +got):\n%s", diff)
 	}
-	unknown, err := j.List(context.Background(), Unknown)
+	unknown, err := j.List(context.Background(), journal.Unknown)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]Key{unk2Key, unkKey}, keysOf(unknown)); diff != "" {
+	if diff := cmp.Diff([]journal.Key{unk2Key, unkKey}, keysOf(unknown)); diff != "" {
 		t.Errorf("List(unknown) (-want +got):\n%s", diff)
 	}
 	if _, err := j.List(context.Background(), "pending"); err == nil {
@@ -325,24 +298,24 @@ func TestListAndResolve(t *testing.T) {
 	}
 
 	resolves := []struct {
-		k       Key
-		as      State
+		k       journal.Key
+		as      journal.State
 		wantErr error
 		wantAny bool // some error, not a sentinel
 	}{
-		{k: unkKey, as: Failed},
-		{k: unk2Key, as: OK},
-		{k: inflight, as: Failed},
-		{k: okKey, as: Failed, wantErr: ErrWrongState},
-		{k: rejKey, as: OK, wantErr: ErrWrongState},
-		{k: unkKey, as: Failed, wantErr: ErrWrongState}, // already resolved
-		{k: Key{"t1", "venta", "nope"}, as: OK, wantErr: ErrNotFound},
-		{k: unk2Key, as: Rejected, wantAny: true},
+		{k: unkKey, as: journal.Failed},
+		{k: unk2Key, as: journal.OK},
+		{k: inflight, as: journal.Failed},
+		{k: okKey, as: journal.Failed, wantErr: journal.ErrWrongState},
+		{k: rejKey, as: journal.OK, wantErr: journal.ErrWrongState},
+		{k: unkKey, as: journal.Failed, wantErr: journal.ErrWrongState}, // already resolved
+		{k: journal.Key{Tenant: "t1", Kind: "venta", Business: "nope"}, as: journal.OK, wantErr: journal.ErrNotFound},
+		{k: unk2Key, as: journal.Rejected, wantAny: true},
 	}
 	clk.Advance(time.Minute)
 	for _, r := range resolves {
 		before, _, _ := j.Get(context.Background(), r.k)
-		err := j.Resolve(context.Background(), r.k, Verdict{As: r.as, Note: "miré el ERP: " + string(r.as)})
+		err := j.Resolve(context.Background(), r.k, journal.Verdict{As: r.as, Note: "miré el ERP: " + string(r.as)})
 		switch {
 		case r.wantAny:
 			if err == nil {
@@ -359,12 +332,12 @@ func TestListAndResolve(t *testing.T) {
 			}
 		}
 	}
-	if unknown, _ := j.List(context.Background(), Unknown); len(unknown) != 0 {
+	if unknown, _ := j.List(context.Background(), journal.Unknown); len(unknown) != 0 {
 		t.Errorf("unknown entries left after resolving: %v", keysOf(unknown))
 	}
 
 	// A key resolved failed goes out again, and the operator's note stays.
-	again, err := j.Begin(context.Background(), unkKey, Intent{BodyHash: "h2", Source: "retry", Hold: testHold})
+	again, err := j.Begin(context.Background(), unkKey, journal.Intent{BodyHash: "h2", Source: "retry", Hold: testHold})
 	if err != nil {
 		t.Fatalf("Begin after Resolve failed: %v", err)
 	}
@@ -375,30 +348,30 @@ func TestListAndResolve(t *testing.T) {
 
 func TestOpenTurnsSendingIntoUnknown(t *testing.T) {
 	clk := newClock()
-	j, path := mustOpen(t, Options{Now: clk.Now})
-	done, inflight := Key{"t", "venta", "done"}, Key{"t", "venta", "inflight"}
-	finishAs(done, OK)(j)
+	j, path := mustOpen(t, journal.Options{Now: clk.Now})
+	done, inflight := journal.Key{Tenant: "t", Kind: "venta", Business: "done"}, journal.Key{Tenant: "t", Kind: "venta", Business: "inflight"}
+	finishAs(done, journal.OK)(j)
 	begin(inflight)(j)
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Hour)
-	j, err := Open(path, Options{Now: clk.Now})
+	j, err := Open(path, journal.Options{Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	if got := mustGet(t, j, done); got.State != OK {
+	if got := mustGet(t, j, done); got.State != journal.OK {
 		t.Errorf("finished entry is %s after reopen, want ok", got.State)
 	}
 	got := mustGet(t, j, inflight)
-	if got.State != Unknown || got.Message != "en curso cuando se detuvo la ejecución anterior" || !got.Updated.Equal(clk.Now()) {
+	if got.State != journal.Unknown || got.Message != "en curso cuando se detuvo la ejecución anterior" || !got.Updated.Equal(clk.Now()) {
 		t.Errorf("in-flight entry after reopen = %+v, want unknown with the interruption reason", got)
 	}
 }
 
 func TestNextAllowedPersists(t *testing.T) {
-	j, path := mustOpen(t, Options{})
+	j, path := mustOpen(t, journal.Options{})
 	if got, err := j.NextAllowed(context.Background(), "t1", "stock"); err != nil || !got.IsZero() {
 		t.Errorf("NextAllowed unset = %v, %v; want zero time", got, err)
 	}
@@ -413,7 +386,7 @@ func TestNextAllowedPersists(t *testing.T) {
 		t.Error("SetNextAllowed without tenant succeeded")
 	}
 	j.Close()
-	j, err := Open(path, Options{})
+	j, err := Open(path, journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,8 +403,8 @@ func TestNextAllowedPersists(t *testing.T) {
 }
 
 func TestConcurrentBeginOfOneKeySendsOnce(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
-	k := Key{"t", "venta", "same"}
+	j, _ := mustOpen(t, journal.Options{})
+	k := journal.Key{Tenant: "t", Kind: "venta", Business: "same"}
 	var (
 		wg      sync.WaitGroup
 		mu      sync.Mutex
@@ -440,13 +413,13 @@ func TestConcurrentBeginOfOneKeySendsOnce(t *testing.T) {
 	)
 	for range 8 {
 		wg.Go(func() {
-			_, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold})
+			_, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "", Hold: testHold})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
 			case err == nil:
 				wins++
-			case errors.Is(err, ErrNotSendable):
+			case errors.Is(err, journal.ErrNotSendable):
 				refused++
 			default:
 				t.Errorf("Begin: %v", err)
@@ -460,17 +433,17 @@ func TestConcurrentBeginOfOneKeySendsOnce(t *testing.T) {
 }
 
 func TestConcurrentWorkersAllLand(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
+	j, _ := mustOpen(t, journal.Options{})
 	var wg sync.WaitGroup
 	for w := range 8 {
 		wg.Go(func() {
 			for i := range 25 {
-				k := Key{"t", "venta", fmt.Sprintf("w%d-%d", w, i)}
-				if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
+				k := journal.Key{Tenant: "t", Kind: "venta", Business: fmt.Sprintf("w%d-%d", w, i)}
+				if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "", Hold: testHold}); err != nil {
 					t.Error(err)
 					return
 				}
-				if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: int64(i + 1), Numero: 1, PVNumero: 1, Message: ""}); err != nil {
+				if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: int64(i + 1), Numero: 1, PVNumero: 1, Message: ""}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -478,26 +451,26 @@ func TestConcurrentWorkersAllLand(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	ok, err := j.List(context.Background(), OK)
+	ok, err := j.List(context.Background(), journal.OK)
 	if err != nil || len(ok) != 200 {
 		t.Errorf("List(ok) = %d entries, %v; want 200", len(ok), err)
 	}
 }
 
 func TestStorageFailureIsReturnedAndSticky(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
+	j, _ := mustOpen(t, journal.Options{})
 	fsyncErr := errors.New("fdatasync: input/output error")
 	calls := 0
 	j.commit = func(func(*bolt.Tx) error) error { calls++; return fsyncErr }
-	k := Key{"t", "venta", "1"}
-	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
+	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Fatalf("Begin = %v, want the storage error", err)
 	}
 	j.commit = j.db.Update // the disk "recovers": the journal must still refuse
 	if err := j.SetNextAllowed(context.Background(), "t", "stock", time.Now()); !errors.Is(err, fsyncErr) {
 		t.Errorf("write after a storage failure = %v, want the same storage error", err)
 	}
-	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, fsyncErr) {
 		t.Errorf("Begin after a storage failure = %v, want the same storage error", err)
 	}
 	if calls != 1 {
@@ -506,13 +479,13 @@ func TestStorageFailureIsReturnedAndSticky(t *testing.T) {
 }
 
 func TestRefusalDoesNotBreakTheJournal(t *testing.T) {
-	j, _ := mustOpen(t, Options{})
-	k := Key{"t", "venta", "1"}
+	j, _ := mustOpen(t, journal.Options{})
+	k := journal.Key{Tenant: "t", Kind: "venta", Business: "1"}
 	begin(k)(j)
-	if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, ErrNotSendable) {
+	if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "", Hold: testHold}); !errors.Is(err, journal.ErrNotSendable) {
 		t.Fatalf("second Begin = %v, want ErrNotSendable", err)
 	}
-	if err := j.Finish(context.Background(), k, Outcome{State: OK, FacturaID: 1, Numero: 2, PVNumero: 3, Message: ""}); err != nil {
+	if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.OK, FacturaID: 1, Numero: 2, PVNumero: 3, Message: ""}); err != nil {
 		t.Errorf("Finish after a refusal: %v", err)
 	}
 }
@@ -522,21 +495,21 @@ func TestRefusalDoesNotBreakTheJournal(t *testing.T) {
 // asks for 30 s may not.
 func TestHoldIsTheCallers(t *testing.T) {
 	clk := newClock()
-	j, _ := mustOpen(t, Options{Now: clk.Now})
+	j, _ := mustOpen(t, journal.Options{Now: clk.Now})
 	for i, tc := range []struct {
 		hold     time.Duration
 		wantSoon bool
 	}{{testHold, true}, {0, false}} {
-		k := Key{Tenant: "t", Kind: "venta", Business: fmt.Sprint(i)}
-		if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Hold: tc.hold}); err != nil {
+		k := journal.Key{Tenant: "t", Kind: "venta", Business: fmt.Sprint(i)}
+		if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: tc.hold}); err != nil {
 			t.Fatalf("hold %v: first begin: %v", tc.hold, err)
 		}
-		if err := j.Finish(context.Background(), k, Outcome{State: Rejected, Message: "not processed"}); err != nil {
+		if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Rejected, Message: "not processed"}); err != nil {
 			t.Fatal(err)
 		}
 		clk.Advance(time.Second)
-		_, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Hold: tc.hold})
-		if got := errors.Is(err, ErrTooSoon); got != tc.wantSoon {
+		_, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Hold: tc.hold})
+		if got := errors.Is(err, journal.ErrTooSoon); got != tc.wantSoon {
 			t.Errorf("hold %v: second begin 1 s later: err = %v, want too soon = %v", tc.hold, err, tc.wantSoon)
 		}
 	}
@@ -549,7 +522,7 @@ func TestHoldIsTheCallers(t *testing.T) {
 // the key, and "La solicitud ya se esta procesando" made a refused
 // request unknown.
 func TestKeyHoldCountsFromTheAnswer(t *testing.T) {
-	k := Key{"t1", "venta", "501"}
+	k := journal.Key{Tenant: "t1", Kind: "venta", Business: "501"}
 	tests := []struct {
 		name     string
 		answered time.Duration // from the intent to the outcome
@@ -563,17 +536,17 @@ func TestKeyHoldCountsFromTheAnswer(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newClock()
-			j, _ := mustOpen(t, Options{Now: clk.Now})
-			if _, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "first", Hold: testHold}); err != nil {
+			j, _ := mustOpen(t, journal.Options{Now: clk.Now})
+			if _, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "first", Hold: testHold}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(tc.answered)
-			if err := j.Finish(context.Background(), k, Outcome{State: Rejected, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "Articulo no encontrado"}); err != nil {
+			if err := j.Finish(context.Background(), k, journal.Outcome{State: journal.Rejected, FacturaID: 0, Numero: 0, PVNumero: 0, Message: "Articulo no encontrado"}); err != nil {
 				t.Fatal(err)
 			}
 			clk.Advance(tc.after)
-			_, err := j.Begin(context.Background(), k, Intent{BodyHash: "h", Source: "second", Hold: testHold})
-			var ts *TooSoonError
+			_, err := j.Begin(context.Background(), k, journal.Intent{BodyHash: "h", Source: "second", Hold: testHold})
+			var ts *journal.TooSoonError
 			switch {
 			case tc.wantWait == 0 && err != nil:
 				t.Fatalf("Begin = %v, want allowed", err)
@@ -606,7 +579,7 @@ func TestOpenNeverFollowsALink(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			elsewhere := t.TempDir()
 			real := filepath.Join(elsewhere, "real")
-			j, err := Open(real, Options{})
+			j, err := Open(real, journal.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -620,7 +593,7 @@ func TestOpenNeverFollowsALink(t *testing.T) {
 			if err := os.Symlink(c.target(elsewhere), c.link(path)); err != nil {
 				t.Fatal(err)
 			}
-			j, err = Open(path, Options{})
+			j, err = Open(path, journal.Options{})
 			if err == nil {
 				j.Close()
 				t.Fatal("Open went through a link")

@@ -1,10 +1,11 @@
-package journal_test
+package boltjournal_test
 
 import (
 	"path/filepath"
 	"testing"
 
 	"github.com/nxbatch/nxbatch/journal"
+	"github.com/nxbatch/nxbatch/journal/boltjournal"
 	"github.com/nxbatch/nxbatch/journal/journaltest"
 )
 
@@ -14,7 +15,7 @@ func TestContract(t *testing.T) {
 		New: func(t *testing.T) func(o journal.Options) (journal.Store, error) {
 			path := filepath.Join(t.TempDir(), "state", "journal")
 			return func(o journal.Options) (journal.Store, error) {
-				j, err := journal.Open(path, o)
+				j, err := boltjournal.Open(path, o)
 				if err != nil {
 					return nil, err
 				}
@@ -24,6 +25,6 @@ func TestContract(t *testing.T) {
 		// The kernel drops a killed process's flock: closing the file is
 		// what the next process sees of a crash.
 		Crash: func(t *testing.T, s journal.Store) { s.Close() },
-		Break: func(t *testing.T, s journal.Store) func() { return journal.BreakStorage(s) },
+		Break: func(t *testing.T, s journal.Store) func() { return boltjournal.BreakStorage(s) },
 	})
 }

@@ -1,10 +1,12 @@
-package journal
+package boltjournal
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/nxbatch/nxbatch/journal"
 )
 
 // FuzzParseKey: a key that parses renders back to the same text and
@@ -14,14 +16,14 @@ func FuzzParseKey(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		k, err := ParseKey(s)
+		k, err := journal.ParseKey(s)
 		if err != nil {
 			return
 		}
-		if k.String() != s || k.validate() != nil {
+		if k.String() != s || k.Validate() != nil {
 			t.Fatalf("ParseKey(%q) = %+v", s, k)
 		}
-		back, err := keyFromBytes(k.bytes())
+		back, err := keyFromBytes(keyBytes(k))
 		if err != nil || back != k {
 			t.Fatalf("stored form of %+v reads back as %+v, %v", k, back, err)
 		}
@@ -32,7 +34,7 @@ func FuzzParseKey(f *testing.F) {
 // decoder: an error, or an entry of a known state that stores back to
 // what decodes to itself.
 func FuzzDecodeEntry(f *testing.F) {
-	rec, _ := json.Marshal(record{BodyHash: "h", State: OK, Attempts: 1, FacturaID: 7, Source: "ventas.csv rows 2-3",
+	rec, _ := json.Marshal(record{BodyHash: "h", State: journal.OK, Attempts: 1, FacturaID: 7, Source: "ventas.csv rows 2-3",
 		Units: []string{"u"}})
 	f.Add([]byte("t\x00venta\x0070001"), rec)
 	f.Add([]byte("t\x00venta"), []byte(`{"state":"ok"}`))
@@ -44,7 +46,7 @@ func FuzzDecodeEntry(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !e.State.valid() {
+		if !e.State.Valid() {
 			t.Fatalf("decoded an entry of state %q", e.State)
 		}
 		again, err := json.Marshal(record{BodyHash: e.BodyHash, State: e.State, Attempts: e.Attempts, First: e.First, Last: e.Last, Held: e.Held,
@@ -53,7 +55,7 @@ func FuzzDecodeEntry(f *testing.F) {
 		if err != nil {
 			return // a time past year 9999 decodes but does not encode
 		}
-		e2, err := decode(e.Key.bytes(), again)
+		e2, err := decode(keyBytes(e.Key), again)
 		if err != nil || e2.Key != e.Key || e2.State != e.State || e2.FacturaID != e.FacturaID || e2.Source != e.Source {
 			t.Fatalf("entry %+v stores back as %+v, %v", e, e2, err)
 		}
