@@ -50,6 +50,10 @@ func chromiumPath(t *testing.T) string {
 // background networking (the machine's network is closed).
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	profile, err := os.MkdirTemp("", "nxbatch-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Flag("no-sandbox", true), // as root, Chromium's own sandbox cannot start
@@ -60,10 +64,23 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1400, 1000),
 	)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	// Chromium's helper processes may still write into the profile for a
+	// moment after the browser is stopped: t.TempDir's cleanup then failed
+	// the test ("directory not empty"). The profile is removed here, after
+	// the browser, retried a few times.
+	removeProfile := func() {
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("the Chromium profile %s could not be removed", profile)
+	}
 	ctx, cancelCtx := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(func() {
@@ -73,6 +90,7 @@ func browser(t *testing.T) context.Context {
 		cancelTimeout()
 		cancelCtx()
 		cancelAlloc()
+		removeProfile()
 	})
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("start Chromium: %v", err)

@@ -35,6 +35,13 @@ func articleCatalog(t testing.TB) *validation.Catalog {
 // cat, keeping bodies as a run does.
 func loadWith(t *testing.T, name, content string, cat *validation.Catalog) *File {
 	t.Helper()
+	return loadValidated(t, name, content, cat, true)
+}
+
+// loadValidated loads content as a file named name and validates it
+// against cat, keeping the bodies when keep (a run) or not (the page).
+func loadValidated(t *testing.T, name, content string, cat *validation.Catalog, keep bool) *File {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
@@ -43,7 +50,7 @@ func loadWith(t *testing.T, name, content string, cat *validation.Catalog) *File
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	f.Validate(cat, true)
+	f.Validate(cat, keep)
 	return f
 }
 

@@ -3,8 +3,6 @@ package pipeline
 import (
 	"encoding/csv"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -17,16 +15,7 @@ import (
 // (no bodies kept).
 func loadPreview(t *testing.T, name, content string) *File {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := Load(path, LoadOptions{})
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
-	f.Validate(nil, false)
-	return f
+	return loadValidated(t, name, content, nil, false)
 }
 
 // stateOf renders everything a page or a report reads of f's validation.
