@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/schema"
@@ -55,19 +56,28 @@ func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
 	}
 	// Requests own disjoint rows, so workers only share read-only state;
 	// each collects its rows' messages in its own map, merged at the end.
+	// The workers take the requests a run at a time rather than a fixed
+	// share each: sales differ in size, and a worker whose share was
+	// cheaper would otherwise sit idle while the other finishes.
 	builders := make([]*builder, workers)
 	var wg sync.WaitGroup
-	per := (len(sh.Requests) + workers - 1) / workers
+	var taken atomic.Int64
 	for w := range workers {
 		b := newBuilder(sh)
 		builders[w] = b
-		lo, hi := w*per, min((w+1)*per, len(sh.Requests))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for _, r := range sh.Requests[lo:hi] {
-				first, dup := dups[r]
-				b.check(r, cat, keepBodies, first, dup)
+			for {
+				hi := int(taken.Add(checkRun))
+				lo := hi - checkRun
+				if lo >= len(sh.Requests) {
+					return
+				}
+				for _, r := range sh.Requests[lo:min(hi, len(sh.Requests))] {
+					first, dup := dups[r]
+					b.check(r, cat, keepBodies, first, dup)
+				}
 			}
 		}()
 	}
@@ -79,6 +89,9 @@ func (sh *Sheet) validate(cat *validation.Catalog, keepBodies bool) {
 		sh.unchecked = append(sh.unchecked, b.unchecked...)
 	}
 }
+
+// checkRun is how many requests a validating worker takes at a time.
+const checkRun = 1024
 
 // repeatedKeys finds presales whose facturaId already appeared on an earlier
 // row: those later rows are errors (the API would take the first and refuse

@@ -108,11 +108,16 @@ func (r *Request) Label() msg.Message {
 
 // group splits a sheet's rows into requests for its kind.
 func group(sh *Sheet) {
+	switch {
+	case sh.grouper != nil:
+		// Grouped row by row as the sheet was read: what is left is to
+		// hand the requests their rows.
+		sh.grouper.finish()
+		sh.grouper = nil
+	case sh.Kind == schema.Venta || sh.Kind == schema.Pedido:
+		groupByKey(sh, sendrules.KeyColumn(string(sh.Kind)))
+	}
 	switch sh.Kind {
-	case schema.Venta:
-		groupByKey(sh, sendrules.KeyColumn(string(schema.Venta)))
-	case schema.Pedido:
-		groupByKey(sh, sendrules.KeyColumn(string(schema.Pedido)))
 	case schema.Facturar, schema.Cancelar:
 		groupByRow(sh)
 	case schema.Stock:
@@ -142,97 +147,132 @@ func keyText(s string, k cell.Kind) string {
 
 // groupByKey puts all rows with the same key column value into one request.
 // Rows with a blank key each become a request of their own (invalid later).
+func groupByKey(sh *Sheet, path string) {
+	g := newKeyGrouper(sh, path, sh.store.len())
+	for i := range sh.store.len() {
+		g.add(i)
+	}
+	g.finish()
+}
+
+// keyGrouper groups a sheet's rows by their key column one row at a time,
+// so that loading groups each row as it is stored, on the goroutine that
+// stores it, while the file is still being read (loadSheet); groupByKey
+// runs it over a sheet already in memory.
 //
 // A file of one-line sales has as many requests as rows, so a request's
 // cost is what bounds memory on narrow rows: requests come from slabs, not
 // one allocation each; every request's Rows share one backing array filled
-// in a second pass (no append growth); and a key already written as its
+// in finish (no append growth); and a key already written as its
 // canonical integer is the cell's own text in the arena, not a copy.
-func groupByKey(sh *Sheet, path string) {
-	col := sh.Layout.Col(path)
-	n := sh.store.len()
-	byInt := map[int64]int32{} // the usual case: integer keys, no string per row
-	byText := map[string]int32{}
-	reqOf := make([]int32, n)
-	// At most a request a row: made whole, neither grows by copying; the
-	// requests' list is cut to its length below when it is much shorter.
-	counts := make([]int32, 0, n)
-	sh.Requests = make([]*Request, 0, n)
-	var slab requestSlab
-	newReq := func(k string, row int) int32 {
-		r := slab.new()
-		r.sale, r.order, r.Key, r.firstRow = sh.Kind == schema.Venta, sh.Kind == schema.Pedido, k, int32(sh.store.rowNumber(row))
-		sh.Requests = append(sh.Requests, r)
-		counts = append(counts, 0)
-		return int32(len(sh.Requests) - 1)
-	}
-	var digits [24]byte
+type keyGrouper struct {
+	sh     *Sheet
+	col    int
+	byInt  map[int64]int32 // the usual case: integer keys, no string per row
+	byText map[string]int32
+	reqOf  []int32
+	counts []int32
+	slab   requestSlab
+	digits [24]byte
 	// Files usually list their sales by increasing ordenId, a sale's rows
 	// together: while every new integer key is above the last one, a key is
 	// either the last one or new, and no map is needed. The first key below
 	// the last fills byInt from the rows so far and the map takes over.
-	ascending := true
-	last, lastReq, seen := int64(0), int32(0), false
-	for i := range n {
-		c, kind := sh.store.cell(i, col)
-		c = strings.TrimSpace(c)
-		var ri int32
-		switch num, err := schema.ParseInt(c, kind == cell.Number); {
-		case c == "":
-			ri = newReq("", i)
-		case err == nil:
-			if seen && num == last {
-				ri = lastReq
-				break
-			}
-			if ascending && seen && num < last {
-				ascending = false
-				for j := range i {
-					jc, jk := sh.store.cell(j, col)
-					jc = strings.TrimSpace(jc)
-					if jn, jerr := schema.ParseInt(jc, jk == cell.Number); jc != "" && jerr == nil {
-						byInt[jn] = reqOf[j]
-					}
+	ascending     bool
+	last          int64
+	lastReq       int32
+	seen          bool
+	sale, pedidoK bool
+}
+
+// newKeyGrouper is a grouper by the key column path of sh, for about
+// rows rows (0 when not known yet: the slices grow).
+func newKeyGrouper(sh *Sheet, path string, rows int) *keyGrouper {
+	// At most a request a row: made whole when the rows are known, the
+	// requests' list is cut to its length in finish when much shorter.
+	sh.Requests = make([]*Request, 0, rows)
+	return &keyGrouper{sh: sh, col: sh.Layout.Col(path), byInt: map[int64]int32{}, byText: map[string]int32{},
+		reqOf: make([]int32, 0, rows), counts: make([]int32, 0, rows), ascending: true,
+		sale: sh.Kind == schema.Venta, pedidoK: sh.Kind == schema.Pedido}
+}
+
+func (g *keyGrouper) newReq(k string, row int) int32 {
+	sh := g.sh
+	r := g.slab.new()
+	r.sale, r.order, r.Key, r.firstRow = g.sale, g.pedidoK, k, int32(sh.store.rowNumber(row))
+	sh.Requests = append(sh.Requests, r)
+	g.counts = append(g.counts, 0)
+	return int32(len(sh.Requests) - 1)
+}
+
+// add groups row i, the next row of the store.
+func (g *keyGrouper) add(i int) {
+	sh := g.sh
+	c, kind := sh.store.cell(i, g.col)
+	c = strings.TrimSpace(c)
+	var ri int32
+	switch num, err := schema.ParseInt(c, kind == cell.Number); {
+	case c == "":
+		ri = g.newReq("", i)
+	case err == nil:
+		if g.seen && num == g.last {
+			ri = g.lastReq
+			break
+		}
+		if g.ascending && g.seen && num < g.last {
+			g.ascending = false
+			for j := range i {
+				jc, jk := sh.store.cell(j, g.col)
+				jc = strings.TrimSpace(jc)
+				if jn, jerr := schema.ParseInt(jc, jk == cell.Number); jc != "" && jerr == nil {
+					g.byInt[jn] = g.reqOf[j]
 				}
-			}
-			var ok bool
-			if !ascending {
-				ri, ok = byInt[num]
-			}
-			if !ok {
-				k := c
-				if canon := strconv.AppendInt(digits[:0], num, 10); string(canon) != c {
-					k = string(canon)
-				}
-				ri = newReq(k, i)
-				if !ascending {
-					byInt[num] = ri
-				}
-			}
-			last, lastReq, seen = num, ri, true
-		default:
-			var ok bool
-			if ri, ok = byText[c]; !ok {
-				ri = newReq(c, i)
-				byText[c] = ri
 			}
 		}
-		reqOf[i] = ri
-		counts[ri]++
+		var ok bool
+		if !g.ascending {
+			ri, ok = g.byInt[num]
+		}
+		if !ok {
+			k := c
+			if canon := strconv.AppendInt(g.digits[:0], num, 10); string(canon) != c {
+				k = string(canon)
+			}
+			ri = g.newReq(k, i)
+			if !g.ascending {
+				g.byInt[num] = ri
+			}
+		}
+		g.last, g.lastReq, g.seen = num, ri, true
+	default:
+		var ok bool
+		if ri, ok = g.byText[c]; !ok {
+			ri = g.newReq(c, i)
+			g.byText[c] = ri
+		}
 	}
+	g.reqOf = append(g.reqOf, ri)
+	g.counts[ri]++
+}
+
+// finish gives every request its rows and the sheet its row → request
+// index.
+func (g *keyGrouper) finish() {
+	sh := g.sh
 	if len(sh.Requests) < cap(sh.Requests)/2 {
 		sh.Requests = slices.Clone(sh.Requests)
 	}
-	all := make([]int32, n)
+	all := make([]int32, len(g.reqOf))
 	at := int32(0)
-	for ri, c := range counts {
+	for ri, c := range g.counts {
 		sh.Requests[ri].Rows = all[at : at : at+c] // filled by appends below, never past c
 		at += c
 	}
-	for i, ri := range reqOf {
+	for i, ri := range g.reqOf {
 		sh.Requests[ri].Rows = append(sh.Requests[ri].Rows, int32(i))
 	}
-	sh.reqOf = reqOf
+	sh.reqOf = g.reqOf
+	g.counts = nil
 }
 
 // requestSlab hands out requests from shared blocks: one allocation per

@@ -23,6 +23,7 @@ import (
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/readers"
 	"github.com/nxbatch/nxbatch/schema"
+	"github.com/nxbatch/nxbatch/sendrules"
 )
 
 // LoadOptions say how to read and interpret input files.
@@ -91,6 +92,9 @@ type Sheet struct {
 	// sepGiven is true when Sep was given (LoadOptions.Sep), not told by
 	// the sheet's amounts.
 	sepGiven bool
+	// grouper groups a sale or order sheet's rows while it is read; group
+	// finishes it.
+	grouper *keyGrouper
 }
 
 // presentCol is a column of the kind found in the header at idx.
@@ -290,6 +294,12 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 	var det schema.SepDetector
 	numCols := numberColumns(lay)
 	ncol := len(info.Header)
+	if kind == schema.Venta || kind == schema.Pedido {
+		// Each row is grouped as it is stored: this goroutine waits on the
+		// reading one, which parses the file, so grouping costs no time
+		// of its own.
+		sh.grouper = newKeyGrouper(sh, sendrules.KeyColumn(string(kind)), 0)
+	}
 	batches, recycle, stop := readAhead(sr)
 	defer stop()
 	for b := range batches {
@@ -298,6 +308,9 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		}
 		for _, rec := range b.recs {
 			sh.keep(rec, ncol, numCols, &det)
+			if sh.grouper != nil {
+				sh.grouper.add(sh.store.len() - 1)
+			}
 		}
 		recycle(b)
 	}
