@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -149,13 +148,6 @@ func main() {
 	}()
 	e := &env{ctx: ctx, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
 		log: slog.New(newLogHandler(os.Stderr, l))}
-	if os.Getenv("GOGC") == "" {
-		// The cells of every input are held in pointer-free blocks about
-		// the files' size, which a collection hardly has to look at; half
-		// the live heap as headroom, instead of all of it, keeps a large
-		// file's peak memory near three times its size at little cost.
-		debug.SetGCPercent(50)
-	}
 	atomicfile.CleanTemp()
 	args := os.Args[1:]
 	if len(args) == 0 {
