@@ -300,14 +300,15 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		// of its own.
 		sh.grouper = newKeyGrouper(sh, sendrules.KeyColumn(string(kind)), 0)
 	}
-	batches, recycle, stop := readAhead(sr)
+	// det is the reading goroutine's until batches is closed.
+	batches, recycle, stop := readAhead(sr, func(rec *readers.Record) { fitRecord(rec, ncol, numCols, &det) })
 	defer stop()
 	for b := range batches {
 		if b.err != nil {
 			return nil, nil, readErr(path, name, b.err)
 		}
 		for _, rec := range b.recs {
-			sh.keep(rec, ncol, numCols, &det)
+			sh.keep(rec)
 			if sh.grouper != nil {
 				sh.grouper.add(sh.store.len() - 1)
 			}
@@ -339,10 +340,11 @@ func isReportSummary(name string, header []string) bool {
 	return false
 }
 
-// keep stores one record of the sheet: its cells fitted to the header,
-// read back from a report's neutralised form, what they tell of the
-// decimal separator, and its problem and prior identity if any.
-func (sh *Sheet) keep(rec readers.Record, ncol int, numCols []int, det *schema.SepDetector) {
+// fitRecord fits one record's cells to the header, reads them back from a
+// report's neutralised form and gives det what they tell of the decimal
+// separator. It runs on the reading goroutine (readAhead), which shares
+// the work of a row with the one that stores it (keep).
+func fitRecord(rec *readers.Record, ncol int, numCols []int, det *schema.SepDetector) {
 	cells, kinds := rec.Cells, rec.Kinds
 	if len(cells) != ncol {
 		cells = fitCells(cells, ncol)
@@ -364,6 +366,13 @@ func (sh *Sheet) keep(rec readers.Record, ncol int, numCols []int, det *schema.S
 			det.Add(c)
 		}
 	}
+	rec.Cells, rec.Kinds = cells, kinds
+}
+
+// keep stores one record of the sheet, fitted by fitRecord: its cells,
+// and its problem and prior identity if any.
+func (sh *Sheet) keep(rec readers.Record) {
+	cells, kinds := rec.Cells, rec.Kinds
 	if rec.Problem != nil {
 		sh.problems[sh.store.len()] = rec.Problem
 	}
@@ -389,9 +398,10 @@ const readAheadRows = 512
 // parsing the file and storing its rows use two cores: a batch at a time,
 // a few batches ahead. A batch the consumer is done with goes back through
 // recycle, so that reading costs the batches in flight, not the file's
-// size. stop ends the reading early (the consumer failed) and waits for
-// it, so that the sheet may be closed after it.
-func readAhead(sr *readers.SheetReader) (batches <-chan recordBatch, recycle func(recordBatch), stop func()) {
+// size. fit runs on each record on the reading goroutine, before the
+// record is handed over. stop ends the reading early (the consumer failed)
+// and waits for it, so that the sheet may be closed after it.
+func readAhead(sr *readers.SheetReader, fit func(*readers.Record)) (batches <-chan recordBatch, recycle func(recordBatch), stop func()) {
 	out := make(chan recordBatch, 4)
 	free := make(chan recordBatch, 6)
 	done := make(chan struct{})
@@ -439,6 +449,7 @@ func readAhead(sr *readers.SheetReader) (batches <-chan recordBatch, recycle fun
 				b.kinds = append(b.kinds, rec.Kinds...)
 				rec.Kinds = b.kinds[at:len(b.kinds):len(b.kinds)]
 			}
+			fit(&rec)
 			b.recs = append(b.recs, rec)
 			if len(b.recs) == readAheadRows {
 				if !send(b) {
