@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"slices"
-
 	"github.com/nxbatch/nxbatch/cell"
 	"strconv"
 	"strings"
@@ -148,7 +146,7 @@ func keyText(s string, k cell.Kind) string {
 // groupByKey puts all rows with the same key column value into one request.
 // Rows with a blank key each become a request of their own (invalid later).
 func groupByKey(sh *Sheet, path string) {
-	g := newKeyGrouper(sh, path, sh.store.len())
+	g := newKeyGrouper(sh, path)
 	for i := range sh.store.len() {
 		g.add(i)
 	}
@@ -170,8 +168,12 @@ type keyGrouper struct {
 	col    int
 	byInt  map[int64]int32 // the usual case: integer keys, no string per row
 	byText map[string]int32
-	reqOf  []int32
-	counts []int32
+	// reqOf, counts and reqs grow by blocks, not by doubling: a million
+	// rows' worth copied at every doubling would be garbage of several
+	// times their size; finish lays each out once at its length.
+	reqOf  blocks[int32]
+	counts blocks[int32]
+	reqs   blocks[*Request]
 	slab   requestSlab
 	digits [24]byte
 	// Files usually list their sales by increasing ordenId, a sale's rows
@@ -185,24 +187,18 @@ type keyGrouper struct {
 	sale, pedidoK bool
 }
 
-// newKeyGrouper is a grouper by the key column path of sh, for about
-// rows rows (0 when not known yet: the slices grow).
-func newKeyGrouper(sh *Sheet, path string, rows int) *keyGrouper {
-	// At most a request a row: made whole when the rows are known, the
-	// requests' list is cut to its length in finish when much shorter.
-	sh.Requests = make([]*Request, 0, rows)
+// newKeyGrouper is a grouper by the key column path of sh.
+func newKeyGrouper(sh *Sheet, path string) *keyGrouper {
 	return &keyGrouper{sh: sh, col: sh.Layout.Col(path), byInt: map[int64]int32{}, byText: map[string]int32{},
-		reqOf: make([]int32, 0, rows), counts: make([]int32, 0, rows), ascending: true,
-		sale: sh.Kind == schema.Venta, pedidoK: sh.Kind == schema.Pedido}
+		ascending: true, sale: sh.Kind == schema.Venta, pedidoK: sh.Kind == schema.Pedido}
 }
 
 func (g *keyGrouper) newReq(k string, row int) int32 {
-	sh := g.sh
 	r := g.slab.new()
-	r.sale, r.order, r.Key, r.firstRow = g.sale, g.pedidoK, k, int32(sh.store.rowNumber(row))
-	sh.Requests = append(sh.Requests, r)
-	g.counts = append(g.counts, 0)
-	return int32(len(sh.Requests) - 1)
+	r.sale, r.order, r.Key, r.firstRow = g.sale, g.pedidoK, k, int32(g.sh.store.rowNumber(row))
+	g.reqs.add(r)
+	g.counts.add(0)
+	return int32(g.reqs.n - 1)
 }
 
 // add groups row i, the next row of the store.
@@ -225,7 +221,7 @@ func (g *keyGrouper) add(i int) {
 				jc, jk := sh.store.cell(j, g.col)
 				jc = strings.TrimSpace(jc)
 				if jn, jerr := schema.ParseInt(jc, jk == cell.Number); jc != "" && jerr == nil {
-					g.byInt[jn] = g.reqOf[j]
+					g.byInt[jn] = *g.reqOf.at(j)
 				}
 			}
 		}
@@ -251,28 +247,68 @@ func (g *keyGrouper) add(i int) {
 			g.byText[c] = ri
 		}
 	}
-	g.reqOf = append(g.reqOf, ri)
-	g.counts[ri]++
+	g.reqOf.add(ri)
+	*g.counts.at(int(ri))++
 }
 
 // finish gives every request its rows and the sheet its row → request
 // index.
 func (g *keyGrouper) finish() {
 	sh := g.sh
-	if len(sh.Requests) < cap(sh.Requests)/2 {
-		sh.Requests = slices.Clone(sh.Requests)
-	}
-	all := make([]int32, len(g.reqOf))
+	sh.Requests = g.reqs.flat()
+	reqOf := g.reqOf.flat()
+	all := make([]int32, len(reqOf))
 	at := int32(0)
-	for ri, c := range g.counts {
-		sh.Requests[ri].Rows = all[at : at : at+c] // filled by appends below, never past c
-		at += c
+	ri := 0
+	for _, b := range g.counts.list {
+		for _, c := range b {
+			sh.Requests[ri].Rows = all[at : at : at+c] // filled by appends below, never past c
+			at += c
+			ri++
+		}
 	}
-	for i, ri := range g.reqOf {
+	for i, ri := range reqOf {
 		sh.Requests[ri].Rows = append(sh.Requests[ri].Rows, int32(i))
 	}
-	sh.reqOf = g.reqOf
-	g.counts = nil
+	sh.reqOf = reqOf
+	g.counts, g.reqs, g.reqOf = blocks[int32]{}, blocks[*Request]{}, blocks[int32]{}
+}
+
+// blocks is a list that grows by fixed blocks of blockLen: nothing is
+// copied as it grows.
+type blocks[T any] struct {
+	list [][]T
+	n    int
+}
+
+// blockBits sets blockLen, the elements of a block (64Ki).
+const blockBits = 16
+
+const blockLen = 1 << blockBits
+
+func (l *blocks[T]) add(v T) {
+	if l.n&(blockLen-1) == 0 {
+		c := blockLen
+		if l.n == 0 {
+			c = 64 // a small sheet stays small
+		}
+		l.list = append(l.list, make([]T, 0, c))
+	}
+	last := len(l.list) - 1
+	l.list[last] = append(l.list[last], v)
+	l.n++
+}
+
+// at is a pointer to element i.
+func (l *blocks[T]) at(i int) *T { return &l.list[i>>blockBits][i&(blockLen-1)] }
+
+// flat is the list as one slice of its length.
+func (l *blocks[T]) flat() []T {
+	out := make([]T, 0, l.n)
+	for _, b := range l.list {
+		out = append(out, b...)
+	}
+	return out
 }
 
 // requestSlab hands out requests from shared blocks: one allocation per

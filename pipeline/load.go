@@ -298,7 +298,7 @@ func loadSheet(rf *readers.File, path, name string, o LoadOptions) (*Sheet, *msg
 		// Each row is grouped as it is stored: this goroutine waits on the
 		// reading one, which parses the file, so grouping costs no time
 		// of its own.
-		sh.grouper = newKeyGrouper(sh, sendrules.KeyColumn(string(kind)), 0)
+		sh.grouper = newKeyGrouper(sh, sendrules.KeyColumn(string(kind)))
 	}
 	// det is the reading goroutine's until batches is closed.
 	batches, recycle, stop := readAhead(sr, func(rec *readers.Record) { fitRecord(rec, ncol, numCols, &det) })
@@ -449,8 +449,10 @@ func readAhead(sr *readers.SheetReader, fit func(*readers.Record)) (batches <-ch
 				b.kinds = append(b.kinds, rec.Kinds...)
 				rec.Kinds = b.kinds[at:len(b.kinds):len(b.kinds)]
 			}
-			fit(&rec)
 			b.recs = append(b.recs, rec)
+			// Fitted where it is kept: &rec would put every record on
+			// the heap.
+			fit(&b.recs[len(b.recs)-1])
 			if len(b.recs) == readAheadRows {
 				if !send(b) {
 					return
