@@ -151,3 +151,37 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkWriteReportsCSV is the reports phase of BenchmarkValidateCSV
+// alone: the file in NXBATCH_BENCH_CSV (or 50,000 generated lines) loaded
+// and validated once, then its CSV reports (result, and errors when a row
+// needs attention) and summary written per operation.
+func BenchmarkWriteReportsCSV(b *testing.B) {
+	path := os.Getenv("NXBATCH_BENCH_CSV")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "v.csv")
+		var sb strings.Builder
+		sb.WriteString(ventaHeader)
+		for i := range 50_000 {
+			sale := i % 10_000
+			fmt.Fprintf(&sb, "%d,c%d@x.com,%d,10.50,2,105,0,0,0,105,EFECTIVO\n", 1_000_000+sale, sale, 100+i/10_000)
+		}
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	f, err := Load(path, LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f.Validate(nil, false)
+	dir := b.TempDir()
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	for b.Loop() {
+		if _, err := f.WriteReports(ReportOptions{Dir: dir, Lang: msg.ES, NoXLSX: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+}
