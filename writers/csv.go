@@ -399,23 +399,49 @@ func (rw recordWriter) needsQuotes(f string) bool {
 		return true
 	}
 	if rw.sep != 0 {
-		i := 0
-		// Eight bytes at a time while none of them can be one that makes
-		// the field quoted: most fields have none, and a report has
-		// tens of millions of them.
-		for ; i+8 <= len(f); i += 8 {
-			if mayQuote(binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(f[i:]), 8)), rw.sep) {
-				break
+		// Eight (or four) bytes at a time, the last word overlapping the
+		// one before, while none of them can be one that makes the field
+		// quoted: most fields have none, and a report has tens of
+		// millions of them. A word that may have one is looked at byte by
+		// byte.
+		n, p := len(f), unsafe.StringData(f)
+		switch {
+		case n >= 8:
+			for i := 0; i < n-8; i += 8 {
+				if mayQuote(load64(p, i), rw.sep) {
+					return rw.quotedByte(f)
+				}
 			}
+			return mayQuote(load64(p, n-8), rw.sep) && rw.quotedByte(f)
+		case n >= 4:
+			// Each four-byte word twice over: its bytes, none added.
+			lo, hi := uint64(load32(p, 0)), uint64(load32(p, n-4))
+			return (mayQuote(lo|lo<<32, rw.sep) || mayQuote(hi|hi<<32, rw.sep)) && rw.quotedByte(f)
 		}
-		for ; i < len(f); i++ {
-			if rw.quote[f[i]] {
-				return true
-			}
-		}
-		return false
+		return rw.quotedByte(f)
 	}
 	return strings.ContainsRune(f, rw.comma) || strings.ContainsAny(f, "\"\r\n")
+}
+
+// quotedByte reports whether f holds a byte that makes a field quoted
+// (the separator being one byte).
+func (rw recordWriter) quotedByte(f string) bool {
+	for i := 0; i < len(f); i++ {
+		if rw.quote[f[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// load64 is the eight bytes at p+i, little-endian.
+func load64(p *byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(p), i)), 8))
+}
+
+// load32 is the four bytes at p+i, little-endian.
+func load32(p *byte, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(p), i)), 4))
 }
 
 // SWAR constants: one in every byte, and every byte's high bit.
