@@ -455,13 +455,32 @@ func idText(n int64) string {
 // run, those its valid rows make.
 func (f *File) Counts() (rows, requests map[Status]int) {
 	rows, requests = map[Status]int{}, map[Status]int{}
+	// Counted by status in arrays, then into the maps: a map's increment
+	// per request cost a file of a million one-line sales tens of
+	// milliseconds, after its report was written. A status is in a map
+	// once a request has it, even with no rows.
+	var nrows, nreqs [256]int
+	var hasRows, hasReqs [256]bool
 	for _, sh := range f.Sheets {
+		stock := sh.Kind == schema.Stock
 		for _, r := range sh.Requests {
-			rows[r.Status] += len(r.Rows)
-			if sh.Kind != schema.Stock {
-				requests[r.Status]++
+			nrows[r.Status] += len(r.Rows)
+			hasRows[r.Status] = true
+			if !stock {
+				nreqs[r.Status]++
+				hasReqs[r.Status] = true
 			}
 		}
+	}
+	for st := range nrows {
+		if hasRows[st] {
+			rows[Status(st)] = nrows[st]
+		}
+		if hasReqs[st] {
+			requests[Status(st)] = nreqs[st]
+		}
+	}
+	for _, sh := range f.Sheets {
 		if sh.Kind != schema.Stock {
 			continue
 		}
