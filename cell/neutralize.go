@@ -18,15 +18,18 @@ import (
 // apostrophe followed by what needs one, or by a second apostrophe) gets
 // one more, so that Unneutralize(Neutralize(x)) == x for every x.
 func Neutralize(s string) string {
-	if s == "" {
-		return s
-	}
-	if c := s[0]; c < utf8.RuneSelf && !guardFirst[c] {
+	if s == "" || s[0] < utf8.RuneSelf && !guardFirst[s[0]] {
 		// Most cells: an ASCII first character that is neither blank
 		// (skipped before a formula) nor one a formula or the guard
-		// itself starts with.
+		// itself starts with. Short enough to be inlined: a report calls
+		// this for every cell.
 		return s
 	}
+	return neutralize(s)
+}
+
+// neutralize is Neutralize of a cell that may need a guard.
+func neutralize(s string) string {
 	if needsGuard(s) || escapesApostrophe(s) {
 		return "'" + s
 	}

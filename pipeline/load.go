@@ -79,8 +79,6 @@ type Sheet struct {
 	msgs map[int32][]note
 	// reqCols and lineCols are the kind's columns present in the header.
 	reqCols, lineCols []presentCol
-	labels            [4096]labelSlot // rendered request labels, see label
-	saleLabel         labelTemplate   // "venta %s" split around the key, see label
 	// resolved holds, by row index, the ids each row's article resolved
 	// to, for a sheet by the shop's keys (nil otherwise); articles is the
 	// catalog they came from, for the article's name; unchecked are the

@@ -184,6 +184,9 @@ func (sh *Sheet) resultColumns() []string {
 // sourceRow is the row number result.row shows for row i: the original
 // file's, when the row comes from a report fed back, else its own.
 func (sh *Sheet) sourceRow(i int) int {
+	if len(sh.priorRows) == 0 {
+		return sh.store.rowNumber(i) // most files: none fed back
+	}
 	if r, ok := sh.priorRows[int32(i)]; ok {
 		return int(r)
 	}
@@ -205,38 +208,39 @@ func (sh *Sheet) ErrorsTableFor(l msg.Lang, say func(msg.Message) msg.Message) w
 
 func (sh *Sheet) rows(l msg.Lang) iter.Seq[writers.Row] { return sh.rowsWhere(l, nil, false, false) }
 
-// label is request ri's label in language l. The labels of the requests
-// whose rows are being written stay in a small cache: the rows of a
-// request are usually together, or near (a spread file's sales 1,000 rows
-// apart), and a label per request kept for the whole sheet would cost a
-// one-line-sale file of a million rows tens of megabytes.
-func (sh *Sheet) label(ri int32, l msg.Lang, a *textArena) string {
-	slot := &sh.labels[ri%int32(len(sh.labels))]
-	if slot.s == "" || slot.ri != ri || slot.l != l {
-		*slot = labelSlot{ri: ri, l: l, s: sh.renderLabel(sh.Requests[ri], l, a)}
+// label is request ri's label in the maker's language. The labels of the
+// requests whose rows are being made stay in a small cache, the maker's
+// own: the rows of a request are usually together, or near (a spread
+// file's sales 1,000 rows apart), and a label per request kept for the
+// whole sheet would cost a one-line-sale file of a million rows tens of
+// megabytes.
+func (m *rowMaker) label(ri int32) string {
+	slot := &m.labels[ri%int32(len(m.labels))]
+	if slot.s == "" || slot.ri != ri {
+		*slot = labelSlot{ri: ri, s: m.renderLabel(m.sh.Requests[ri])}
 	}
 	return slot.s
 }
 
 // renderLabel is r.Label().In(l). A sale's label, rendered once per row of
 // a file of one-line sales, is its template's text around the key, split
-// once per language, written into a (no allocation of its own) instead of
-// a message and fmt's work.
-func (sh *Sheet) renderLabel(r *Request, l msg.Lang, a *textArena) string {
+// once per maker, written into its arena (no allocation of its own)
+// instead of a message and fmt's work.
+func (m *rowMaker) renderLabel(r *Request) string {
 	if !r.sale || r.Key == "" {
-		return r.Label().In(l)
+		return r.Label().In(m.l)
 	}
-	t := &sh.saleLabel
-	if !t.ok || t.l != l {
+	t := &m.saleLabel
+	if !t.ok {
 		const mark = "\x00"
-		s := msg.New("req.venta", mark).In(l)
+		s := msg.New("req.venta", mark).In(m.l)
 		pre, suf, found := strings.Cut(s, mark)
-		*t = labelTemplate{l: l, pre: pre, suf: suf, ok: true, usable: found && !strings.Contains(suf, mark)}
+		*t = labelTemplate{pre: pre, suf: suf, ok: true, usable: found && !strings.Contains(suf, mark)}
 	}
 	if !t.usable {
-		return r.Label().In(l)
+		return r.Label().In(m.l)
 	}
-	return a.concat(t.pre, r.Key, t.suf)
+	return m.arena.concat(t.pre, r.Key, t.suf)
 }
 
 // textArena hands out the short texts of report rows (a row number, a
@@ -286,24 +290,24 @@ func (a *textArena) concat(texts ...string) string {
 	return a.done(at)
 }
 
-// labelTemplate is a label's template in language l split around its one
-// argument.
+// labelTemplate is a label's template split around its one argument.
 type labelTemplate struct {
-	l          msg.Lang
 	pre, suf   string
 	ok, usable bool
 }
 
-// labelSlot is one entry of a sheet's label cache.
+// labelSlot is one entry of a row maker's label cache.
 type labelSlot struct {
 	ri int32
-	l  msg.Lang
 	s  string
 }
 
+// labelCache is how many labels a row maker keeps.
+const labelCache = 4096
+
 // rowText is what result.message says of row i: the outcome of sending
 // its request, then what the row itself says.
-func (sh *Sheet) rowText(i int, out Result, l msg.Lang, say func(msg.Message) msg.Message) string {
+func (sh *Sheet) rowText(i int, out *Result, l msg.Lang, say func(msg.Message) msg.Message) string {
 	text := sh.rowMessage(i, l, say)
 	if out.Outcome.Key != "" {
 		text = strings.TrimSuffix(said(out.Outcome, say).In(l)+"; "+text, "; ")
@@ -322,59 +326,121 @@ func (sh *Sheet) rowsWhere(l msg.Lang, keep func(Status) bool, promoteText, word
 // rowsSaid is rowsWhere with the row messages passed through say.
 func (sh *Sheet) rowsSaid(l msg.Lang, keep func(Status) bool, promoteText, words bool, say func(msg.Message) msg.Message) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
-		n := len(sh.Info.Header)
-		buf := make([]string, 0, n)
-		kbuf := make([]cell.Kind, 0, n)
-		var types map[int]schema.Type
-		if promoteText {
-			types = sh.typeColumns()
-		}
-		res := make([]string, 0, len(stockResultColumns)+1+len(articleResultColumns))
-		byKeys := sh.byKeys()
-		var arena textArena
-		// The labels cached point into arena's blocks: emptied when the
-		// rows are done, a cache of an errors file's scattered requests
-		// does not keep a block alive for each.
-		defer clear(sh.labels[:])
+		m := sh.newRowMaker(l, keep, promoteText, words, say)
 		for i := 0; i < sh.store.len(); i++ {
-			ri := sh.reqOf[i]
-			r := sh.Requests[ri]
-			if keep != nil && !keep(r.Status) {
-				continue
-			}
-			// The outcome of sending comes first, then what the row itself says.
-			out := r.Result()
-			text := sh.rowText(i, out, l, say)
-			res = res[:0]
-			code := r.Status.String()
-			if words {
-				code = r.Status.Word().In(l)
-			}
-			res = append(res, code, text, arena.itoa(sh.sourceRow(i)))
-			if sh.Kind == schema.Stock {
-				res = append(res, r.Key, sh.label(ri, l, &arena), idText(out.FacturaID))
-			} else {
-				res = append(res, sh.label(ri, l, &arena), idText(out.FacturaID), idText(out.Numero), idText(out.PVNumero))
-			}
-			if byKeys {
-				res = sh.articleResults(res, i)
-			}
-			buf, kbuf = sh.store.cellsKinds(i, n, buf, kbuf)
-			row := writers.Row{
-				Cells:     buf,
-				Kinds:     kbuf,
-				Tone:      r.Status.Tone(),
-				Result:    res,
-				SourceRow: sh.store.rowNumber(i),
-			}
-			if len(types) > 0 {
-				sh.promote(row.Cells, row.Kinds, types)
-			}
-			if !yield(row) {
+			if row, ok := m.row(i); ok && !yield(row) {
 				return
 			}
 		}
 	}
+}
+
+// spansSaid gives the rows rowsSaid yields by spans of row indexes, for
+// the CSV writer to make them on every core: each of its goroutines has a
+// row maker of its own.
+func (sh *Sheet) spansSaid(l msg.Lang, keep func(Status) bool, say func(msg.Message) msg.Message) *writers.Spans {
+	return &writers.Spans{
+		N: sh.store.len(),
+		New: func() func(from, to int, emit func(writers.Row)) {
+			m := sh.newRowMaker(l, keep, false, false, say)
+			return func(from, to int, emit func(writers.Row)) {
+				for i := from; i < to; i++ {
+					if row, ok := m.row(i); ok {
+						emit(row)
+					}
+				}
+			}
+		},
+	}
+}
+
+// noResult is what a request carries when it was never prepared or sent.
+var noResult Result
+
+// rowMaker makes a sheet's report rows. It only reads the sheet; what it
+// writes (its buffers, its label cache, the arena its texts come from) is
+// its own, so that makers on several goroutines make a report's rows at
+// once.
+type rowMaker struct {
+	sh     *Sheet
+	l      msg.Lang
+	keep   func(Status) bool
+	words  bool
+	say    func(msg.Message) msg.Message
+	types  map[int]schema.Type // the columns promote types; nil: none
+	byKeys bool
+	// buf, kbuf and res are the row's cells, kinds and result cells,
+	// reused from row to row.
+	buf  []string
+	kbuf []cell.Kind
+	res  []string
+	// arena holds the row numbers and sale labels; the labels cached point
+	// into its blocks.
+	arena     textArena
+	labels    []labelSlot
+	saleLabel labelTemplate
+}
+
+// newRowMaker returns a row maker of the rows whose status keep accepts
+// (nil: every row); promoteText types the amounts and dates of a file
+// that has no types (see XLSXTable); words puts the status's word in
+// language l where the CSV reports put its code.
+func (sh *Sheet) newRowMaker(l msg.Lang, keep func(Status) bool, promoteText, words bool, say func(msg.Message) msg.Message) *rowMaker {
+	n := len(sh.Info.Header)
+	m := &rowMaker{sh: sh, l: l, keep: keep, words: words, say: say, byKeys: sh.byKeys(),
+		buf: make([]string, 0, n), kbuf: make([]cell.Kind, 0, n),
+		res:    make([]string, 0, len(stockResultColumns)+1+len(articleResultColumns)),
+		labels: make([]labelSlot, labelCache)}
+	if promoteText {
+		m.types = sh.typeColumns()
+	}
+	return m
+}
+
+// row makes row i's report row; false when keep leaves it out. The row's
+// slices are reused by the next call.
+func (m *rowMaker) row(i int) (writers.Row, bool) {
+	sh := m.sh
+	ri := sh.reqOf[i]
+	r := sh.Requests[ri]
+	if m.keep != nil && !m.keep(r.Status) {
+		return writers.Row{}, false
+	}
+	// The outcome of sending comes first, then what the row itself says.
+	// (What the request carries is read in place: copied per row, it cost
+	// a report more than its row messages.)
+	out := r.res
+	if out == nil {
+		out = &noResult
+	}
+	text := sh.rowText(i, out, m.l, m.say)
+	res := m.res[:0]
+	code := r.Status.String()
+	if m.words {
+		code = r.Status.Word().In(m.l)
+	}
+	res = append(res, code, text, m.arena.itoa(sh.sourceRow(i)))
+	if sh.Kind == schema.Stock {
+		res = append(res, r.Key, m.label(ri), idText(out.FacturaID))
+	} else {
+		res = append(res, m.label(ri), idText(out.FacturaID), idText(out.Numero), idText(out.PVNumero))
+	}
+	if m.byKeys {
+		res = sh.articleResults(res, i)
+	}
+	m.res = res
+	m.buf, m.kbuf = sh.store.cellsKinds(i, len(sh.Info.Header), m.buf, m.kbuf)
+	row := writers.Row{
+		Cells:     m.buf,
+		Kinds:     m.kbuf,
+		Tone:      r.Status.Tone(),
+		Result:    res,
+		SourceRow: sh.store.rowNumber(i),
+	}
+	if len(m.types) > 0 {
+		sh.promote(row.Cells, row.Kinds, m.types)
+	}
+	return row, true
 }
 
 func idText(n int64) string {
@@ -389,13 +455,32 @@ func idText(n int64) string {
 // run, those its valid rows make.
 func (f *File) Counts() (rows, requests map[Status]int) {
 	rows, requests = map[Status]int{}, map[Status]int{}
+	// Counted by status in arrays, then into the maps: a map's increment
+	// per request cost a file of a million one-line sales tens of
+	// milliseconds, after its report was written. A status is in a map
+	// once a request has it, even with no rows.
+	var nrows, nreqs [256]int
+	var hasRows, hasReqs [256]bool
 	for _, sh := range f.Sheets {
+		stock := sh.Kind == schema.Stock
 		for _, r := range sh.Requests {
-			rows[r.Status] += len(r.Rows)
-			if sh.Kind != schema.Stock {
-				requests[r.Status]++
+			nrows[r.Status] += len(r.Rows)
+			hasRows[r.Status] = true
+			if !stock {
+				nreqs[r.Status]++
+				hasReqs[r.Status] = true
 			}
 		}
+	}
+	for st := range nrows {
+		if hasRows[st] {
+			rows[Status(st)] = nrows[st]
+		}
+		if hasReqs[st] {
+			requests[Status(st)] = nreqs[st]
+		}
+	}
+	for _, sh := range f.Sheets {
 		if sh.Kind != schema.Stock {
 			continue
 		}
@@ -578,7 +663,11 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 	var tables []writers.Table
 	for i, sh := range f.Sheets {
 		res, errs := rn.Prefix(sheets[i])+".result.csv", rn.ErrorsPath(sheets[i])
-		if err := writers.WriteCSV(res, sh.tableSaid(o.Lang, o.Say)); err != nil {
+		// The CSV reports have their rows made on every core (Spans); the
+		// workbook's come one after another.
+		result := sh.tableSaid(o.Lang, o.Say)
+		result.Spans = sh.spansSaid(o.Lang, nil, o.Say)
+		if err := writers.WriteCSV(res, result); err != nil {
 			return p, err
 		}
 		tables = append(tables, sh.xlsxTableSaid(o.Lang, o.Say))
@@ -605,7 +694,9 @@ func (f *File) WriteReports(o ReportOptions) (ReportPaths, error) {
 			}
 			continue
 		}
-		if err := writers.WriteCSV(errs, sh.ErrorsTableFor(o.Lang, o.Say)); err != nil {
+		errTable := sh.ErrorsTableFor(o.Lang, o.Say)
+		errTable.Spans = sh.spansSaid(o.Lang, NeedsAttention, o.Say)
+		if err := writers.WriteCSV(errs, errTable); err != nil {
 			return p, err
 		}
 		p.Errors = append(p.Errors, errs)

@@ -123,11 +123,21 @@ func (s *rowStore) cellsKinds(i, n int, dst []string, kdst []cell.Kind) ([]strin
 	dst, kdst = dst[:0], kdst[:0]
 	r := s.ref(i)
 	buf := s.chunks[r.chunk][r.off:]
-	var c string
-	var k cell.Kind
 	for range n {
-		c, k, buf = next(buf)
-		dst, kdst = append(dst, c), append(kdst, k)
+		// next, written out for the common prefix of one byte (a cell
+		// under 16 bytes): reports decode every cell of every row.
+		v, w := uint64(buf[0]), 1
+		if v >= 0x80 {
+			v, w = binary.Uvarint(buf)
+		}
+		buf = buf[w:]
+		l := int(v >> kindBits)
+		if l == 0 {
+			dst, kdst = append(dst, ""), append(kdst, cell.Empty)
+			continue
+		}
+		dst, kdst = append(dst, unsafe.String(&buf[0], l)), append(kdst, cell.Kind(v&(1<<kindBits-1)))
+		buf = buf[l:]
 	}
 	return dst, kdst
 }

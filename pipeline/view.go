@@ -51,7 +51,7 @@ func (sh *Sheet) RowViewFor(i int, l msg.Lang, say func(msg.Message) msg.Message
 	return RowView{
 		Index: i, Row: sh.store.rowNumber(i), SourceRow: sh.sourceRow(i),
 		Cells:  sh.store.cells(i, len(sh.Info.Header), nil),
-		Status: r.Status, Message: sh.rowText(i, out, l, say), Issues: sh.rowIssues(i, l, say),
+		Status: r.Status, Message: sh.rowText(i, &out, l, say), Issues: sh.rowIssues(i, l, say),
 		Request: r.Label().In(l), Key: r.Key, PriorID: sh.priorID(i),
 		FacturaID: out.FacturaID, Numero: out.Numero, PVNumero: out.PVNumero,
 	}

@@ -2,6 +2,7 @@ package writers
 
 import (
 	"bufio"
+	"encoding/binary"
 	"io"
 	"runtime"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/nxbatch/nxbatch/cell"
 	"github.com/nxbatch/nxbatch/msg"
@@ -57,32 +59,44 @@ func writeCSV(w io.Writer, t Table) error {
 	if err := cw.write(rec); err != nil {
 		return err
 	}
-	if t.Rows != nil {
-		if err := writeCSVRows(bw, cw, t, width, len(results)); err != nil {
+	if t.Rows != nil || t.Spans != nil {
+		if err := writeCSVRows(bw, csvFormat{rw: cw, t: &t, width: width, nres: len(results)}); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
 }
 
-// csvJob is a run of report rows to format: their cells and kinds (width
-// each) and result cells (nres each), copied out of the rows' reused
-// slices; out receives the formatted records.
+// csvJob is a run of report rows to format: either the positions
+// [from, to) of a table's Spans, or rows copied out of the reused slices
+// of its Rows (cells and kinds, width each, and result cells, nres each);
+// out receives the formatted records.
 type csvJob struct {
-	cells []string
-	kinds []cell.Kind
-	res   []string
-	buf   []byte // the formatted records, reused with the job
-	out   chan []byte
+	from, to int
+	cells    []string
+	kinds    []cell.Kind
+	res      []string
+	buf      []byte // the formatted records, reused with the job
+	out      chan []byte
 }
 
-// csvJobRows is how many rows one formatting job holds.
+// csvJobRows is how many rows (or source positions) one formatting job
+// holds.
 const csvJobRows = 1024
+
+// csvFormat formats a table's rows as CSV records.
+type csvFormat struct {
+	rw          recordWriter
+	t           *Table
+	width, nres int
+}
 
 // writeCSVRows formats the rows on every core and writes them in order:
 // typing and neutralising the cells of a million-row report costs as much
-// as reading its input, and the rows come cheaply from the row store.
-func writeCSVRows(bw *bufio.Writer, cw recordWriter, t Table, width, nres int) error {
+// as reading its input. A table with Spans has its rows made on every core
+// too, each by the goroutine that formats it; one with Rows only has them
+// made on this goroutine and copied into the jobs.
+func writeCSVRows(bw *bufio.Writer, f csvFormat) error {
 	workers := runtime.GOMAXPROCS(0)
 	jobs := make(chan *csvJob)
 	order := make(chan *csvJob, 2*workers)
@@ -91,8 +105,19 @@ func writeCSVRows(bw *bufio.Writer, cw recordWriter, t Table, width, nres int) e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				j.buf = formatCSVJob(cw, t, j, width, nres, j.buf[:0])
+			var produce func(from, to int, emit func(Row))
+			var j *csvJob
+			emit := func(r Row) { j.buf = f.appendRow(j.buf, r.Cells, r.Kinds, r.Result) }
+			if f.t.Spans != nil {
+				produce = f.t.Spans.New()
+			}
+			for j = range jobs {
+				j.buf = j.buf[:0]
+				if produce != nil {
+					produce(j.from, j.to, emit)
+				} else {
+					j.buf = f.appendJob(j.buf, j)
+				}
 				j.out <- j.buf
 			}
 		}()
@@ -127,15 +152,37 @@ func writeCSVRows(bw *bufio.Writer, cw recordWriter, t Table, width, nres int) e
 			return j
 		default:
 		}
-		return &csvJob{cells: make([]string, 0, csvJobRows*width), kinds: make([]cell.Kind, 0, csvJobRows*width),
-			res: make([]string, 0, csvJobRows*nres), out: make(chan []byte, 1)}
+		if f.t.Spans != nil {
+			return &csvJob{out: make(chan []byte, 1)}
+		}
+		return &csvJob{cells: make([]string, 0, csvJobRows*f.width), kinds: make([]cell.Kind, 0, csvJobRows*f.width),
+			res: make([]string, 0, csvJobRows*f.nres), out: make(chan []byte, 1)}
 	}
 	send := func(j *csvJob) {
 		order <- j
 		jobs <- j
 	}
+	if s := f.t.Spans; s != nil {
+		for from := 0; from < s.N && !failed.Load(); from += csvJobRows {
+			j := newJob()
+			j.from, j.to = from, min(from+csvJobRows, s.N)
+			send(j)
+		}
+	} else {
+		f.copyRows(newJob, send, &failed)
+	}
+	close(jobs)
+	close(order)
+	wg.Wait()
+	return <-written
+}
+
+// copyRows copies the rows of the table's Rows into jobs and sends each
+// full one, until a write fails.
+func (f csvFormat) copyRows(newJob func() *csvJob, send func(*csvJob), failed *atomic.Bool) {
+	width, nres := f.width, f.nres
 	j := newJob()
-	for r := range t.Rows {
+	for r := range f.t.Rows {
 		for i := range width {
 			c, k := "", cell.Text
 			if i < len(r.Cells) {
@@ -147,7 +194,7 @@ func writeCSVRows(bw *bufio.Writer, cw recordWriter, t Table, width, nres int) e
 			j.cells, j.kinds = append(j.cells, c), append(j.kinds, k)
 		}
 		j.res = resultCells(j.res, r, nres)
-		if len(j.cells) == csvJobRows*width {
+		if len(j.cells) == csvJobRows*width && len(j.res) == csvJobRows*nres {
 			send(j)
 			j = newJob()
 			if failed.Load() {
@@ -158,30 +205,75 @@ func writeCSVRows(bw *bufio.Writer, cw recordWriter, t Table, width, nres int) e
 	if len(j.cells) > 0 || len(j.res) > 0 {
 		send(j)
 	}
-	close(jobs)
-	close(order)
-	wg.Wait()
-	return <-written
 }
 
-// formatCSVJob formats a job's rows as CSV records.
-func formatCSVJob(cw recordWriter, t Table, j *csvJob, width, nres int, out []byte) []byte {
+// appendJob formats the rows copied into a job as CSV records.
+func (f csvFormat) appendJob(out []byte, j *csvJob) []byte {
+	width, nres := f.width, f.nres
 	rows := len(j.res) / max(nres, 1)
 	if nres == 0 {
 		rows = len(j.cells) / max(width, 1)
 	}
-	rec := make([]string, 0, width+nres)
 	for k := range rows {
-		rec = rec[:0]
-		for i := range width {
-			rec = append(rec, csvCell(j.cells[k*width+i], j.kinds[k*width+i], &t))
-		}
-		for _, v := range j.res[k*nres : (k+1)*nres] {
-			rec = append(rec, cell.Neutralize(v))
-		}
-		out = cw.appendRecord(out, rec)
+		out = f.appendRow(out, j.cells[k*width:(k+1)*width], j.kinds[k*width:(k+1)*width], j.res[k*nres:(k+1)*nres])
 	}
 	return out
+}
+
+// appendRow appends one row as a CSV record, line end included: its
+// cells (padded to the header's width; a missing kind is text), then its
+// result cells (padded to the result columns).
+func (f csvFormat) appendRow(out []byte, cells []string, kinds []cell.Kind, res []string) []byte {
+	// The separator and the field's quoting are written out here rather
+	// than called: this runs for every cell of a report.
+	rw, sep := f.rw, f.rw.sep
+	for i := range f.width {
+		if i > 0 {
+			if sep != 0 {
+				out = append(out, sep)
+			} else {
+				out = rw.appendComma(out)
+			}
+		}
+		c, k := "", cell.Text
+		if i < len(cells) {
+			c = cells[i]
+		}
+		if i < len(kinds) {
+			k = kinds[i]
+		}
+		if k == cell.Text || k == cell.Empty {
+			if c == "" {
+				continue
+			}
+			c = cell.Neutralize(c) // most cells: csvCell's own first case, inlined
+		} else {
+			c = csvCell(c, k, f.t)
+		}
+		if rw.needsQuotes(c) {
+			out = rw.appendQuoted(out, c)
+		} else {
+			out = append(out, c...)
+		}
+	}
+	for i := range f.nres {
+		if f.width > 0 || i > 0 {
+			if sep != 0 {
+				out = append(out, sep)
+			} else {
+				out = rw.appendComma(out)
+			}
+		}
+		if i < len(res) && res[i] != "" {
+			c := cell.Neutralize(res[i])
+			if rw.needsQuotes(c) {
+				out = rw.appendQuoted(out, c)
+			} else {
+				out = append(out, c...)
+			}
+		}
+	}
+	return append(out, '\r', '\n')
 }
 
 // csvCell is a cell as the CSV report writes it: a stored number with a
@@ -233,6 +325,7 @@ func dateText(d time.Time) string {
 type recordWriter struct {
 	w     *bufio.Writer
 	comma rune
+	sep   byte // comma when it is one byte, else 0
 	// quote marks the bytes that make a field quoted (the separator when
 	// it is one byte, the quote, CR and LF).
 	quote *[256]bool
@@ -242,10 +335,12 @@ type recordWriter struct {
 func newRecordWriter(w *bufio.Writer, comma rune) recordWriter {
 	q := new([256]bool)
 	q['"'], q['\r'], q['\n'] = true, true, true
+	var sep byte
 	if comma < utf8.RuneSelf {
 		q[comma] = true
+		sep = byte(comma)
 	}
-	return recordWriter{w: w, comma: comma, quote: q}
+	return recordWriter{w: w, comma: comma, sep: sep, quote: q}
 }
 
 func (rw recordWriter) write(fields []string) error {
@@ -258,26 +353,39 @@ func (rw recordWriter) write(fields []string) error {
 func (rw recordWriter) appendRecord(buf []byte, fields []string) []byte {
 	for i, f := range fields {
 		if i > 0 {
-			if rw.comma < utf8.RuneSelf {
-				buf = append(buf, byte(rw.comma))
-			} else {
-				buf = utf8.AppendRune(buf, rw.comma)
-			}
+			buf = rw.appendComma(buf)
 		}
-		if !rw.needsQuotes(f) {
-			buf = append(buf, f...)
-			continue
-		}
-		buf = append(buf, '"')
-		for j := 0; j < len(f); j++ {
-			if f[j] == '"' {
-				buf = append(buf, '"')
-			}
-			buf = append(buf, f[j])
-		}
-		buf = append(buf, '"')
+		buf = rw.appendField(buf, f)
 	}
 	return append(buf, '\r', '\n')
+}
+
+// appendComma appends the separator.
+func (rw recordWriter) appendComma(buf []byte) []byte {
+	if rw.sep != 0 {
+		return append(buf, rw.sep)
+	}
+	return utf8.AppendRune(buf, rw.comma)
+}
+
+// appendField appends one field, quoted when it must be.
+func (rw recordWriter) appendField(buf []byte, f string) []byte {
+	if !rw.needsQuotes(f) {
+		return append(buf, f...)
+	}
+	return rw.appendQuoted(buf, f)
+}
+
+// appendQuoted appends f quoted, its quotes doubled.
+func (rw recordWriter) appendQuoted(buf []byte, f string) []byte {
+	buf = append(buf, '"')
+	for j := 0; j < len(f); j++ {
+		if f[j] == '"' {
+			buf = append(buf, '"')
+		}
+		buf = append(buf, f[j])
+	}
+	return append(buf, '"')
 }
 
 // needsQuotes reports whether field must be quoted: it holds the
@@ -290,13 +398,69 @@ func (rw recordWriter) needsQuotes(f string) bool {
 	if f[0] == ' ' || f[0] == '\t' {
 		return true
 	}
-	if rw.comma < utf8.RuneSelf {
-		for i := 0; i < len(f); i++ {
-			if rw.quote[f[i]] {
-				return true
+	if rw.sep != 0 {
+		// Eight (or four) bytes at a time, the last word overlapping the
+		// one before, while none of them can be one that makes the field
+		// quoted: most fields have none, and a report has tens of
+		// millions of them. A word that may have one is looked at byte by
+		// byte.
+		n, p := len(f), unsafe.StringData(f)
+		switch {
+		case n >= 8:
+			for i := 0; i < n-8; i += 8 {
+				if mayQuote(load64(p, i), rw.sep) {
+					return rw.quotedByte(f)
+				}
 			}
+			return mayQuote(load64(p, n-8), rw.sep) && rw.quotedByte(f)
+		case n >= 4:
+			// Each four-byte word twice over: its bytes, none added.
+			lo, hi := uint64(load32(p, 0)), uint64(load32(p, n-4))
+			return (mayQuote(lo|lo<<32, rw.sep) || mayQuote(hi|hi<<32, rw.sep)) && rw.quotedByte(f)
 		}
-		return false
+		return rw.quotedByte(f)
 	}
 	return strings.ContainsRune(f, rw.comma) || strings.ContainsAny(f, "\"\r\n")
 }
+
+// quotedByte reports whether f holds a byte that makes a field quoted
+// (the separator being one byte).
+func (rw recordWriter) quotedByte(f string) bool {
+	for i := 0; i < len(f); i++ {
+		if rw.quote[f[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// load64 is the eight bytes at p+i, little-endian.
+func load64(p *byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(p), i)), 8))
+}
+
+// load32 is the four bytes at p+i, little-endian.
+func load32(p *byte, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(p), i)), 4))
+}
+
+// SWAR constants: one in every byte, and every byte's high bit.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// mayQuote reports whether one of the eight bytes of x may make a field
+// quoted: the separator comma, a quote, or a byte below 0x0E (CR and LF
+// among them). It may say true of others (a byte after one of those), never
+// false of one of them: the caller then looks at each byte.
+func mayQuote(x uint64, comma byte) bool {
+	return hasZero(x^(lowBits*uint64(comma)))|hasZero(x^(lowBits*'"'))|hasLess(x, 0x0E) != 0
+}
+
+// hasZero is non-zero when a byte of x is zero (the classic SWAR test: its
+// lowest set high bit marks the first zero byte).
+func hasZero(x uint64) uint64 { return (x - lowBits) &^ x & highBits }
+
+// hasLess is non-zero when a byte of x is below n (n at most 128).
+func hasLess(x uint64, n uint64) uint64 { return (x - lowBits*n) &^ x & highBits }

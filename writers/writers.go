@@ -79,6 +79,11 @@ type Table struct {
 	// nil means ResultColumns.
 	Result []string
 	Rows   iter.Seq[Row]
+	// Spans, when set, gives the same rows as Rows by spans of their
+	// source positions, so that the CSV report makes its rows on every
+	// core, each goroutine formatting the rows it makes (the XLSX report
+	// takes Rows). nil: the CSV report takes Rows too.
+	Spans *Spans
 	// Comma is the CSV reports' field separator; 0 means ';', the list
 	// separator Excel uses in Argentine (Spanish) locale, so a double click
 	// opens the report in columns. The pipeline may pass the input's own.
@@ -111,4 +116,18 @@ func resultCells(dst []string, r Row, n int) []string {
 		dst = append(dst, v)
 	}
 	return dst
+}
+
+// Spans gives a table's rows by spans of source positions: the rows of
+// positions [from, to) are those Rows yields between them (a table of the
+// rows that need attention skips the others), so the spans of 0..N, one
+// after another, are every row Rows yields, in its order.
+type Spans struct {
+	// N is the number of source positions.
+	N int
+	// New returns a producer for one goroutine, with its own buffers and
+	// caches: several producers run at once, one never does. A producer
+	// calls emit with each row of positions [from, to), in order; the
+	// Row's slices may be reused once emit returns.
+	New func() func(from, to int, emit func(Row))
 }
