@@ -164,6 +164,13 @@ type Server struct {
 	// warming counts the warmUp reads in the background, which Close
 	// waits for.
 	warming sync.WaitGroup
+	// writing counts the background writes of fixed versions
+	// (scheduleWrite), which Close waits for too.
+	writing sync.WaitGroup
+	// writeHook, when set (tests), is asked before each background write
+	// of a fixed version; false drops it, as a server stopped before it
+	// would.
+	writeHook func(*upload) bool
 }
 
 // Accounts are the users who may log in with a password.
