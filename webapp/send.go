@@ -744,6 +744,7 @@ func countsText(byCode map[string]int, l msg.Lang) string {
 // for the reads and writes in the background (warmUp, the fixed versions
 // not written yet) to end.
 func (s *Server) Close(ctx context.Context) {
+	s.stopOnce.Do(func() { close(s.stop) })
 	defer func() {
 		done := make(chan struct{})
 		go func() { s.warming.Wait(); s.writing.Wait(); close(done) }()

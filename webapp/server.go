@@ -171,6 +171,9 @@ type Server struct {
 	// of a fixed version; false drops it, as a server stopped before it
 	// would.
 	writeHook func(*upload) bool
+	// stop is closed by Close: the background writes go on at once.
+	stop     chan struct{}
+	stopOnce sync.Once
 }
 
 // Accounts are the users who may log in with a password.
@@ -238,8 +241,8 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log, checks: make(chan struct{}, concurrentChecks),
-		parsing: newParseBudget(cfg.ParseMemory),
-		gate:    &gate{session: cfg.Backend.Session, path: cfg.Backend.JournalPath}}, nil
+		parsing: newParseBudget(cfg.ParseMemory), stop: make(chan struct{}),
+		gate: &gate{session: cfg.Backend.Session, path: cfg.Backend.JournalPath}}, nil
 }
 
 // Handler returns the app with its guards: the Host check first (DNS

@@ -112,6 +112,9 @@ type upload struct {
 	pending *version
 	writer  bool
 	gone    bool
+	// fixedAt is when the last fix was made (the background write waits
+	// for a pause).
+	fixedAt time.Time
 
 	// wmu orders the writes of the fixed version, and is held while one is
 	// written (u.mu, when both are held, is taken first); fileN is the
