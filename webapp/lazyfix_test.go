@@ -292,3 +292,101 @@ func TestErrorsWorkbookAfterLazyFix(t *testing.T) {
 		t.Errorf("the errors workbook does not name the fixed version written (%s)", sum)
 	}
 }
+
+// TestReplayOverAFileWrittenAfterItsMeta: a server killed after a
+// background write but before it saved meta.json leaves a fixed version
+// that holds more edits than meta.json says. The next server does not
+// apply them twice: one pending edit is taken as held; several (each kept
+// every row in place) set again to the same cells.
+func TestReplayOverAFileWrittenAfterItsMeta(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fixes int
+	}{
+		{"one edit", 1},
+		{"two edits", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBed(t, bedOptions{})
+			b.dropWrites()
+			page, u := lazyUpload(b, ".csv")
+			forms := []url.Values{
+				{"sheet": {"0"}, "page": {"1"}, "version": {"0"}, "row": {"0"}, "col": {"10"}, "value": {"EFECTIVO"}},
+				{"sheet": {"0"}, "page": {"1"}, "version": {"1"}, "row": {"1"}, "col": {"10"}, "value": {"TARJETA"}},
+			}
+			for _, f := range forms[:tc.fixes] {
+				if a := b.fix(page, f); a.status != http.StatusOK {
+					t.Fatalf("fix: %d\n%.400s", a.status, a.body)
+				}
+			}
+			// The write the killed server made, without its meta.json.
+			u.mu.Lock()
+			u.wmu.Lock()
+			sum, err := u.writeVersion(u.cur)
+			u.wmu.Unlock()
+			u.mu.Unlock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fixedColumn(t, u, 10)
+
+			nb := b.reopen()
+			if a := nb.get(page); a.status != http.StatusOK {
+				t.Fatalf("the page after the restart: %d", a.status)
+			}
+			nu := nb.srv.uploads.get(u.meta.ID)
+			if got := fixedColumn(t, nu, 10); !reflect.DeepEqual(got, want) {
+				t.Errorf("after the replay medioPago.tipo reads %q, want %q", got, want)
+			}
+			if got, _ := fileSHA256(nu.fixed()); got != sum {
+				t.Errorf("the fixed version changed in the replay: %s, was %s", got, sum)
+			}
+			nu.mu.Lock()
+			unwritten := nu.meta.Unwritten
+			nu.mu.Unlock()
+			if unwritten != 0 {
+				t.Errorf("meta after the restart: %d edits unwritten", unwritten)
+			}
+		})
+	}
+}
+
+// TestReplayKeepsARowBlankedOnce: a fix that blanks a row (the rows after
+// it move up) is written before it is answered; a server killed after that
+// write but before its meta.json said so does not blank the next row too
+// when the next server replays it.
+func TestReplayKeepsARowBlankedOnce(t *testing.T) {
+	b := newBed(t, bedOptions{})
+	a := b.upload("cancelaciones.csv", []byte("facturaId\n1001\n1002\n1003\n"))
+	if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, "/u/") {
+		t.Fatalf("upload: %d\n%.400s", a.status, a.body)
+	}
+	page := a.location
+	b.srv.warming.Wait()
+	u := b.srv.uploads.get(strings.TrimPrefix(page, "/u/"))
+	if a := b.fix(page, url.Values{"sheet": {"0"}, "page": {"1"}, "version": {"0"}, "row": {"0"}, "col": {"0"}, "value": {""}}); a.status != http.StatusOK {
+		t.Fatalf("fix: %d\n%.400s", a.status, a.body)
+	}
+	want := fixedColumn(t, u, 0)
+	if !reflect.DeepEqual(want, []string{"", "1002", "1003"}) {
+		t.Fatalf("the fixed version reads %q, want the first row blanked (a reader skips it)", want)
+	}
+	// meta.json as the killed server left it: the edit kept, the file
+	// not said to hold it.
+	u.mu.Lock()
+	m := u.meta
+	u.mu.Unlock()
+	m.Unwritten, m.WrittenSHA256 = 1, ""
+	js, _ := json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(u.dir, "meta.json"), js, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	nb := b.reopen()
+	if a := nb.get(page); a.status != http.StatusOK {
+		t.Fatalf("the page after the restart: %d", a.status)
+	}
+	if got := fixedColumn(t, nb.srv.uploads.get(u.meta.ID), 0); !reflect.DeepEqual(got, want) {
+		t.Errorf("after the replay the fixed version reads %q, want %q", got, want)
+	}
+}
