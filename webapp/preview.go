@@ -50,7 +50,7 @@ type version struct {
 	// cat is the catalog the file was validated against; ownFixed says
 	// the file was read from a fixed version the page wrote (CSV or
 	// workbook, as uploaded), which a fix may then revalidate from this
-	// state (revalidate).
+	// state (incremental).
 	cat      *validation.Catalog
 	ownFixed bool
 	// incremental says the version was built from the one before it.
@@ -747,8 +747,9 @@ func (s *Server) rows(w http.ResponseWriter, r *http.Request) {
 	s.renderFragment(w, "import", "preview", s.previewData(lang(r), u, v, q, ""))
 }
 
-// fixCell sets one cell of the upload: the fixed version is written beside
-// the original (never changed) and validated at once.
+// fixCell sets one cell of the upload (or every row with its value): the
+// fix is kept in edits.jsonl and validated at once, the fixed version
+// written beside the original (never changed) after (applyFix).
 func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 	u := s.uploadOf(w, r)
 	if u == nil {
