@@ -16,6 +16,8 @@ func init() {
 		"web.log.upload.refused":     {ES: "archivo rechazado", EN: "upload refused"},
 		"web.log.upload":             {ES: "archivo recibido", EN: "upload received"},
 		"web.log.fixed":              {ES: "celda corregida", EN: "cell fixed"},
+		"web.log.fixwrite":           {ES: "no se pudo escribir la versión corregida (se reintenta al leerla)", EN: "the fixed version could not be written (tried again when it is read)"},
+		"web.log.fixreplayed":        {ES: "versión corregida escrita desde edits.jsonl", EN: "fixed version written from edits.jsonl"},
 		"web.log.send.started":       {ES: "envío iniciado", EN: "send started"},
 		"web.log.send.finished":      {ES: "envío terminado", EN: "send finished"},
 		"web.log.send.stopped":       {ES: "envío detenido desde la página", EN: "send stopped from the page"},

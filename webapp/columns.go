@@ -151,7 +151,7 @@ func fieldDesc(k schema.Kind, path string, l msg.Lang) string {
 
 func (s *Server) columns(w http.ResponseWriter, r *http.Request) {
 	u := s.uploadOf(w, r)
-	if u == nil {
+	if u == nil || !s.fileUpToDate(w, r, u) {
 		return
 	}
 	s.renderColumns(w, r, u, http.StatusOK, r.URL.Query().Get("kind"), nil, r.URL.Query().Get("perfil"), nil)
@@ -265,8 +265,11 @@ func (s *Server) renderColumns(w http.ResponseWriter, r *http.Request, u *upload
 // one present), saves them as a named profile, and validates the file with
 // them.
 func (s *Server) saveColumns(w http.ResponseWriter, r *http.Request) {
+	// The screen reads the file, and a change of the titles row or of the
+	// mapping reads it anew: it first holds every fix (a replay of the
+	// fixes made reads it as they were made).
 	u := s.uploadOf(w, r)
-	if u == nil {
+	if u == nil || !s.fileUpToDate(w, r, u) {
 		return
 	}
 	l := lang(r)

@@ -1,6 +1,7 @@
 package webapp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -24,9 +25,10 @@ func bigSales(n int) []byte {
 	return []byte(sb.String())
 }
 
-// BenchmarkFix100k is one fix in place on a 100,000-row file: the cell is
-// written, the file revalidated and the page of rows answered, as the
-// page's fix does (issue 22 asks ≤ 300 ms).
+// BenchmarkFix100k is one fix in place on a 100,000-row file: the edit
+// kept in edits.jsonl, the file revalidated and the page of rows answered,
+// as the page's fix does (issue 22 asks ≤ 300 ms); the fixed CSV is
+// written in the background once the fixes pause, not timed.
 func BenchmarkFix100k(b *testing.B) { benchFix(b, 100_000, false, false) }
 
 // BenchmarkFixAgain100k is a fix of a file the page fixed once already:
@@ -56,11 +58,22 @@ func BenchmarkFirstFix100k(b *testing.B) {
 }
 
 // BenchmarkFixXLSX100k is a fix of a workbook of 100,000 rows (the same
-// sales, numbers as numbers), after a first one: the fixed workbook is
-// written while the fix is validated from the last state.
-func BenchmarkFixXLSX100k(b *testing.B) {
+// sales, numbers as numbers), after a first one: the fix is answered once
+// its edit is in edits.jsonl and its state validated from the last; the
+// fixed workbook is written in the background once the fixes pause (here,
+// after the last one), which is not timed: BenchmarkFixXLSX100kWritten
+// times it.
+func BenchmarkFixXLSX100k(b *testing.B) { benchFixXLSX(b, false) }
+
+// BenchmarkFixXLSX100kWritten is BenchmarkFixXLSX100k with the fixed
+// workbook written after each fix (flush): what a send right after a fix
+// waits for before it reads the file.
+func BenchmarkFixXLSX100kWritten(b *testing.B) { benchFixXLSX(b, true) }
+
+func benchFixXLSX(b *testing.B, written bool) {
 	bd := newBed(b, bedOptions{limits: Limits{MaxBytes: 64 << 20, MaxRows: 300_000}})
 	page := bd.upload("grande.xlsx", csvToXLSX(b, string(bigSales(100_000)))).location
+	u := bd.srv.uploads.get(strings.TrimPrefix(page, "/u/"))
 	bd.srv.warming.Wait()
 	for i := 0; b.Loop(); i++ {
 		value := "EFECTIVO"
@@ -70,6 +83,11 @@ func BenchmarkFixXLSX100k(b *testing.B) {
 		form := url.Values{"sheet": {"0"}, "page": {"1"}, "only": {"errores"}, "version": {strconv.Itoa(i)}, "row": {"0"}, "col": {"10"}, "value": {value}}
 		if a := bd.fix(page, form); a.status != http.StatusOK {
 			b.Fatalf("fix %d: %d\n%.400s", i, a.status, a.body)
+		}
+		if written {
+			if err := bd.srv.upToDate(context.Background(), u); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +21,6 @@ import (
 	"time"
 
 	"github.com/nxbatch/nxbatch/catalog"
-	"github.com/nxbatch/nxbatch/internal/atomicfile"
 	"github.com/nxbatch/nxbatch/msg"
 	"github.com/nxbatch/nxbatch/pipeline"
 	"github.com/nxbatch/nxbatch/runner"
@@ -52,7 +50,7 @@ type version struct {
 	// cat is the catalog the file was validated against; ownFixed says
 	// the file was read from a fixed version the page wrote (CSV or
 	// workbook, as uploaded), which a fix may then revalidate from this
-	// state (revalidate).
+	// state (incremental).
 	cat      *validation.Catalog
 	ownFixed bool
 	// incremental says the version was built from the one before it.
@@ -61,6 +59,23 @@ type version struct {
 	// cell changed (warmUp), once it is ready: the first fix of an upload
 	// then revalidates from it as every later fix does from the last.
 	warm atomic.Pointer[version]
+	// sum is the SHA-256 of the fixed version written from this version,
+	// once written (a version built from the last one in memory has no
+	// file until then; file.SHA256 is the sum of the file read).
+	sum atomic.Pointer[string]
+}
+
+// sha256 is the SHA-256 of the file this version is: the file it was read
+// from, or the fixed version written from it; "" when it was never
+// written (a later fix's write took its place).
+func (v *version) sha256() string {
+	if v.file.SHA256 != "" {
+		return v.file.SHA256
+	}
+	if p := v.sum.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // catalogUse is one catalog a validation checked ids against, or could
@@ -98,6 +113,9 @@ func (e *errTooManyRows) Error() string {
 // cached catalogs: the preview. u.mu is held.
 func (s *Server) validate(ctx context.Context, u *upload, n int) (*version, error) {
 	start := time.Now()
+	if err := s.flush(ctx, u); err != nil {
+		return nil, err
+	}
 	f, err := s.load(ctx, u.current(), s.loadOptions(u))
 	if err != nil {
 		return nil, err
@@ -136,7 +154,7 @@ func (s *Server) warmUp(u *upload, v *version) {
 		defer s.warming.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
-		if err := writeFixed(path, v.file, -1, -1, "", func(int) bool { return false }); err != nil {
+		if err := writeFixedWith(path, v.file, nil); err != nil {
 			return
 		}
 		f, err := s.load(ctx, path, opts)
@@ -172,61 +190,44 @@ func (s *Server) versionOf(f *pipeline.File, n int, cat *validation.Catalog, use
 	return v
 }
 
-// revalidate is validate after a fix of v that sets cell col of the rows
-// change names in sheet sheet to value; write writes the fixed file and
-// makes it current. From v's state, only what the fix touched is validated
-// again (pipeline.File.WithCells), while the file is written, when v was
-// itself read from the page's fixed version and the catalogs are the
-// ones v used; otherwise the file written is read and validated again.
-// u.mu is held.
-func (s *Server) revalidate(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool, write func() error) (*version, error) {
+// incremental is the version after a fix of v that sets cell col of the
+// rows change names in sheet sheet to value, built from v's state: only
+// what the fix touched is validated again (pipeline.File.WithCells), when
+// v was itself read from the page's fixed version and the catalogs are the
+// ones v used. It is nil otherwise (the fixed file is then written and
+// read again). u.mu is held.
+func (s *Server) incremental(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool) *version {
 	start := time.Now()
-	type built struct {
-		f    *pipeline.File
-		cat  *validation.Catalog
-		uses []catalogUse
-	}
-	done := make(chan built, 1)
 	from := v
 	if w := v.warm.Load(); !v.ownFixed && w != nil {
 		from = w // the first fix: from v as read from the page's fixed version
 	}
-	if from.ownFixed && u.meta.HeaderRow <= 1 {
-		go func() {
-			cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{from.file}))
-			if !sameCatalogs(cat, uses, from.cat, from.catalogs) {
-				done <- built{}
-				return
-			}
-			sh := from.file.Sheets[sheet]
-			var edits []pipeline.CellEdit
-			for i := range sh.Rows() {
-				if change(i) {
-					edits = append(edits, pipeline.CellEdit{Row: i, Col: col, Value: value})
-				}
-			}
-			f, _ := from.file.WithCells(sheet, edits, cat)
-			done <- built{f, cat, uses}
-		}()
-	} else {
-		done <- built{}
+	if !from.ownFixed || u.meta.HeaderRow > 1 {
+		return nil
 	}
-	err := write()
-	b := <-done
-	if err != nil {
-		return nil, err
+	cat, uses := s.previewCatalogs(ctx, runner.Need([]*pipeline.File{from.file}))
+	if !sameCatalogs(cat, uses, from.cat, from.catalogs) {
+		return nil
 	}
-	if b.f != nil {
-		if sum, err := fileSHA256(u.fixed()); err == nil {
-			b.f.SHA256 = sum
-			next := s.versionOf(b.f, v.n+1, b.cat, b.uses)
-			next.ownFixed, next.incremental = true, true
-			v.same.carry(&next.same, sheet, col, v.file.Sheets[sheet], change, value)
-			next.took = time.Since(start)
-			return next, nil
+	sh := from.file.Sheets[sheet]
+	var edits []pipeline.CellEdit
+	for i := range sh.Rows() {
+		if change(i) {
+			edits = append(edits, pipeline.CellEdit{Row: i, Col: col, Value: value})
 		}
 	}
-	return s.validate(ctx, u, v.n+1)
+	f, ok := from.file.WithCells(sheet, edits, cat)
+	if !ok {
+		return nil
+	}
+	// Its file is not written yet: its sum is known once it is
+	// (version.sha256).
+	f.SHA256 = ""
+	next := s.versionOf(f, v.n+1, cat, uses)
+	next.ownFixed, next.incremental = true, true
+	v.same.carry(&next.same, sheet, col, v.file.Sheets[sheet], change, value)
+	next.took = time.Since(start)
+	return next
 }
 
 // sameCatalogs reports whether a validation against cat (uses) checks ids
@@ -746,8 +747,9 @@ func (s *Server) rows(w http.ResponseWriter, r *http.Request) {
 	s.renderFragment(w, "import", "preview", s.previewData(lang(r), u, v, q, ""))
 }
 
-// fixCell sets one cell of the upload: the fixed version is written beside
-// the original (never changed) and validated at once.
+// fixCell sets one cell of the upload (or every row with its value): the
+// fix is kept in edits.jsonl and validated at once, the fixed version
+// written beside the original (never changed) after (applyFix).
 func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 	u := s.uploadOf(w, r)
 	if u == nil {
@@ -804,36 +806,73 @@ func (s *Server) fixCell(w http.ResponseWriter, r *http.Request) {
 	s.renderFragment(w, "import", "fixed", d)
 }
 
-// applyFix writes the fixed version with the cell changed, validates it
-// and makes it current; u.mu is held.
+// applyFix makes the fix (cell col of the rows change names in sheet
+// sheet of v set to value) and its version current; u.mu is held. The fix
+// is kept once its line is in edits.jsonl: a version built from v's state
+// in memory is answered at once, its fixed file written in the background
+// (scheduleWrite); otherwise the fixed file is written and read again.
 func (s *Server) applyFix(ctx context.Context, u *upload, v *version, sheet, col int, value string, change func(int) bool, ed edit) (*version, error) {
-	prev := u.meta.Edits
-	write := func() error {
-		tmp := u.fixed() + ".next" + filepath.Ext(u.meta.Name)
-		if err := writeFixed(tmp, v.file, sheet, col, value, change); err != nil {
-			return err
+	next := s.incremental(ctx, u, v, sheet, col, value, change)
+	if next == nil {
+		// Read again from the file: the file on disk first holds every
+		// fix before this one.
+		if err := s.flush(ctx, u); err != nil {
+			return nil, err
 		}
-		if err := os.Rename(tmp, u.fixed()); err != nil {
-			return fmt.Errorf("fixed file: %w", err)
-		}
-		u.meta.Edits = prev + 1
-		return nil
 	}
-	next, err := s.revalidate(ctx, u, v, sheet, col, value, change, write)
+	prevMeta := u.meta
+	if u.meta.Unwritten == 0 && u.written() > 0 && u.meta.WrittenSHA256 == "" {
+		// A fixed version written before its sum was kept.
+		sum, err := fileSHA256(u.fixed())
+		if err != nil {
+			return nil, fmt.Errorf("fixed file: %w", err)
+		}
+		u.meta.WrittenSHA256 = sum
+	}
+	ed.N, ed.SheetIndex, ed.Col = u.meta.Edits+1, sheet, col
+	for i := range v.file.Sheets[sheet].Rows() {
+		if change(i) {
+			ed.Indexes = append(ed.Indexes, i)
+		}
+	}
+	if err := u.appendEdit(ed); err != nil {
+		u.meta = prevMeta
+		return nil, err
+	}
+	u.meta.Edits++
+	u.meta.Unwritten++
+	if err := u.saveMeta(); err != nil {
+		u.meta = prevMeta
+		return nil, err
+	}
+	if next != nil {
+		u.cur = next
+		s.scheduleWrite(u, next)
+		s.log.Info(s.logText("web.log.fixed"), "id", u.meta.ID, "row", ed.Row)
+		return next, nil
+	}
+	u.wmu.Lock()
+	sum, err := u.replaceFixed(u.meta.Edits, func(tmp string) error { return writeFixed(tmp, v.file, sheet, col, value, change) }, nil)
+	u.wmu.Unlock()
 	if err != nil {
-		u.meta.Edits = prev
+		// Not written: as if never made (its line is taken over by the
+		// next fix's, which has its number).
+		u.meta = prevMeta
+		_ = u.saveMeta()
+		return nil, err
+	}
+	u.meta.Unwritten, u.meta.WrittenSHA256 = 0, sum
+	if err := u.saveMeta(); err != nil {
+		// meta.json still says the file lacks this fix: a restart finds
+		// the file holding it (replay).
+		s.log.Warn(s.logText("web.log.fixwrite"), "id", u.meta.ID, "err", err.Error())
+	}
+	next, err = s.validate(ctx, u, u.meta.Edits)
+	if err != nil {
+		u.cur = nil // the file written is what the page reads next
 		return nil, err
 	}
 	u.cur = next
-	if b, err := json.Marshal(ed); err == nil {
-		if f, err := atomicfile.OpenFile(filepath.Join(u.dir, "edits.jsonl"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
-			_, _ = f.Write(append(b, '\n'))
-			_ = f.Close()
-		}
-	}
-	if err := u.saveMeta(); err != nil {
-		return nil, err
-	}
 	s.log.Info(s.logText("web.log.fixed"), "id", u.meta.ID, "row", ed.Row)
 	return next, nil
 }
@@ -872,7 +911,7 @@ func (s *Server) errorsXLSX(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := s.view(w, r, u)
-	if v == nil {
+	if v == nil || !s.fileUpToDate(w, r, u) {
 		return
 	}
 	l := lang(r)
@@ -889,6 +928,9 @@ func (s *Server) errorsXLSX(w http.ResponseWriter, r *http.Request) {
 	tmp.Close()
 	defer os.Remove(tmp.Name())
 	sum := v.file.Summary(pipeline.ReportOptions{Lang: l, Command: "validate", Tool: s.cfg.Tool, Started: s.now()})
+	// The file it names, by its SHA-256: the fixed version as written
+	// (fileUpToDate wrote it).
+	sum.SHA256 = v.sha256()
 	if err := writers.WriteXLSX(tmp.Name(), tables, sum, l); err != nil {
 		s.fail(w, r, http.StatusInternalServerError, msg.New("web.readfailed", msg.CauseOf(err)))
 		return

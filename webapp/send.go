@@ -2,6 +2,7 @@ package webapp
 
 import (
 	"context"
+	"crypto/hmac"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -146,6 +147,22 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 		s.refuseUnconfirmed(w, r, u, given)
 		return
 	}
+	sf, ok, err := s.fileToSend(r.Context(), r, u)
+	if !ok {
+		// A fix came in between: not what was confirmed.
+		s.refuseUnconfirmed(w, r, u, true)
+		return
+	}
+	if err != nil {
+		s.refuseSend(w, r, u, msg.New("web.send.noread", fileMsg{s, u, err}))
+		return
+	}
+	started := false
+	defer func() {
+		if !started {
+			sf.unpin()
+		}
+	}()
 	s.smu.Lock()
 	if s.sending != nil {
 		busy := s.sending.id
@@ -183,8 +200,39 @@ func (s *Server) startSend(w http.ResponseWriter, r *http.Request) {
 	s.sending = job
 	s.smu.Unlock()
 	s.log.Info(s.logText("web.log.send.started"), "id", u.meta.ID)
-	go s.runSend(ctx, u, job, j, release)
+	started = true
+	go s.runSend(ctx, u, sf, job, j, release)
 	http.Redirect(w, r, "/u/"+u.meta.ID+"/send", http.StatusSeeOther)
+}
+
+// sendFile is what a send reads: the upload's current file, holding every
+// fix, kept in place (its fileMu held for reading) until the send has read
+// it, and how it is read.
+type sendFile struct {
+	path  string
+	load  pipeline.LoadOptions
+	count runner.CountOptions
+	u     *upload
+	once  sync.Once
+}
+
+// unpin lets the file be replaced again (by a later fix's write).
+func (sf *sendFile) unpin() { sf.once.Do(sf.u.fileMu.RUnlock) }
+
+// fileToSend brings u's fixed version up to date with every fix (flush)
+// and keeps it in place for the send, when r's confirmation still names u
+// as it stands: ok is false when a fix (or another change) came in since.
+func (s *Server) fileToSend(ctx context.Context, r *http.Request, u *upload) (sf *sendFile, ok bool, err error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if !hmac.Equal([]byte(r.PostFormValue(confirmParam)), []byte(s.confirmToken(u))) {
+		return nil, false, nil
+	}
+	if err := s.flush(ctx, u); err != nil {
+		return nil, true, err
+	}
+	u.fileMu.RLock()
+	return &sendFile{path: u.current(), load: s.loadOptions(u), count: runner.CountOptions{MissingAsZero: u.meta.ZeroMissing}, u: u}, true, nil
 }
 
 // refuseSend shows the import page with why the send did not start: a
@@ -201,8 +249,9 @@ func (s *Server) refuseSend(w http.ResponseWriter, r *http.Request, u *upload, w
 // (runner.Send), on a fresh reading of the upload's current file, with the
 // journal and the tenant's lease held from the first request to the last
 // outcome and let go after.
-func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal.Store, release func()) {
+func (s *Server) runSend(ctx context.Context, u *upload, sf *sendFile, job *sendJob, j journal.Store, release func()) {
 	defer job.cancel()
+	defer sf.unpin()
 	sess := s.cfg.Backend.Session
 	started := s.now()
 	finish := func(f *pipeline.File, res runner.Result, failed msg.Message) {
@@ -231,10 +280,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 		s.lastJobs.Store(u.meta.ID, job)
 		s.journalChanged()
 	}
-	u.mu.Lock()
-	path, lo := u.current(), s.loadOptions(u)
-	count := runner.CountOptions{MissingAsZero: u.meta.ZeroMissing}
-	u.mu.Unlock()
+	path, lo, count := sf.path, sf.load, sf.count
 	// The send's read takes its share of the memory budget until the
 	// file is validated.
 	parsed, err := s.parsing.acquire(ctx)
@@ -243,7 +289,7 @@ func (s *Server) runSend(ctx context.Context, u *upload, job *sendJob, j journal
 		return
 	}
 	var readOnce sync.Once
-	read := func() { readOnce.Do(parsed) }
+	read := func() { readOnce.Do(parsed); sf.unpin() }
 	defer read()
 	base := filepath.Join(u.reportDir(), strings.TrimSuffix(u.meta.Name, filepath.Ext(u.meta.Name)))
 	sent := runner.Send(ctx, sess, j, runner.SendOptions{Paths: []string{path}, Load: lo,
@@ -695,11 +741,13 @@ func countsText(byCode map[string]int, l msg.Lang) string {
 
 // Close stops a send in progress as Ctrl-C stops a run and waits, until
 // ctx ends, for it to settle what is in flight and write its reports, and
-// for the reads in the background (warmUp) to end.
+// for the reads and writes in the background (warmUp, the fixed versions
+// not written yet) to end.
 func (s *Server) Close(ctx context.Context) {
+	s.stopOnce.Do(func() { close(s.stop) })
 	defer func() {
 		done := make(chan struct{})
-		go func() { s.warming.Wait(); close(done) }()
+		go func() { s.warming.Wait(); s.writing.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-ctx.Done():

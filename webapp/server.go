@@ -164,6 +164,16 @@ type Server struct {
 	// warming counts the warmUp reads in the background, which Close
 	// waits for.
 	warming sync.WaitGroup
+	// writing counts the background writes of fixed versions
+	// (scheduleWrite), which Close waits for too.
+	writing sync.WaitGroup
+	// writeHook, when set (tests), is asked before each background write
+	// of a fixed version; false drops it, as a server stopped before it
+	// would.
+	writeHook func(*upload) bool
+	// stop is closed by Close: the background writes go on at once.
+	stop     chan struct{}
+	stopOnce sync.Once
 }
 
 // Accounts are the users who may log in with a password.
@@ -230,9 +240,36 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log, checks: make(chan struct{}, concurrentChecks),
-		parsing: newParseBudget(cfg.ParseMemory),
-		gate:    &gate{session: cfg.Backend.Session, path: cfg.Backend.JournalPath}}, nil
+	s := &Server{cfg: cfg, pages: pages, uploads: us, now: cfg.Now, log: cfg.Log, checks: make(chan struct{}, concurrentChecks),
+		parsing: newParseBudget(cfg.ParseMemory), stop: make(chan struct{}),
+		gate: &gate{session: cfg.Backend.Session, path: cfg.Backend.JournalPath}}
+	s.writeLeftOver()
+	return s, nil
+}
+
+// writeLeftOver writes, in the background and one upload at a time, the
+// fixed versions a server stopped before writing (their fixes are in
+// edits.jsonl): the page would write each when its upload is opened, but
+// the folder should hold what was fixed. Close waits for it.
+func (s *Server) writeLeftOver() {
+	var left []*upload
+	for _, u := range s.uploads.all() {
+		if u.meta.Unwritten > 0 {
+			left = append(left, u)
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	s.writing.Add(1)
+	go func() {
+		defer s.writing.Done()
+		for _, u := range left {
+			if err := s.upToDate(context.Background(), u); err != nil {
+				s.log.Warn(s.logText("web.log.fixwrite"), "id", u.meta.ID, "err", err.Error())
+			}
+		}
+	}()
 }
 
 // Handler returns the app with its guards: the Host check first (DNS

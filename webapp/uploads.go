@@ -33,6 +33,15 @@ import (
 //	corregido/NAME   the fixed version, when a cell was fixed: what is sent
 //	edits.jsonl      every fix: when, which cell, from what to what
 //	reports/         the reports of its last send (NAME.result.xlsx, ...)
+//
+// A fix is kept when its line is in edits.jsonl (written and synced before
+// the page answers): the page answers from the state validated in memory,
+// and the fixed version is written after, in the background, one write for
+// the fixes made meanwhile (meta.Unwritten counts the edits it lacks).
+// Whatever reads the fixed version (a send, a reading of the file again,
+// the column screen, the errors workbook) first brings it up to date
+// (Server.flush); a server stopped before the write writes it from the
+// edits the next time the upload is read.
 
 // uploadsDir is the uploads folder of the state folder.
 func uploadsDir(stateDir string) string {
@@ -60,9 +69,16 @@ type meta struct {
 	// ZeroMissing is the count's "faltantes en cero": the articles with
 	// stock in a counted warehouse that the file does not list are
 	// counted as 0 (run's --faltantes-en-cero).
-	ZeroMissing bool         `json:"faltantesEnCero,omitempty"`
-	Edits       int          `json:"edits"`
-	Sends       []sendRecord `json:"sends,omitempty"`
+	ZeroMissing bool `json:"faltantesEnCero,omitempty"`
+	Edits       int  `json:"edits"`
+	// Unwritten is how many of the last Edits the fixed version on disk
+	// does not hold yet (0 in a meta.json older than lazy writing, whose
+	// every fix was written before it was answered); WrittenSHA256 is the
+	// SHA-256 of the fixed version that holds the others ("" when none was
+	// written), to tell a write that happened after meta.json was saved.
+	Unwritten     int          `json:"unwritten,omitempty"`
+	WrittenSHA256 string       `json:"writtenSha256,omitempty"`
+	Sends         []sendRecord `json:"sends,omitempty"`
 }
 
 // sendRecord is one send of an upload, as history shows it.
@@ -89,6 +105,27 @@ type upload struct {
 	last    *pipeline.File // the last send's rows, for the result page
 	reports []string       // the last send's report files, by name
 	used    time.Time
+	// pending is the newest version whose fixed file is not written yet
+	// (nil when the file on disk is up to date or, after a restart, until
+	// the edits are replayed); writer says a background write runs; gone
+	// that the upload was removed.
+	pending *version
+	writer  bool
+	gone    bool
+	// fixedAt is when the last fix was made (the background write waits
+	// for a pause).
+	fixedAt time.Time
+
+	// wmu orders the writes of the fixed version, and is held while one is
+	// written (u.mu, when both are held, is taken first); fileN is the
+	// number of edits the file on disk holds, fileSum its SHA-256.
+	wmu     sync.Mutex
+	fileN   int
+	fileSum string
+	// fileMu is held to replace the fixed version, and held for reading by
+	// a send while it reads the file: the file it hashes is the file it
+	// parses.
+	fileMu sync.RWMutex
 }
 
 // original is the uploaded file's path.
@@ -98,13 +135,18 @@ func (u *upload) original() string { return filepath.Join(u.dir, "original", u.m
 func (u *upload) fixed() string { return filepath.Join(u.dir, "corregido", u.meta.Name) }
 
 // current is the file a preview or a send reads: the fixed version when a
-// cell was fixed, else the original.
+// fix was written, else the original. What reads it first brings it up
+// to date (Server.flush), so that it holds every fix. u.mu is held.
 func (u *upload) current() string {
-	if u.meta.Edits > 0 {
+	if u.written() > 0 {
 		return u.fixed()
 	}
 	return u.original()
 }
+
+// written is how many edits the fixed version on disk holds, as meta.json
+// says (the file may hold more: a write ends before its meta is saved).
+func (u *upload) written() int { return u.meta.Edits - u.meta.Unwritten }
 
 func (u *upload) reportDir() string { return filepath.Join(u.dir, "reports") }
 
@@ -160,6 +202,7 @@ func newUploadStore(dir string) (*uploadStore, error) {
 			continue
 		}
 		u.reports = listReports(u.reportDir())
+		u.fileN, u.fileSum = u.written(), u.meta.WrittenSHA256
 		st.byID[u.meta.ID] = u
 	}
 	return st, nil
@@ -219,11 +262,17 @@ func (st *uploadStore) add(u *upload) {
 }
 
 // remove forgets an upload and deletes its folder (a file refused as
-// unreadable is not kept).
+// unreadable is not kept), once a write of its fixed version under way
+// is over.
 func (st *uploadStore) remove(u *upload) {
 	st.mu.Lock()
 	delete(st.byID, u.meta.ID)
 	st.mu.Unlock()
+	u.mu.Lock()
+	u.gone, u.pending = true, nil
+	u.mu.Unlock()
+	u.wmu.Lock()
+	defer u.wmu.Unlock()
 	_ = os.RemoveAll(u.dir)
 }
 
@@ -299,7 +348,22 @@ type edit struct {
 	// Rows is how many rows one fix changed when it was applied to every
 	// row with the same value in the column (0: the one row).
 	Rows int `json:"rows,omitempty"`
+	// N is the edit's number: the upload's Edits once it is made. A line
+	// of a fix that was never answered (the server stopped before its
+	// meta.json was saved) carries the number the next fix takes again;
+	// the later line wins.
+	N int `json:"n,omitempty"`
+	// SheetIndex, Col and Indexes are what a replay needs: the positions
+	// of the sheet and the column, and the indexes of the rows changed,
+	// in the state the fix was made on.
+	SheetIndex int   `json:"sheetIndex"`
+	Col        int   `json:"col"`
+	Indexes    []int `json:"indexes,omitempty"`
 }
+
+// cellEdits sets, in the cells of row i of sheet si as read, what fixes
+// changed: text as typed.
+type cellEdits func(si, i int, cells []string, kinds []cell.Kind)
 
 // writeFixed writes the fixed version of f to path, with the cell at
 // (sheet, row, col) set to value: the same sheets, headers and cells, in
@@ -311,6 +375,15 @@ type edit struct {
 // change says which rows of that sheet take value (one row, or every row
 // with the same value in the column).
 func writeFixed(path string, f *pipeline.File, sheet, col int, value string, change func(int) bool) error {
+	return writeFixedWith(path, f, func(si, i int, cells []string, kinds []cell.Kind) {
+		if si == sheet && col >= 0 && col < len(cells) && change(i) {
+			cells[col], kinds[col] = value, cell.Text
+		}
+	})
+}
+
+// writeFixedWith is writeFixed with the cells edit changes (nil: none).
+func writeFixedWith(path string, f *pipeline.File, edit cellEdits) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("fixed file folder: %w", err)
 	}
@@ -321,7 +394,7 @@ func writeFixed(path string, f *pipeline.File, sheet, col int, value string, cha
 			res = append(res, "result.rowId")
 		}
 		tables[si] = writers.Table{Sheet: sh.Info.Name, Header: sh.Info.Header, Result: res, Date1904: sh.Info.Date1904,
-			Rows: fixedRows(sh, si == sheet, change, col, value, len(res) > 1)}
+			Rows: fixedRows(sh, si, edit, len(res) > 1)}
 	}
 	if strings.EqualFold(filepath.Ext(path), ".xlsx") {
 		return writeFixedXLSX(path, tables)
@@ -329,9 +402,8 @@ func writeFixed(path string, f *pipeline.File, sheet, col int, value string, cha
 	return writers.WriteCSV(path, tables[0])
 }
 
-// fixedRows yields the rows of sh, with cell col of the rows change
-// names set to value when edit.
-func fixedRows(sh *pipeline.Sheet, edit bool, change func(int) bool, col int, value string, ids bool) iter.Seq[writers.Row] {
+// fixedRows yields the rows of sh, sheet si, with the cells edit changes.
+func fixedRows(sh *pipeline.Sheet, si int, edit cellEdits, ids bool) iter.Seq[writers.Row] {
 	return func(yield func(writers.Row) bool) {
 		var cells []string
 		var kinds []cell.Kind
@@ -341,8 +413,8 @@ func fixedRows(sh *pipeline.Sheet, edit bool, change func(int) bool, col int, va
 			var row, source int
 			var prior string
 			cells, kinds, row, source, prior = sh.RowCells(i, cells, kinds)
-			if edit && col >= 0 && col < len(cells) && change(i) {
-				cells[col], kinds[col] = value, cell.Text
+			if edit != nil {
+				edit(si, i, cells, kinds)
 			}
 			res := []string{strconv.Itoa(source)}
 			if ids {

@@ -130,6 +130,11 @@ func TestImportFixSendResult(t *testing.T) {
 	if sha256.Sum256(orig2) != sha256.Sum256(sample) {
 		t.Error("the fix changed the original upload")
 	}
+	// The fixed version is written after the answer: whatever reads it
+	// first brings it up to date.
+	if err := b.srv.upToDate(context.Background(), b.srv.uploads.get(id)); err != nil {
+		t.Fatal(err)
+	}
 	fixed, err := os.ReadFile(filepath.Join(upDir, "corregido", "errores.csv"))
 	if err != nil || !strings.Contains(string(fixed), "80001;Total mal sumado;a@example.com;;105;1000;1;1000;0;0;0;1000;") {
 		t.Fatalf("fixed version: %v\n%s", err, fixed)
