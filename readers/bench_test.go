@@ -180,3 +180,35 @@ func BenchmarkXLSXExcelizeRows(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// writeSingleCSV writes the "single" shape of bench/genlines (one line a
+// sale, 11 short columns, ',' and LF), the input of issue 25's floor.
+func writeSingleCSV(b *testing.B, rows int) string {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "single.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	w.WriteString("ordenId,usuario.email,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n")
+	for i := range rows {
+		orden := 3_000_000 + i
+		precio := 1000 + i%900
+		fmt.Fprintf(w, "%d,c%d@example.com,%d,%d.50,2,%d.00,0,0,0,%d.00,EFECTIVO\n", orden, orden, 100+i%50, precio, 2*precio+1, 2*precio+1)
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkCSVReadSingle reads 200,000 lines of the "single" shape: the
+// reading goroutine of issue 25's load phase, alone.
+func BenchmarkCSVReadSingle(b *testing.B) {
+	const rows = 200_000
+	benchRead(b, writeSingleCSV(b, rows), "", rows)
+}
