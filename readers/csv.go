@@ -127,10 +127,7 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 	lines := &lineMap{}
 	stream = &crlfKeeper{r: stream, delim: utf8.AppendRune(nil, delim), lines: lines}
 	capped := &capReader{r: stream, max: int64(c.opts.MaxCellBytes), limit: int64(c.opts.MaxCellBytes) + csvBufSize}
-	r := csv.NewReader(bufio.NewReaderSize(capped, csvBufSize))
-	r.Comma = delim
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
+	r := newCSVParser(bufio.NewReaderSize(capped, csvBufSize), delim)
 	return &csvRows{path: c.path, file: f, r: r, capped: capped, max: c.opts.MaxCellBytes, lineOffset: lineOffset, lines: lines}, nil
 }
 
@@ -562,7 +559,7 @@ func (c *capReader) recordEnded(end int64) { c.limit = end + c.max + csvBufSize 
 type csvRows struct {
 	path    string
 	file    *os.File
-	r       *csv.Reader
+	r       *csvParser
 	capped  *capReader
 	max     int
 	lastEnd int64

@@ -1,0 +1,277 @@
+package readers
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"io"
+	"unicode/utf8"
+)
+
+// csvParser reads CSV records exactly as encoding/csv's Reader does with
+// FieldsPerRecord -1, ReuseRecord, LazyQuotes false, no Comment and no
+// TrimLeadingSpace: the same records and fields, the same FieldPos of every
+// field, the same InputOffset after every record, the same *csv.ParseError
+// (ErrQuote, ErrBareQuote, with the same lines and column) and the same
+// calls on the bufio.Reader below, so that a read error (the capReader's
+// limit) surfaces at the same record with the same partial fields.
+// FuzzCSVParser checks all of that against encoding/csv.
+//
+// It exists because encoding/csv was most of the CPU time of reading a
+// large CSV file (issue 25): for every field it calls bytes.IndexRune,
+// copies the field into a record buffer and appends an index and a
+// position. Most lines of a real file hold no quote, so the parser looks at
+// each line once for one: a line without any (and a one-byte delimiter)
+// cannot continue on the next line and has no escapes, so its record is the
+// line itself, made into one string and cut at each delimiter in one pass.
+// Any other line goes through readQuoted, a transcription of encoding/csv's
+// readRecord for the settings above.
+type csvParser struct {
+	r        *bufio.Reader
+	comma    rune
+	commaLen int
+	comma1   byte // the delimiter when it is one byte (commaLen == 1)
+
+	numLine int   // lines read so far
+	offset  int64 // bytes read so far
+
+	rawBuffer      []byte // a line longer than the bufio buffer
+	recordBuffer   []byte // the unquoted text of a slow-path record
+	fieldIndexes   []int  // where each field of recordBuffer ends
+	fieldPositions []csvPos
+	record         []string // reused: ReuseRecord
+}
+
+// csvPos is where a field starts: line and column (in bytes) from 1.
+type csvPos struct{ line, col int }
+
+// newCSVParser reads records of r separated by comma, which must be valid
+// (validDelimiter).
+func newCSVParser(r *bufio.Reader, comma rune) *csvParser {
+	p := &csvParser{r: r, comma: comma, commaLen: utf8.RuneLen(comma)}
+	if p.commaLen == 1 {
+		p.comma1 = byte(comma)
+	}
+	return p
+}
+
+// FieldPos returns the line and column where field i of the record last
+// returned by Read starts, as encoding/csv's Reader.FieldPos does.
+func (p *csvParser) FieldPos(i int) (line, column int) {
+	if i < 0 || i >= len(p.fieldPositions) {
+		panic("out of range index passed to FieldPos")
+	}
+	return p.fieldPositions[i].line, p.fieldPositions[i].col
+}
+
+// InputOffset returns the input stream byte offset of the end of the record
+// last returned by Read, as encoding/csv's Reader.InputOffset does.
+func (p *csvParser) InputOffset() int64 { return p.offset }
+
+// readLine is encoding/csv's: the next line with its '\n' (and "\r\n" made
+// "\n"), a line longer than the buffer gathered into rawBuffer, a '\r'
+// right before the end of the input dropped.
+func (p *csvParser) readLine() ([]byte, error) {
+	line, err := p.r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		p.rawBuffer = append(p.rawBuffer[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = p.r.ReadSlice('\n')
+			p.rawBuffer = append(p.rawBuffer, line...)
+		}
+		line = p.rawBuffer
+	}
+	readSize := len(line)
+	if readSize > 0 && err == io.EOF {
+		err = nil
+		if line[readSize-1] == '\r' {
+			line = line[:readSize-1]
+		}
+	}
+	p.numLine++
+	p.offset += int64(readSize)
+	if n := len(line); n >= 2 && line[n-2] == '\r' && line[n-1] == '\n' {
+		line[n-2] = '\n'
+		line = line[:n-1]
+	}
+	return line, err
+}
+
+// Read returns the next record, as encoding/csv's Reader.Read does: the
+// record (its slice reused by the next call) and, on failure, the fields
+// read before it with a *csv.ParseError or the read error; io.EOF at the
+// end.
+func (p *csvParser) Read() ([]string, error) {
+	// Read a line, skipping the empty ones.
+	var line []byte
+	var errRead error
+	for errRead == nil {
+		line, errRead = p.readLine()
+		if errRead == nil && len(line) == lengthNL(line) {
+			line = nil
+			continue
+		}
+		break
+	}
+	if errRead == io.EOF {
+		return nil, errRead
+	}
+	if p.commaLen == 1 && bytes.IndexByte(line, '"') < 0 {
+		return p.plainLine(line, errRead)
+	}
+	return p.readQuoted(line, errRead)
+}
+
+// plainLine makes the record of a line without quotes: one string, cut at
+// each delimiter.
+func (p *csvParser) plainLine(line []byte, errRead error) ([]string, error) {
+	body := line[:len(line)-lengthNL(line)]
+	str := string(body)
+	rec, pos := p.record[:0], p.fieldPositions[:0]
+	c, start := p.comma1, 0
+	for i := 0; i < len(str); i++ {
+		if str[i] == c {
+			rec = append(rec, str[start:i])
+			pos = append(pos, csvPos{p.numLine, start + 1})
+			start = i + 1
+		}
+	}
+	rec = append(rec, str[start:])
+	pos = append(pos, csvPos{p.numLine, start + 1})
+	p.record, p.fieldPositions = rec, pos
+	return rec, errRead
+}
+
+// readQuoted parses a record that starts with line, which holds a quote or
+// is cut by a delimiter of several bytes: encoding/csv's readRecord, for
+// the settings csvParser has, line for line.
+func (p *csvParser) readQuoted(line []byte, errRead error) ([]string, error) {
+	var err error
+	const quoteLen = len(`"`)
+	commaLen := p.commaLen
+	recLine := p.numLine // Starting line for record
+	p.recordBuffer = p.recordBuffer[:0]
+	p.fieldIndexes = p.fieldIndexes[:0]
+	p.fieldPositions = p.fieldPositions[:0]
+	pos := csvPos{line: p.numLine, col: 1}
+parseField:
+	for {
+		if len(line) == 0 || line[0] != '"' {
+			// Non-quoted string field
+			i := bytes.IndexRune(line, p.comma)
+			field := line
+			if i >= 0 {
+				field = field[:i]
+			} else {
+				field = field[:len(field)-lengthNL(field)]
+			}
+			// Check to make sure a quote does not appear in field.
+			if j := bytes.IndexByte(field, '"'); j >= 0 {
+				col := pos.col + j
+				err = &csv.ParseError{StartLine: recLine, Line: p.numLine, Column: col, Err: csv.ErrBareQuote}
+				break parseField
+			}
+			p.recordBuffer = append(p.recordBuffer, field...)
+			p.fieldIndexes = append(p.fieldIndexes, len(p.recordBuffer))
+			p.fieldPositions = append(p.fieldPositions, pos)
+			if i >= 0 {
+				line = line[i+commaLen:]
+				pos.col += i + commaLen
+				continue parseField
+			}
+			break parseField
+		}
+		// Quoted string field
+		fieldPos := pos
+		line = line[quoteLen:]
+		pos.col += quoteLen
+		for {
+			i := bytes.IndexByte(line, '"')
+			if i >= 0 {
+				// Hit next quote.
+				p.recordBuffer = append(p.recordBuffer, line[:i]...)
+				line = line[i+quoteLen:]
+				pos.col += i + quoteLen
+				switch rn := nextRune(line); {
+				case rn == '"':
+					// `""` sequence (append quote).
+					p.recordBuffer = append(p.recordBuffer, '"')
+					line = line[quoteLen:]
+					pos.col += quoteLen
+				case rn == p.comma:
+					// `",` sequence (end of field).
+					line = line[commaLen:]
+					pos.col += commaLen
+					p.fieldIndexes = append(p.fieldIndexes, len(p.recordBuffer))
+					p.fieldPositions = append(p.fieldPositions, fieldPos)
+					continue parseField
+				case lengthNL(line) == len(line):
+					// `"\n` sequence (end of line).
+					p.fieldIndexes = append(p.fieldIndexes, len(p.recordBuffer))
+					p.fieldPositions = append(p.fieldPositions, fieldPos)
+					break parseField
+				default:
+					// `"*` sequence (invalid non-escaped quote).
+					err = &csv.ParseError{StartLine: recLine, Line: p.numLine, Column: pos.col - quoteLen, Err: csv.ErrQuote}
+					break parseField
+				}
+			} else if len(line) > 0 {
+				// Hit end of line (copy all data so far).
+				p.recordBuffer = append(p.recordBuffer, line...)
+				if errRead != nil {
+					break parseField
+				}
+				pos.col += len(line)
+				line, errRead = p.readLine()
+				if len(line) > 0 {
+					pos.line++
+					pos.col = 1
+				}
+				if errRead == io.EOF {
+					errRead = nil
+				}
+			} else {
+				// Abrupt end of file (EOF or error).
+				if errRead == nil {
+					err = &csv.ParseError{StartLine: recLine, Line: pos.line, Column: pos.col, Err: csv.ErrQuote}
+					break parseField
+				}
+				p.fieldIndexes = append(p.fieldIndexes, len(p.recordBuffer))
+				p.fieldPositions = append(p.fieldPositions, fieldPos)
+				break parseField
+			}
+		}
+	}
+	if err == nil {
+		err = errRead
+	}
+
+	// One string for the record, the fields slices of it.
+	str := string(p.recordBuffer)
+	dst := p.record[:0]
+	if cap(dst) < len(p.fieldIndexes) {
+		dst = make([]string, len(p.fieldIndexes))
+	}
+	dst = dst[:len(p.fieldIndexes)]
+	var preIdx int
+	for i, idx := range p.fieldIndexes {
+		dst[i] = str[preIdx:idx]
+		preIdx = idx
+	}
+	p.record = dst
+	return dst, err
+}
+
+// lengthNL reports the length of the line end at the end of b: 1 or 0.
+func lengthNL(b []byte) int {
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		return 1
+	}
+	return 0
+}
+
+// nextRune returns the rune at the start of b (utf8.RuneError when none).
+func nextRune(b []byte) rune {
+	r, _ := utf8.DecodeRune(b)
+	return r
+}
