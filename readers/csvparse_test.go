@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -240,5 +241,49 @@ func FuzzCSVParser(f *testing.F) {
 			limit = -1
 		}
 		diffParse(t, data, comma, size, limit, chunks)
+	})
+}
+
+// BenchmarkCSVParse parses 100,000 lines of the "single" shape held in
+// memory with encoding/csv and with csvParser, as csvRows sets them up:
+// the parsers alone, without the layers in front of them.
+func BenchmarkCSVParse(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("ordenId,usuario.email,productos.articuloId,productos.precio,productos.cantidad,subtotal,descuento,recargo,envio,total,medioPago.tipo\n")
+	for i := range 100_000 {
+		orden, precio := 3_000_000+i, 1000+i%900
+		fmt.Fprintf(&sb, "%d,c%d@example.com,%d,%d.50,2,%d.00,0,0,0,%d.00,EFECTIVO\n", orden, orden, 100+i%50, precio, 2*precio+1, 2*precio+1)
+	}
+	data := []byte(sb.String())
+	run := func(b *testing.B, open func(io.Reader) csvReading) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			r := open(bytes.NewReader(data))
+			n := 0
+			for {
+				_, err := r.Read()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			if n != 100_001 {
+				b.Fatalf("%d records", n)
+			}
+		}
+	}
+	b.Run("encoding-csv", func(b *testing.B) {
+		run(b, func(r io.Reader) csvReading {
+			c := csv.NewReader(bufio.NewReaderSize(r, csvBufSize))
+			c.Comma, c.FieldsPerRecord, c.ReuseRecord = ',', -1, true
+			return c
+		})
+	})
+	b.Run("csvParser", func(b *testing.B) {
+		run(b, func(r io.Reader) csvReading { return newCSVParser(bufio.NewReaderSize(r, csvBufSize), ',') })
 	})
 }
