@@ -600,11 +600,14 @@ func (c *csvRows) record() (int, []string, error) {
 	}
 	line, _ := c.r.FieldPos(0)
 	row := c.row(line)
-	// The record's own line breaks: from its first line to where its last
-	// cell starts, plus those inside that last cell.
-	last := len(rec) - 1
-	lastLine, _ := c.r.FieldPos(last)
-	c.folded += lastLine - line + strings.Count(rec[last], "\n")
+	if c.r.plain == 0 {
+		// The record's own line breaks: from its first line to where its
+		// last cell starts, plus those inside that last cell. A line
+		// without quotes has none.
+		last := len(rec) - 1
+		lastLine, _ := c.r.FieldPos(last)
+		c.folded += lastLine - line + strings.Count(rec[last], "\n")
+	}
 	end := c.r.InputOffset()
 	if end-c.lastEnd > int64(c.max) {
 		return 0, nil, c.tooLarge(row)
