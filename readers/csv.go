@@ -323,6 +323,37 @@ const (
 )
 
 func (k *crlfKeeper) Read(p []byte) (int, error) {
+	for k.off == len(k.out) && k.err == nil && !k.cr && !k.pendCR && k.state == csvUnquoted && len(p) > 0 {
+		// Nothing held back: read straight into p, and leave the bytes
+		// where they are when there is nothing to change in them, as in
+		// most chunks of most files.
+		n, err := k.r.Read(p)
+		k.err = err
+		in := p[:n]
+		if k.passes(in) {
+			if k.lines != nil {
+				k.nl += bytes.Count(in, []byte{'\n'})
+				k.cntPos = 0
+				if n > 0 {
+					k.midLine = in[n-1] != '\n'
+				}
+			}
+			k.remember(in)
+			if n == 0 && err == nil {
+				continue
+			}
+			if n == 0 {
+				return 0, err
+			}
+			return n, nil
+		}
+		k.out, k.off = k.transform(in, k.out[:0]), 0
+		if k.lines != nil {
+			k.nl += bytes.Count(in[k.cntPos:], []byte{'\n'})
+			k.cntPos = 0
+		}
+		k.remember(in)
+	}
 	for k.off == len(k.out) {
 		if k.err != nil {
 			if k.pendCR {
@@ -353,6 +384,22 @@ func (k *crlfKeeper) Read(p []byte) (int, error) {
 	n := copy(p, k.out[k.off:])
 	k.off += n
 	return n, nil
+}
+
+// passes reports whether transform would leave the chunk in as it is, the
+// keeper being outside quotes with nothing held back: no quote, and with
+// lines set no empty line and no CR that could start one.
+func (k *crlfKeeper) passes(in []byte) bool {
+	if bytes.IndexByte(in, '"') >= 0 {
+		return false
+	}
+	if k.lines == nil || len(in) == 0 {
+		return true
+	}
+	if !k.midLine && (in[0] == '\n' || in[0] == '\r') {
+		return false
+	}
+	return !bytes.Contains(in, []byte("\n\n")) && !bytes.Contains(in, []byte("\n\r"))
 }
 
 // transform appends in to out, doubling each CR that precedes an LF inside
