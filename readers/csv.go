@@ -3,6 +3,7 @@ package readers
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -399,7 +400,39 @@ func (k *crlfKeeper) passes(in []byte) bool {
 	if !k.midLine && (in[0] == '\n' || in[0] == '\r') {
 		return false
 	}
-	return !bytes.Contains(in, []byte("\n\n")) && !bytes.Contains(in, []byte("\n\r"))
+	return !hasLFThenLFOrCR(in)
+}
+
+// hasLFThenLFOrCR reports whether b holds "\n\n" or "\n\r", eight bytes
+// at a time: bytes.Index would stop at every line end of a CSV file.
+func hasLFThenLFOrCR(b []byte) bool {
+	const lf, cr = swarOnes * '\n', swarOnes * '\r'
+	var carry uint64 // the high bit set when the last byte of the previous word was '\n'
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		isLF := swarZeros(x ^ lf)
+		if isLF == 0 && carry == 0 {
+			continue
+		}
+		next := isLF | swarZeros(x^cr)
+		// A byte after a '\n' is the next byte up: the '\n' mask shifted
+		// by one byte, with the previous word's last byte carried in.
+		if (isLF<<8|carry)&next != 0 {
+			return true
+		}
+		carry = isLF >> 56
+	}
+	for ; i < len(b); i++ {
+		if carry != 0 && (b[i] == '\n' || b[i] == '\r') {
+			return true
+		}
+		carry = 0
+		if b[i] == '\n' {
+			carry = 0x80
+		}
+	}
+	return false
 }
 
 // transform appends in to out, doubling each CR that precedes an LF inside

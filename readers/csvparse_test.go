@@ -287,3 +287,31 @@ func BenchmarkCSVParse(b *testing.B) {
 		run(b, func(r io.Reader) csvReading { return newCSVParser(bufio.NewReaderSize(r, csvBufSize), ',') })
 	})
 }
+
+// TestHasLFThenLFOrCR compares the word-at-a-time scan with bytes.Contains
+// on every string of up to 11 bytes over 'a', '\n' and '\r', placed at every
+// offset of a longer text (so that each byte meets each word boundary).
+func TestHasLFThenLFOrCR(t *testing.T) {
+	alphabet := []byte{'a', '\n', '\r'}
+	var buf []byte
+	for n := range 12 {
+		total := 1
+		for range n {
+			total *= len(alphabet)
+		}
+		for code := range total {
+			buf = buf[:0]
+			for c := code; len(buf) < n; c /= len(alphabet) {
+				buf = append(buf, alphabet[c%len(alphabet)])
+			}
+			for pad := range 9 {
+				s := append(bytes.Repeat([]byte{'x'}, pad), buf...)
+				s = append(s, "yyyyyyyyy"[:pad]...)
+				want := bytes.Contains(s, []byte("\n\n")) || bytes.Contains(s, []byte("\n\r"))
+				if got := hasLFThenLFOrCR(s); got != want {
+					t.Fatalf("%q: %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}
