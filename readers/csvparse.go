@@ -27,8 +27,14 @@ import (
 // each line once for one: a line without any (and a one-byte delimiter)
 // cannot continue on the next line and has no escapes, so its record is the
 // line itself, made into one string and cut at each delimiter in one pass.
-// Any other line goes through readQuoted, a transcription of encoding/csv's
-// readRecord for the settings above.
+// A line whose quoted fields all end on it, well formed, is cut by
+// quotedLine, its fields' text copied side by side. Any other record (a
+// quoted field over several lines, a misplaced quote, a delimiter of
+// several bytes, a read error) goes through readQuoted, a transcription of
+// encoding/csv's readRecord for the settings above.
+//
+// The records' strings are slices of shared 16 KiB text blocks rather than
+// one allocation each: a kept cell keeps its block alive, at most 16 KiB.
 type csvParser struct {
 	r        *bufio.Reader
 	comma    rune
@@ -143,10 +149,92 @@ func (p *csvParser) Read() ([]string, error) {
 	if errRead == io.EOF {
 		return nil, errRead
 	}
-	if p.commaLen == 1 && bytes.IndexByte(line, '"') < 0 {
-		return p.plainLine(line, errRead)
+	if p.commaLen == 1 {
+		if bytes.IndexByte(line, '"') < 0 {
+			return p.plainLine(line, errRead)
+		}
+		if errRead == nil {
+			if rec, ok := p.quotedLine(line); ok {
+				return rec, nil
+			}
+		}
 	}
 	return p.readQuoted(line, errRead)
+}
+
+// quotedLine makes the record of a line with quotes when every quoted field
+// ends on it, well formed: the fields' text goes to p.text, the record's
+// strings are slices of it. It reports false, having changed nothing that
+// readQuoted reads, for anything else (a quoted field that goes on to the
+// next line, a misplaced quote, a long line), which readQuoted then parses
+// from the same line.
+func (p *csvParser) quotedLine(line []byte) ([]string, bool) {
+	body := line[:len(line)-lengthNL(line)]
+	if len(body) > csvTextSize/8 {
+		return nil, false
+	}
+	if cap(p.text)-len(p.text) < len(body) {
+		p.text = make([]byte, 0, csvTextSize)
+	}
+	// Written past len(p.text), which no string reaches, until it is kept.
+	text, at := p.text, len(p.text)
+	ends, pos := p.fieldIndexes[:0], p.fieldPositions[:0]
+	c, i := p.comma1, 0
+	for {
+		start := i
+		if i < len(body) && body[i] == '"' {
+			for i++; ; {
+				j := bytes.IndexByte(body[i:], '"')
+				if j < 0 {
+					return nil, false // the field goes on to the next line
+				}
+				text = append(text, body[i:i+j]...)
+				i += j + 1
+				if i == len(body) || body[i] != '"' {
+					break
+				}
+				text = append(text, '"') // "" inside quotes
+				i++
+			}
+			ends = append(ends, len(text)-at)
+			pos = append(pos, csvPos{p.numLine, start + 1})
+			if i == len(body) {
+				break
+			}
+			if body[i] != c {
+				return nil, false // ErrQuote
+			}
+			i++
+			continue
+		}
+		// An unquoted field: short, most often, so looked at byte by byte.
+		end := i
+		for end < len(body) && body[end] != c {
+			if body[end] == '"' {
+				return nil, false // ErrBareQuote
+			}
+			end++
+		}
+		text = append(text, body[i:end]...)
+		ends = append(ends, len(text)-at)
+		pos = append(pos, csvPos{p.numLine, start + 1})
+		if end == len(body) {
+			break
+		}
+		i = end + 1
+	}
+	str := ""
+	if len(text) > at {
+		str = unsafe.String(&text[at], len(text)-at)
+	}
+	p.text, p.fieldIndexes, p.fieldPositions, p.plain = text, ends, pos, 0
+	rec, prev := p.record[:0], 0
+	for _, e := range ends {
+		rec = append(rec, str[prev:e])
+		prev = e
+	}
+	p.record = rec
+	return rec, true
 }
 
 // plainLine makes the record of a line without quotes: one string, cut at
