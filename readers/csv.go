@@ -3,6 +3,7 @@ package readers
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -127,10 +128,7 @@ func (c *csvFile) sheet(info *SheetInfo) (rowSource, error) {
 	lines := &lineMap{}
 	stream = &crlfKeeper{r: stream, delim: utf8.AppendRune(nil, delim), lines: lines}
 	capped := &capReader{r: stream, max: int64(c.opts.MaxCellBytes), limit: int64(c.opts.MaxCellBytes) + csvBufSize}
-	r := csv.NewReader(bufio.NewReaderSize(capped, csvBufSize))
-	r.Comma = delim
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = true
+	r := newCSVParser(bufio.NewReaderSize(capped, csvBufSize), delim)
 	return &csvRows{path: c.path, file: f, r: r, capped: capped, max: c.opts.MaxCellBytes, lineOffset: lineOffset, lines: lines}, nil
 }
 
@@ -260,7 +258,9 @@ func sepLine(head []byte) (rune, int, bool) {
 // opens a quoted cell only as a cell's first character, "" inside is a
 // quote) and adds no line, so row and line numbers are unchanged. Outside
 // quotes only a quote can change anything, so it jumps from quote to quote
-// with bytes.IndexByte: the cost is a copy of the input.
+// with bytes.IndexByte: the cost is a copy of the input, and not even that
+// for a chunk with no quote and no empty line, which it reads straight into
+// the caller's buffer and leaves there (most chunks of most files).
 type crlfKeeper struct {
 	r     io.Reader
 	delim []byte // the delimiter's UTF-8
@@ -326,6 +326,37 @@ const (
 )
 
 func (k *crlfKeeper) Read(p []byte) (int, error) {
+	for k.off == len(k.out) && k.err == nil && !k.cr && !k.pendCR && k.state == csvUnquoted && len(p) > 0 {
+		// Nothing held back: read straight into p, and leave the bytes
+		// where they are when there is nothing to change in them, as in
+		// most chunks of most files.
+		n, err := k.r.Read(p)
+		k.err = err
+		in := p[:n]
+		if k.passes(in) {
+			if k.lines != nil {
+				k.nl += bytes.Count(in, []byte{'\n'})
+				k.cntPos = 0
+				if n > 0 {
+					k.midLine = in[n-1] != '\n'
+				}
+			}
+			k.remember(in)
+			if n == 0 && err == nil {
+				continue
+			}
+			if n == 0 {
+				return 0, err
+			}
+			return n, nil
+		}
+		k.out, k.off = k.transform(in, k.out[:0]), 0
+		if k.lines != nil {
+			k.nl += bytes.Count(in[k.cntPos:], []byte{'\n'})
+			k.cntPos = 0
+		}
+		k.remember(in)
+	}
 	for k.off == len(k.out) {
 		if k.err != nil {
 			if k.pendCR {
@@ -356,6 +387,54 @@ func (k *crlfKeeper) Read(p []byte) (int, error) {
 	n := copy(p, k.out[k.off:])
 	k.off += n
 	return n, nil
+}
+
+// passes reports whether transform would leave the chunk in as it is, the
+// keeper being outside quotes with nothing held back: no quote, and with
+// lines set no empty line and no CR that could start one.
+func (k *crlfKeeper) passes(in []byte) bool {
+	if bytes.IndexByte(in, '"') >= 0 {
+		return false
+	}
+	if k.lines == nil || len(in) == 0 {
+		return true
+	}
+	if !k.midLine && (in[0] == '\n' || in[0] == '\r') {
+		return false
+	}
+	return !hasLFThenLFOrCR(in)
+}
+
+// hasLFThenLFOrCR reports whether b holds "\n\n" or "\n\r", eight bytes
+// at a time: bytes.Index would stop at every line end of a CSV file.
+func hasLFThenLFOrCR(b []byte) bool {
+	const lf, cr = swarOnes * '\n', swarOnes * '\r'
+	var carry uint64 // the high bit set when the last byte of the previous word was '\n'
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		isLF := swarZeros(x ^ lf)
+		if isLF == 0 && carry == 0 {
+			continue
+		}
+		next := isLF | swarZeros(x^cr)
+		// A byte after a '\n' is the next byte up: the '\n' mask shifted
+		// by one byte, with the previous word's last byte carried in.
+		if (isLF<<8|carry)&next != 0 {
+			return true
+		}
+		carry = isLF >> 56
+	}
+	for ; i < len(b); i++ {
+		if carry != 0 && (b[i] == '\n' || b[i] == '\r') {
+			return true
+		}
+		carry = 0
+		if b[i] == '\n' {
+			carry = 0x80
+		}
+	}
+	return false
 }
 
 // transform appends in to out, doubling each CR that precedes an LF inside
@@ -562,7 +641,7 @@ func (c *capReader) recordEnded(end int64) { c.limit = end + c.max + csvBufSize 
 type csvRows struct {
 	path    string
 	file    *os.File
-	r       *csv.Reader
+	r       *csvParser
 	capped  *capReader
 	max     int
 	lastEnd int64
@@ -603,11 +682,14 @@ func (c *csvRows) record() (int, []string, error) {
 	}
 	line, _ := c.r.FieldPos(0)
 	row := c.row(line)
-	// The record's own line breaks: from its first line to where its last
-	// cell starts, plus those inside that last cell.
-	last := len(rec) - 1
-	lastLine, _ := c.r.FieldPos(last)
-	c.folded += lastLine - line + strings.Count(rec[last], "\n")
+	if c.r.plain == 0 {
+		// The record's own line breaks: from its first line to where its
+		// last cell starts, plus those inside that last cell. A line
+		// without quotes has none.
+		last := len(rec) - 1
+		lastLine, _ := c.r.FieldPos(last)
+		c.folded += lastLine - line + strings.Count(rec[last], "\n")
+	}
 	end := c.r.InputOffset()
 	if end-c.lastEnd > int64(c.max) {
 		return 0, nil, c.tooLarge(row)

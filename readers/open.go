@@ -500,7 +500,9 @@ func (s *SheetReader) prior(r *rawRow) Prior {
 		}
 	}
 	if i := s.priorID; i >= 0 && i < len(r.cells) {
-		p.RowID = strings.TrimSpace(r.cells[i])
+		// A copy: the caller keeps it past the row, and a cell of a CSV
+		// row is a slice of a text block shared by many rows.
+		p.RowID = strings.Clone(strings.TrimSpace(r.cells[i]))
 	}
 	return p
 }
