@@ -190,6 +190,11 @@ func (u *upload) replaceFixed(n int, write func(tmp string) error, v *version) (
 		return "", err
 	}
 	sum, err := fileSHA256(tmp)
+	if err == nil {
+		// On disk before meta.json can say it is written: after a power
+		// cut the file must hold what the meta says it holds.
+		err = syncPath(tmp)
+	}
 	if err != nil {
 		_ = os.Remove(tmp)
 		return "", fmt.Errorf("fixed file: %w", err)
@@ -197,6 +202,9 @@ func (u *upload) replaceFixed(n int, write func(tmp string) error, v *version) (
 	u.fileMu.Lock()
 	err = os.Rename(tmp, u.fixed())
 	u.fileMu.Unlock()
+	if err == nil {
+		err = syncPath(filepath.Dir(u.fixed()))
+	}
 	if err != nil {
 		_ = os.Remove(tmp)
 		return "", fmt.Errorf("fixed file: %w", err)
@@ -332,4 +340,17 @@ func (s *Server) fileUpToDate(w http.ResponseWriter, r *http.Request, u *upload)
 		return false
 	}
 	return true
+}
+
+// syncPath flushes a file's or a folder's contents to disk.
+func syncPath(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
