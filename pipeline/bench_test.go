@@ -17,23 +17,30 @@ import (
 	"github.com/nxbatch/nxbatch/validation"
 )
 
+// benchCSV is the venta CSV the validate benchmarks read: the file in
+// NXBATCH_BENCH_CSV, or 50,000 generated lines (10,000 sales).
+func benchCSV(b *testing.B) string {
+	if path := os.Getenv("NXBATCH_BENCH_CSV"); path != "" {
+		return path
+	}
+	path := filepath.Join(b.TempDir(), "v.csv")
+	var sb strings.Builder
+	sb.WriteString(ventaHeader)
+	for i := range 50_000 {
+		sale := i % 10_000
+		fmt.Fprintf(&sb, "%d,c%d@x.com,%d,10.50,2,105,0,0,0,105,EFECTIVO\n", 1_000_000+sale, sale, 100+i/10_000)
+	}
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
 // BenchmarkValidateCSV loads, validates and reports a venta CSV: the file in
 // NXBATCH_BENCH_CSV (bench/validate.sh makes a 1M-line one), or 50,000
 // generated lines. bench/validate.sh measures the whole binary.
 func BenchmarkValidateCSV(b *testing.B) {
-	path := os.Getenv("NXBATCH_BENCH_CSV")
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "v.csv")
-		var sb strings.Builder
-		sb.WriteString(ventaHeader)
-		for i := range 50_000 {
-			sale := i % 10_000
-			fmt.Fprintf(&sb, "%d,c%d@x.com,%d,10.50,2,105,0,0,0,105,EFECTIVO\n", 1_000_000+sale, sale, 100+i/10_000)
-		}
-		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	path := benchCSV(b)
 	dir := b.TempDir()
 	b.ReportAllocs()
 	user0, sys0 := userSys()
@@ -163,19 +170,7 @@ func cpuTime() time.Duration {
 // and validated once, then its CSV reports (result, and errors when a row
 // needs attention) and summary written per operation.
 func BenchmarkWriteReportsCSV(b *testing.B) {
-	path := os.Getenv("NXBATCH_BENCH_CSV")
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "v.csv")
-		var sb strings.Builder
-		sb.WriteString(ventaHeader)
-		for i := range 50_000 {
-			sale := i % 10_000
-			fmt.Fprintf(&sb, "%d,c%d@x.com,%d,10.50,2,105,0,0,0,105,EFECTIVO\n", 1_000_000+sale, sale, 100+i/10_000)
-		}
-		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	path := benchCSV(b)
 	f, err := Load(path, LoadOptions{})
 	if err != nil {
 		b.Fatal(err)

@@ -180,22 +180,22 @@ type keyGrouper struct {
 	// together: while every new integer key is above the last one, a key is
 	// either the last one or new, and no map is needed. The first key below
 	// the last fills byInt from the rows so far and the map takes over.
-	ascending     bool
-	last          int64
-	lastReq       int32
-	seen          bool
-	sale, pedidoK bool
+	ascending   bool
+	last        int64
+	lastReq     int32
+	seen        bool
+	sale, order bool
 }
 
 // newKeyGrouper is a grouper by the key column path of sh.
 func newKeyGrouper(sh *Sheet, path string) *keyGrouper {
 	return &keyGrouper{sh: sh, col: sh.Layout.Col(path), byInt: map[int64]int32{}, byText: map[string]int32{},
-		ascending: true, sale: sh.Kind == schema.Venta, pedidoK: sh.Kind == schema.Pedido}
+		ascending: true, sale: sh.Kind == schema.Venta, order: sh.Kind == schema.Pedido}
 }
 
 func (g *keyGrouper) newReq(k string, row int) int32 {
 	r := g.slab.new()
-	r.sale, r.order, r.Key, r.firstRow = g.sale, g.pedidoK, k, int32(g.sh.store.rowNumber(row))
+	r.sale, r.order, r.Key, r.firstRow = g.sale, g.order, k, int32(g.sh.store.rowNumber(row))
 	g.reqs.add(r)
 	g.counts.add(0)
 	return int32(g.reqs.n - 1)
